@@ -1,0 +1,126 @@
+"""The :class:`Command` record and the one place where decoding failures become ``ProtocolError``.
+
+Layer: ``jdwp.protocol`` (sans-IO).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import struct
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import construct as c
+
+from ..errors import ProtocolError, UsageError
+from ..records import record, spec_of
+from ..types import IdSizes
+
+O = TypeVar("O")  # noqa: E741 - out-data record
+R = TypeVar("R")  # reply record
+T = TypeVar("T")
+
+#: Decoding failures that mean "the peer's bytes do not match the spec".
+DECODE_FAILURES = (c.ConstructError, struct.error, ValueError, IndexError, OverflowError)
+
+
+@record
+class Empty:
+    """Out-data or reply with no fields."""
+
+
+def hexdump(data: bytes, limit: int = 64) -> str:
+    shown = data[:limit].hex(" ")
+    return shown + (f" … ({len(data)} bytes)" if len(data) > limit else "")
+
+
+def decode(spec: c.Construct, body: bytes, sizes: IdSizes | None, what: str, **extra: Any) -> Any:
+    """Parse ``body`` with ``spec``; the whole body must be used.
+
+    Raises:
+        ProtocolError: the bytes do not match the spec (with the command's name and a hex dump).
+    """
+    params = sizes.params() if sizes is not None else {}
+    stream = io.BytesIO(body)
+    try:
+        obj = spec.parse_stream(stream, **params, **extra)
+    except DECODE_FAILURES as exc:
+        raise ProtocolError(f"{what}: cannot decode {hexdump(body)}: {_reason(exc)}") from None
+    if stream.tell() != len(body):
+        raise ProtocolError(f"{what}: {len(body) - stream.tell()} unexpected trailing bytes in {hexdump(body)}")
+    return obj
+
+
+def encode(spec: c.Construct, obj: Any, sizes: IdSizes | None, what: str, **extra: Any) -> bytes:
+    """Build ``obj`` with ``spec``.
+
+    Raises:
+        UsageError: ``obj`` does not fit the spec (a wrong type, a value out of range, a missing field).
+    """
+    params = sizes.params() if sizes is not None else {}
+    try:
+        return bytes(spec.build(obj, **params, **extra))
+    except (*DECODE_FAILURES, KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"{what}: cannot encode {obj!r}: {_reason(exc)}") from None
+
+
+def _fast(decoder: Callable[[bytes, IdSizes], T], body: bytes, sizes: IdSizes, what: str) -> T:
+    try:
+        return decoder(body, sizes)
+    except DECODE_FAILURES as exc:
+        raise ProtocolError(f"{what}: cannot decode {hexdump(body)}: {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[-1] if text else type(exc).__name__
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Command(Generic[O, R]):
+    """One command of the JDWP specification.
+
+    Attributes:
+        command_set: the command set number (1 = VirtualMachine …).
+        command: the command number within the set.
+        name: the spec's name, ``"<Set>.<Command>"``, verbatim.
+        out: the record class of the command's out-data.
+        reply: the record class of the reply data.
+        fast_reply: an optional hand-framed decoder for hot replies; it must return exactly what the
+            construct spec returns (a property test checks this).
+        fast_out: the same for the out-data of hot commands the VM sends (Event.Composite).
+    """
+
+    command_set: int
+    command: int
+    name: str
+    out: type[O]
+    reply: type[R]
+    fast_reply: Callable[[bytes, IdSizes], R] | None = None
+    fast_out: Callable[[bytes, IdSizes], O] | None = None
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.command_set, self.command)
+
+    def encode_out(self, out: O, sizes: IdSizes | None, **extra: Any) -> bytes:
+        return encode(spec_of(self.out), out, sizes, self.name, **extra)
+
+    def decode_out(self, body: bytes, sizes: IdSizes | None, **extra: Any) -> O:
+        if self.fast_out is not None and sizes is not None and sizes.regular and not extra:
+            return _fast(self.fast_out, body, sizes, self.name)
+        result: O = decode(spec_of(self.out), body, sizes, self.name, **extra)
+        return result
+
+    def encode_reply(self, reply: R, sizes: IdSizes | None, **extra: Any) -> bytes:
+        return encode(spec_of(self.reply), reply, sizes, f"{self.name} reply", **extra)
+
+    def decode_reply(self, body: bytes, sizes: IdSizes | None) -> R:
+        if self.fast_reply is not None and sizes is not None and sizes.regular:
+            return _fast(self.fast_reply, body, sizes, f"{self.name} reply")
+        result: R = decode(spec_of(self.reply), body, sizes, f"{self.name} reply")
+        return result
+
+    def __repr__(self) -> str:
+        return f"<Command {self.name} ({self.command_set},{self.command})>"

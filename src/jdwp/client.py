@@ -1,0 +1,424 @@
+"""The trio JDWP client: one connection over any ``trio.abc.Stream``, typed commands, event channels.
+
+Layer: ``jdwp`` on trio; uses ``jdwp.protocol`` for every byte and never imports ``android`` or ``server``.
+Spec: "JDWP Handshake", "JDWP Packets"; the typed methods come from :mod:`jdwp.mirrors`.
+
+Design (the MCP SDK's dispatcher, in trio):
+
+- One reader task owns the receive side. It routes replies to their waiters by packet ID, composite
+  events and DDM chunks to their own channels, and drops unknown VM commands. It never raises: on end of
+  stream, a broken stream or bytes it cannot frame it records the terminal error, fails every waiter
+  with it and returns.
+- Requests are pipelined: each registers its packet ID, writes, and waits on its own channel under a
+  deadline. Its entry is removed in ``finally``, so a late reply for a cancelled request is dropped.
+- Writes are serialised by a lock and shielded from cancellation (with their own deadline): a write cut
+  in half would desynchronise the peer's framing for every later packet.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import trio
+
+from .mirrors import Mirrors
+from .protocol.commands import DDM, Command, Event, VirtualMachine
+from .protocol.commands.events import Composite, DdmChunk
+from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
+from .protocol.errors import (
+    CommandError,
+    CommandTimeout,
+    ConnectionClosed,
+    JdwpError,
+    ProtocolError,
+    UsageError,
+)
+from .protocol.types import IdSizes
+from .protocol.wire import DEFAULT_MAX_PACKET, CommandPacket, ReplyPacket
+
+__all__ = ["JdwpClient", "open_jdwp", "open_jdwp_tcp"]
+
+log = logging.getLogger("jdwp.client")
+
+R = TypeVar("R")
+
+RECEIVE_SIZE = 65536
+DDM_BUFFER = 256
+DEFAULT_REQUEST_TIMEOUT = 10.0
+DEFAULT_HANDSHAKE_TIMEOUT = 10.0
+DEFAULT_WRITE_TIMEOUT = 10.0
+
+
+def _again(error: JdwpError) -> JdwpError:
+    """A fresh copy of a shared terminal error, so each raise gets its own traceback."""
+    try:
+        copy = type(error)(*error.args)
+    except TypeError:
+        copy = ConnectionClosed(str(error))
+    copy.__cause__ = error.__cause__
+    return copy
+
+
+class JdwpClient(Mirrors):
+    """A JDWP connection to one VM. Create it with :func:`open_jdwp` or :func:`open_jdwp_tcp`.
+
+    Every command of the specification is reachable two ways: typed methods (``await
+    vm.classes_by_signature("Lcom/x/Foo;")``, ``await vm.thread_reference.frames(thread, 0, -1)``), and
+    :meth:`request` with a :class:`~jdwp.protocol.commands.Command` from the table.
+    """
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        connection: JdwpConnection,
+        *,
+        request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+        write_timeout: float = DEFAULT_WRITE_TIMEOUT,
+    ) -> None:
+        super().__init__()
+        self._stream = stream
+        self._conn = connection
+        self.request_timeout = request_timeout
+        self.write_timeout = write_timeout
+        self._pending: dict[int, trio.MemorySendChannel[ReplyPacket | JdwpError]] = {}
+        self._write_lock = trio.Lock()
+        self._events_in, self._events_out = trio.open_memory_channel[CommandPacket](math.inf)
+        self._ddm_in, self._ddm_out = trio.open_memory_channel[CommandPacket](DDM_BUFFER)
+        self._terminal: JdwpError | None = None
+        self._closed = trio.Event()
+        self._sizes: IdSizes | None = None
+        self._counts = {"requests": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
+                        "ddm_dropped": 0, "unknown_commands": 0}
+
+    # --- state -------------------------------------------------------------------------------------
+
+    @property
+    def id_sizes(self) -> IdSizes:
+        """The VM's ID widths (read once from ``VirtualMachine.IDSizes`` when the connection opened)."""
+        if self._sizes is None:
+            raise UsageError("the VM's ID sizes are not known yet")
+        return self._sizes
+
+    @property
+    def is_closed(self) -> bool:
+        return self._terminal is not None
+
+    @property
+    def terminal_error(self) -> JdwpError | None:
+        """Why the connection ended (``ConnectionClosed``, ``ProtocolError``…), or ``None`` while open."""
+        return self._terminal
+
+    async def wait_closed(self) -> JdwpError:
+        """Wait until the connection ends; return why."""
+        await self._closed.wait()
+        assert self._terminal is not None  # set before the event fires
+        return self._terminal
+
+    def statistics(self) -> dict[str, int]:
+        """Counters: requests sent, replies matched, late replies dropped, events, DDM chunks, and more."""
+        return {**self._counts, "in_flight": len(self._pending), "buffered_events":
+                self._events_out.statistics().current_buffer_used}
+
+    # --- requests ----------------------------------------------------------------------------------
+
+    async def request(self, command: Command[Any, R], out: Any = None, /, *, timeout: float | None = None,
+                      **fields: Any) -> R:
+        """Send one command and return its decoded reply.
+
+        Args:
+            command: an entry of the command table, e.g. ``ThreadReference.Frames``.
+            out: the out-data record; or give its fields as keyword arguments instead.
+            timeout: seconds to wait for the reply (default: ``request_timeout``).
+
+        Raises:
+            CommandError: the VM answered with an error code (a subclass for the common ones).
+            CommandTimeout: no reply in time; the connection stays usable.
+            ConnectionClosed: the connection ended before the reply.
+            ProtocolError: the reply's bytes do not match the command's reply format.
+            UsageError: the out-data cannot be encoded.
+        """
+        if out is None:
+            try:
+                out = command.out(**fields)
+            except TypeError as exc:
+                raise UsageError(f"{command.name}: {exc}") from None
+        elif fields:
+            raise UsageError(f"{command.name}: give either an out-data record or keyword fields, not both")
+        body = command.encode_out(out, self._sizes)
+        reply = await self._round_trip(command.command_set, command.command, body, command.name, timeout)
+        return command.decode_reply(reply, self._sizes)
+
+    async def request_raw(self, command_set: int, command: int, body: bytes = b"", *,
+                          timeout: float | None = None) -> bytes:
+        """Send a command given as numbers and raw out-data; return the raw reply data.
+
+        Raises:
+            CommandError, CommandTimeout, ConnectionClosed: as for :meth:`request`.
+        """
+        return await self._round_trip(command_set, command, body, f"command ({command_set},{command})", timeout)
+
+    async def _round_trip(self, command_set: int, command: int, body: bytes, name: str,
+                          timeout: float | None) -> bytes:
+        if self._terminal is not None:
+            raise _again(self._terminal)
+        seconds = self.request_timeout if timeout is None else timeout
+        deadline = trio.current_time() + seconds
+        packet_id, data = self._conn.send_command(command_set, command, body)
+        send, receive = trio.open_memory_channel[ReplyPacket | JdwpError](1)
+        self._pending[packet_id] = send
+        self._counts["requests"] += 1
+        try:
+            await self._write(data)
+            with trio.move_on_at(deadline) as scope:
+                outcome = await receive.receive()
+            if scope.cancelled_caught:
+                raise CommandTimeout(f"{name}: no reply within {seconds:g} s")
+        finally:
+            self._pending.pop(packet_id, None)
+        if isinstance(outcome, JdwpError):
+            raise _again(outcome)
+        if outcome.error_code:
+            raise CommandError.for_code(name, outcome.error_code)
+        return outcome.body
+
+    async def _write(self, data: bytes) -> None:
+        with trio.CancelScope(shield=True):
+            with trio.move_on_after(self.write_timeout) as scope:
+                async with self._write_lock:
+                    try:
+                        await self._stream.send_all(data)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                        self._finish(ConnectionClosed(f"the JDWP connection broke while sending: {exc!r}"))
+            if scope.cancelled_caught:
+                self._finish(ConnectionClosed(f"sending to the VM stalled for {self.write_timeout:g} s"))
+                await trio.aclose_forcefully(self._stream)
+        if self._terminal is not None:
+            raise _again(self._terminal)
+
+    # --- events and DDM ----------------------------------------------------------------------------
+
+    async def receive_event(self) -> Composite:
+        """The next event set the VM sent (``Event.Composite``), in arrival order.
+
+        Raises:
+            ConnectionClosed, ProtocolError: the connection ended (after every event before the end was
+                returned), or this event set cannot be decoded.
+        """
+        try:
+            packet = await self._events_out.receive()
+        except trio.EndOfChannel:
+            raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
+        return Event.Composite.decode_out(packet.body, self.id_sizes)
+
+    def receive_event_nowait(self) -> Composite:
+        """Like :meth:`receive_event` without waiting; raises ``trio.WouldBlock`` when none is queued."""
+        try:
+            packet = self._events_out.receive_nowait()
+        except trio.EndOfChannel:
+            raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
+        return Event.Composite.decode_out(packet.body, self.id_sizes)
+
+    async def events(self) -> AsyncIterator[Composite]:
+        """Iterate over event sets until the connection ends (then :attr:`terminal_error` says why)."""
+        while True:
+            try:
+                yield await self.receive_event()
+            except ConnectionClosed:
+                return
+
+    async def receive_ddm(self) -> DdmChunk:
+        """The next DDM chunk the VM sent unasked (Android only; command set 199).
+
+        Raises:
+            ConnectionClosed: the connection ended.
+        """
+        try:
+            packet = await self._ddm_out.receive()
+        except trio.EndOfChannel:
+            raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
+        return DDM.Chunk.decode_out(packet.body, self._sizes)
+
+    async def ddm_request(self, chunk: DdmChunk, *, timeout: float | None = None) -> list[DdmChunk]:
+        """Send a DDM chunk to the VM and return the chunks of its reply (Android only).
+
+        Raises:
+            CommandError: a VM without DDM answers NOT_IMPLEMENTED; see :meth:`request`.
+        """
+        reply = await self.request(DDM.Chunk, chunk, timeout=timeout)
+        return list(reply.chunks)
+
+    # --- the reader --------------------------------------------------------------------------------
+
+    async def _read_loop(self) -> None:
+        try:
+            while self._terminal is None:
+                event = self._conn.next_event()
+                if event is NEED_DATA:
+                    data = await self._stream.receive_some(RECEIVE_SIZE)
+                    self._conn.receive_data(data)
+                elif isinstance(event, Closed):
+                    self._finish(event.error())
+                else:
+                    self._dispatch(event)  # type: ignore[arg-type]
+        except ProtocolError as exc:
+            self._finish(exc)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            self._finish(ConnectionClosed(f"the JDWP connection broke: {exc!r}"))
+        except Exception as exc:  # a bug of ours must still release every waiter
+            log.exception("JDWP reader failed")
+            self._finish(JdwpError(f"the JDWP reader failed: {exc!r}"))
+        finally:
+            self._finish(ConnectionClosed("the JDWP connection was closed"))
+
+    def _dispatch(self, packet: ReplyPacket | CommandPacket) -> None:
+        if isinstance(packet, ReplyPacket):
+            waiter = self._pending.pop(packet.id, None)
+            if waiter is None:
+                self._counts["late_replies"] += 1
+                return
+            self._counts["replies"] += 1
+            waiter.send_nowait(packet)
+        elif packet.key == Event.Composite.key:
+            self._counts["events"] += 1
+            self._events_in.send_nowait(packet)
+        elif packet.key == DDM.Chunk.key:
+            try:
+                self._ddm_in.send_nowait(packet)
+                self._counts["ddm"] += 1
+            except trio.WouldBlock:
+                self._counts["ddm_dropped"] += 1
+        else:
+            self._counts["unknown_commands"] += 1
+            log.warning("dropping a command the VM sent that we do not know: set %d, command %d, %d bytes",
+                        packet.command_set, packet.command, len(packet.body))
+
+    def _finish(self, error: JdwpError) -> None:
+        if self._terminal is not None:
+            return
+        self._terminal = error
+        pending, self._pending = self._pending, {}
+        for waiter in pending.values():
+            waiter.send_nowait(error)
+        self._events_in.close()
+        self._ddm_in.close()
+        self._closed.set()
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+
+    async def _load_id_sizes(self, timeout: float) -> None:
+        sizes = await self.request(VirtualMachine.IDSizes, timeout=timeout)
+        try:
+            sizes.check()
+        except ValueError as exc:
+            raise ProtocolError(str(exc)) from None
+        self._sizes = sizes
+
+    async def aclose(self) -> None:
+        """Close the stream without telling the VM (see :meth:`dispose` for a polite goodbye)."""
+        self._finish(ConnectionClosed("the JDWP connection was closed by us"))
+        await trio.aclose_forcefully(self._stream)
+
+    async def dispose(self, *, timeout: float | None = None) -> None:
+        """``VirtualMachine.Dispose`` (1,6), then close.
+
+        The VM drops our event requests and resumes what we suspended; it keeps running.
+        A connection that is already gone is closed quietly.
+        """
+        try:
+            if self._terminal is None:
+                await self.request(VirtualMachine.Dispose, timeout=timeout)
+        except (ConnectionClosed, CommandTimeout):
+            pass
+        finally:
+            await self.aclose()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._terminal else "open"
+        return f"<JdwpClient {state}, {len(self._pending)} in flight>"
+
+
+@asynccontextmanager
+async def open_jdwp(
+    stream: trio.abc.Stream,
+    *,
+    handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+    write_timeout: float = DEFAULT_WRITE_TIMEOUT,
+    max_packet: int = DEFAULT_MAX_PACKET,
+) -> AsyncIterator[JdwpClient]:
+    """Handshake over ``stream``, read the VM's ID sizes, and yield a :class:`JdwpClient`.
+
+    The stream is closed when the block exits (use :meth:`JdwpClient.dispose` inside it to let the VM
+    clean up first). Any ``trio.abc.Stream`` works: TCP to ``-agentlib:jdwp``, an ADB ``jdwp:<pid>``
+    stream, or ``trio.testing.memory_stream_pair()``.
+
+    Raises:
+        ConnectionClosed: the peer closed the stream during the handshake (on Android this is what a
+            process already being debugged does).
+        CommandTimeout: no handshake within ``handshake_timeout`` seconds.
+        ProtocolError: the peer is not a JDWP agent.
+    """
+    connection = JdwpConnection(max_packet)
+    try:
+        await _handshake(stream, connection, handshake_timeout)
+    except BaseException:
+        await trio.aclose_forcefully(stream)
+        raise
+    client = JdwpClient(stream, connection, request_timeout=request_timeout, write_timeout=write_timeout)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(client._read_loop)
+            try:
+                await client._load_id_sizes(handshake_timeout)
+                yield client
+            finally:
+                with trio.CancelScope(shield=True):
+                    await client.aclose()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # The reader never raises, so a group holds exactly what the caller's block raised.
+        if len(group.exceptions) != 1:
+            raise
+        raise group.exceptions[0] from group.exceptions[0].__cause__
+
+
+async def _handshake(stream: trio.abc.Stream, connection: JdwpConnection, timeout: float) -> None:
+    try:
+        with trio.fail_after(timeout):
+            await stream.send_all(connection.initiate())
+            while connection.state is State.AWAIT_HANDSHAKE:
+                connection.receive_data(await stream.receive_some(RECEIVE_SIZE))
+    except trio.TooSlowError:
+        raise CommandTimeout(f"no JDWP handshake from the peer within {timeout:g} s") from None
+    except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        raise ConnectionClosed(f"the connection broke during the JDWP handshake: {exc!r}") from None
+    if connection.state is not State.OPEN:
+        raise ConnectionClosed(
+            "the peer closed the connection during the JDWP handshake "
+            "(a VM accepts one debugger at a time: is another one attached?)")
+
+
+@asynccontextmanager
+async def open_jdwp_tcp(host: str, port: int, *, connect_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT,
+                        **options: Any) -> AsyncIterator[JdwpClient]:
+    """Connect to a VM started with ``-agentlib:jdwp=transport=dt_socket,server=y,address=…``.
+
+    Takes the same options as :func:`open_jdwp`.
+
+    Raises:
+        ConnectionClosed: nothing accepted the connection, or it closed during the handshake.
+        CommandTimeout, ProtocolError: as for :func:`open_jdwp`.
+    """
+    try:
+        with trio.fail_after(connect_timeout):
+            stream = await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise CommandTimeout(f"connecting to {host}:{port} took longer than {connect_timeout:g} s") from None
+    except OSError as exc:
+        raise ConnectionClosed(f"cannot connect to a JDWP agent at {host}:{port}: {exc.strerror or exc}") from None
+    async with open_jdwp(stream, **options) as client:
+        yield client

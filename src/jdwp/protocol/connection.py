@@ -1,0 +1,162 @@
+"""The JDWP connection as a sans-IO state machine (h11's shape): bytes in, packets out.
+
+Layer: ``jdwp.protocol`` (no trio, no sockets). Spec: "JDWP Handshake", "JDWP Packets".
+
+States: ``AWAIT_HANDSHAKE`` → ``OPEN`` → ``CLOSED`` (the peer ended the stream), or ``ERROR`` (the peer
+sent bytes we cannot frame), which is permanent. Either side can use it: the debugger (our client) and
+a VM (the test fakes and the recorder), since both send the same handshake and the same packets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+from .errors import ConnectionClosed, ProtocolError, UsageError
+from .wire import (
+    DEFAULT_MAX_PACKET,
+    HANDSHAKE,
+    MAX_ID,
+    CommandPacket,
+    Packet,
+    ReplyPacket,
+    encode_packet,
+    pending_length,
+    split_packets,
+)
+
+
+class State(enum.Enum):
+    AWAIT_HANDSHAKE = "await_handshake"
+    OPEN = "open"
+    CLOSED = "closed"
+    ERROR = "error"
+
+
+class _NeedData:
+    def __repr__(self) -> str:
+        return "NEED_DATA"
+
+
+#: ``next_event()`` returns this when no whole packet is buffered yet.
+NEED_DATA = _NeedData()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Closed:
+    """``next_event()`` result once the peer has ended the stream and every whole packet was returned.
+
+    ``partial`` counts the bytes of a packet that was cut off (0 when the stream ended cleanly).
+    """
+
+    partial: int = 0
+    expected: int | None = None
+
+    def error(self) -> ConnectionClosed:
+        if not self.partial:
+            return ConnectionClosed("the peer closed the JDWP connection")
+        of = f" of {self.expected}" if self.expected is not None else ""
+        return ConnectionClosed(f"the peer closed the JDWP connection mid-packet ({self.partial}{of} bytes)")
+
+
+class JdwpConnection:
+    """Framing, handshake and packet IDs for one JDWP connection, with no I/O.
+
+    Usage: send :meth:`initiate`'s bytes, feed whatever arrives to :meth:`receive_data` (``b""`` for end of
+    stream), and call :meth:`next_event` until it returns :data:`NEED_DATA` or a :class:`Closed`.
+    """
+
+    def __init__(self, max_packet: int = DEFAULT_MAX_PACKET) -> None:
+        self.state = State.AWAIT_HANDSHAKE
+        self.max_packet = max_packet
+        self._buf = bytearray()
+        self._eof = False
+        self._next_id = 1
+        self._error: ProtocolError | None = None
+
+    def initiate(self) -> bytes:
+        """The handshake to send, in one write (ART closes a client whose handshake comes in pieces)."""
+        return HANDSHAKE
+
+    def _allocate_id(self) -> int:
+        packet_id = self._next_id
+        self._next_id = 1 if packet_id >= MAX_ID else packet_id + 1
+        return packet_id
+
+    def send_command(self, command_set: int, command: int, body: bytes = b"") -> tuple[int, bytes]:
+        """Frame a command with a fresh packet ID.
+
+        Returns:
+            ``(packet_id, bytes to send)``.
+
+        Raises:
+            UsageError: the handshake is not done, or the connection has ended.
+        """
+        self._check_open()
+        packet_id = self._allocate_id()
+        return packet_id, encode_packet(CommandPacket(packet_id, command_set, command, body))
+
+    def send_reply(self, packet_id: int, error_code: int = 0, body: bytes = b"") -> bytes:
+        """Frame a reply (the VM's side of the conversation)."""
+        self._check_open()
+        return encode_packet(ReplyPacket(packet_id, error_code, body))
+
+    def _check_open(self) -> None:
+        if self.state is not State.OPEN:
+            raise UsageError(f"cannot send on a JDWP connection in state {self.state.value}")
+
+    def receive_data(self, data: bytes) -> None:
+        """Feed bytes from the peer; ``b""`` means the peer ended the stream.
+
+        Raises:
+            ProtocolError: the peer's handshake is not ``JDWP-Handshake``.
+        """
+        if self._error is not None:
+            raise self._error
+        if not data:
+            self._eof = True
+        self._buf += data
+        if self.state is State.AWAIT_HANDSHAKE:
+            self._check_handshake()
+
+    def _check_handshake(self) -> None:
+        got = bytes(self._buf[: len(HANDSHAKE)])
+        if got != HANDSHAKE[: len(got)]:
+            self._fail(ProtocolError(f"the peer is not a JDWP agent: its handshake starts {got!r}"))
+        if len(got) == len(HANDSHAKE):
+            del self._buf[: len(HANDSHAKE)]
+            self.state = State.OPEN
+        elif self._eof:
+            self.state = State.CLOSED
+
+    def _fail(self, error: ProtocolError) -> None:
+        self.state = State.ERROR
+        self._error = error
+        raise error
+
+    def next_event(self) -> Packet | _NeedData | Closed:
+        """The next whole packet, :data:`NEED_DATA`, or :class:`Closed` after the end of the stream.
+
+        Raises:
+            ProtocolError: the bytes cannot be framed (a length below the header size or above the cap);
+                the connection stays in ``ERROR`` and raises the same error from then on.
+        """
+        if self._error is not None:
+            raise self._error
+        if self.state is State.AWAIT_HANDSHAKE:
+            return NEED_DATA
+        if self.state is State.OPEN:
+            try:
+                for packet in split_packets(self._buf, self.max_packet):
+                    return packet
+            except ProtocolError as exc:
+                self._fail(exc)
+            if not self._eof:
+                return NEED_DATA
+            self.state = State.CLOSED
+        return Closed(len(self._buf), pending_length(self._buf))
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received and not yet returned as packets."""
+        return len(self._buf)

@@ -1,0 +1,53 @@
+"""Fixtures shared by every tier. Live fixtures (a real JVM) mark their tests ``live``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.jvm import Debuggee, compile_fixtures
+from support.live import require_tool
+
+LIVE_FIXTURES = frozenset({"java_classes", "java_classes_nodebug", "debuggee", "suspended_debuggee"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if LIVE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.live)
+
+
+@pytest.fixture(scope="session")
+def java_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``fixtures/java`` compiled with ``javac -g``."""
+    javac = require_tool("javac")
+    return compile_fixtures(tmp_path_factory.mktemp("classes"), javac=javac)
+
+
+@pytest.fixture(scope="session")
+def java_classes_nodebug(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``fixtures/java`` compiled without debug information (no line or variable tables)."""
+    javac = require_tool("javac")
+    return compile_fixtures(tmp_path_factory.mktemp("classes-nodebug"), debug_info=False, javac=javac)
+
+
+@pytest.fixture
+def debuggee(java_classes: Path) -> Iterator[Debuggee]:
+    """The fixture program running under the JDWP agent (``suspend=n``), listening on a loopback port."""
+    process = Debuggee(java_classes, "com.example.debuggee.Main", java=require_tool("java"))
+    try:
+        process.wait_for_line("^ready$", timeout=30)
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def suspended_debuggee(java_classes: Path) -> Iterator[Debuggee]:
+    """The fixture program started with ``suspend=y``: it waits for a debugger; VMStart comes first."""
+    process = Debuggee(java_classes, "com.example.debuggee.Main", suspend=True, java=require_tool("java"))
+    try:
+        yield process
+    finally:
+        process.stop()

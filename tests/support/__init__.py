@@ -1,0 +1,1 @@
+"""Helpers shared by the test tiers: real debuggee JVMs, live-tier policy, recordings."""

@@ -1,0 +1,231 @@
+"""JDWP byte streams to an app process through ADB: ``direct`` (default) or ``forward``.
+
+Layer: ``android`` (trio); never imports ``jdwp``. The result is a ``trio.abc.Stream`` carrying the
+JDWP conversation, which ``jdwp`` opens like any other stream.
+Spec: ../shared/DESIGN.md §4 ("Transport", "A process already being debugged").
+
+- ``direct``: ``host:transport:<serial>`` then ``jdwp:<pid>`` on one socket; that socket *is* the
+  JDWP stream. No forward, no listening port another local user could connect to.
+- ``forward``: ``host-serial:<serial>:forward:tcp:0;jdwp:<pid>``, connect to the returned loopback
+  port; closing the stream removes exactly that forward (after checking it is still ours).
+
+Busy slot: ART serves one debugger per process and accepts-then-drops any further one. By default
+the JDWP handshake is exchanged here, so an EOF in place of the reply becomes ``DebuggerBusy``
+rather than a generic I/O error later; the returned stream then starts after the handshake.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+
+import trio
+
+from .client import AdbClient, validate_serial
+from .device import validate_pid
+from .errors import (
+    AdbConnectionError,
+    AdbError,
+    AdbFailure,
+    AdbProtocolError,
+    AdbTimeout,
+    DebuggerBusy,
+    ProcessNotFound,
+)
+
+__all__ = ["HANDSHAKE", "JdwpStream", "Transport", "open_jdwp_stream"]
+
+log = logging.getLogger(__name__)
+
+HANDSHAKE = b"JDWP-Handshake"
+_CLEANUP_TIMEOUT = 5.0
+
+
+class Transport(enum.Enum):
+    """How the JDWP bytes travel from the ADB server to us."""
+
+    DIRECT = "direct"
+    FORWARD = "forward"
+
+
+class JdwpStream(trio.abc.HalfCloseableStream):
+    """A JDWP byte stream to one process; ``aclose`` also removes the forward it created, if any.
+
+    Attributes:
+        serial, pid: the process this stream reaches.
+        transport: ``Transport.DIRECT`` or ``Transport.FORWARD``.
+        forward_local: the forward's local name (``tcp:<port>``) while it exists, else ``None``.
+        handshake_done: True when the JDWP handshake was already exchanged on this stream.
+    """
+
+    def __init__(
+        self,
+        client: AdbClient,
+        inner: trio.abc.Stream,
+        serial: str,
+        pid: int,
+        transport: Transport,
+        forward_local: str | None = None,
+    ) -> None:
+        self._client = client
+        self._inner = inner
+        self.serial = serial
+        self.pid = pid
+        self.transport = transport
+        self.forward_local = forward_local
+        self.handshake_done = False
+        self._pending = bytearray()  # bytes read past the handshake reply, replayed first
+        self._closed = False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self._inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self._inner.wait_send_all_might_not_block()
+
+    async def send_eof(self) -> None:
+        if isinstance(self._inner, trio.abc.HalfCloseableStream):
+            await self._inner.send_eof()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        if self._pending:
+            n = len(self._pending) if max_bytes is None else max_bytes
+            data = bytes(self._pending[:n])
+            del self._pending[:n]
+            await trio.lowlevel.checkpoint()
+            return data
+        return await self._inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        """Close the stream, then remove our forward (never another one), shielded from cancellation."""
+        if self._closed:
+            await trio.lowlevel.checkpoint()
+            return
+        self._closed = True
+        try:
+            await self._inner.aclose()
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(_CLEANUP_TIMEOUT):
+                await self.remove_forward()
+
+    async def remove_forward(self) -> bool:
+        """Remove this stream's forward if the server still has it for our serial and pid.
+
+        Returns:
+            True when a forward was removed; False when there was none (or it is not ours any more:
+            adb drops forwards when a device disconnects, and the port may since belong to another).
+
+        Raises:
+            AdbError: the server could not be asked; the forward may remain (the caller reports it).
+        """
+        local = self.forward_local
+        if local is None:
+            return False
+        removed = await _remove_forward(self._client, self.serial, self.pid, local)
+        self.forward_local = None
+        return removed
+
+    async def _handshake(self, timeout: float) -> None:
+        await self._inner.send_all(HANDSHAKE)  # one write: ART drops a handshake that arrives in pieces
+        buf = bytearray()
+        with trio.fail_after(timeout):
+            while len(buf) < len(HANDSHAKE):
+                data = await self._inner.receive_some(4096)
+                if not data:
+                    raise EOFError
+                buf += data
+        if bytes(buf[: len(HANDSHAKE)]) != HANDSHAKE:
+            raise AdbProtocolError(f"process {self.pid} answered the JDWP handshake with {bytes(buf[:14])!r}")
+        self._pending = buf[len(HANDSHAKE) :]
+        self.handshake_done = True
+
+
+async def open_jdwp_stream(
+    client: AdbClient,
+    serial: str,
+    pid: int,
+    *,
+    transport: Transport | str = Transport.DIRECT,
+    handshake: bool = True,
+    handshake_timeout: float = 10.0,
+) -> JdwpStream:
+    """Open a JDWP stream to process ``pid`` on device ``serial``.
+
+    Args:
+        client: the ADB client.
+        serial: the device.
+        pid: the JDWP-visible process (see ``android.resolve``).
+        transport: ``"direct"`` (default) or ``"forward"``.
+        handshake: exchange ``JDWP-Handshake`` here, which is what detects a busy debugger slot;
+            the returned stream then begins with the first JDWP packet and ``handshake_done`` is
+            True, so the JDWP client must not send the handshake again.
+        handshake_timeout: seconds to wait for the handshake reply.
+
+    Raises:
+        InvalidArgument: malformed serial or pid, or unknown transport.
+        DeviceNotFound, DeviceUnavailable: the device cannot be used.
+        ProcessNotFound: the pid is not (or no longer) a JDWP-visible process.
+        DebuggerBusy: the process dropped the connection: another debugger is attached.
+        AdbTimeout: no handshake reply in time. AdbProtocolError: a wrong handshake reply.
+        AdbConnectionError: the ADB server could not be reached or dropped the connection.
+    """
+    validate_serial(serial)
+    validate_pid(pid)
+    mode = Transport(transport) if isinstance(transport, str) else transport
+    if mode is Transport.DIRECT:
+        try:
+            inner: trio.abc.Stream = await client.open_device_service(serial, f"jdwp:{pid}")
+        except AdbFailure as exc:
+            raise _not_visible(serial, pid) from exc
+        stream = JdwpStream(client, inner, serial, pid, mode)
+    else:
+        local = await client.forward(serial, "tcp:0", f"jdwp:{pid}")
+        try:
+            inner = await trio.open_tcp_stream("127.0.0.1", int(local.removeprefix("tcp:")))
+        except BaseException:
+            with trio.CancelScope(shield=True), trio.move_on_after(_CLEANUP_TIMEOUT):
+                await _remove_forward(client, serial, pid, local)
+            raise
+        stream = JdwpStream(client, inner, serial, pid, mode, forward_local=local)
+    if not handshake:
+        return stream
+    try:
+        await stream._handshake(handshake_timeout)
+    except BaseException as exc:
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
+        if isinstance(exc, EOFError | trio.BrokenResourceError | trio.ClosedResourceError):
+            raise await _busy_or_gone(client, serial, pid) from None
+        if isinstance(exc, trio.TooSlowError):
+            raise AdbTimeout(f"process {pid} did not answer the JDWP handshake within {handshake_timeout}s") from None
+        raise
+    return stream
+
+
+async def _remove_forward(client: AdbClient, serial: str, pid: int, local: str) -> bool:
+    """Remove forward ``local`` only if the server still lists it for ``serial`` → ``jdwp:<pid>``."""
+    entries = await client.list_forward()
+    if not any(e.serial == serial and e.local == local and e.remote == f"jdwp:{pid}" for e in entries):
+        return False
+    try:
+        await client.kill_forward(serial, local)
+    except AdbFailure:
+        # Gone between the listing and the removal: the device disconnected meanwhile.
+        return False
+    return True
+
+
+def _not_visible(serial: str, pid: int) -> ProcessNotFound:
+    return ProcessNotFound(
+        f"process {pid} on {serial} is not JDWP-visible: it exited or is not debuggable; resolve the target again"
+    )
+
+
+async def _busy_or_gone(client: AdbClient, serial: str, pid: int) -> AdbError:
+    """The process closed the connection: busy if it is still JDWP-visible, gone otherwise."""
+    try:
+        pids = await client.jdwp_pids(serial)
+    except (AdbConnectionError, AdbTimeout) as exc:
+        log.debug("could not re-list JDWP pids after a dropped connection: %s", exc)
+        return DebuggerBusy(pid)
+    return DebuggerBusy(pid) if pid in pids else _not_visible(serial, pid)

@@ -28,6 +28,7 @@ from .device import (
     validate_pid,
 )
 from .errors import Candidate, DebuggerUnsupported, ProcessAmbiguous, ProcessChanged, ProcessNotFound
+from .track_app import FEATURE, read_app_processes
 
 __all__ = ["DiscoveredProcess", "ResolvedTarget", "discover", "recheck_identity", "resolve_target"]
 
@@ -75,7 +76,7 @@ async def discover(client: AdbClient, serial: str, app_id: str) -> list[Discover
     validate_serial(serial)
     validate_app_id(app_id)
     await client.require_device(serial)
-    jdwp_pids = set(await client.jdwp_pids(serial))
+    jdwp_pids = await _jdwp_visible(client, serial)
     facts = await read_process_facts(client, serial, sorted(jdwp_pids))
     debuggable = [
         DiscoveredProcess(f, True) for f in facts.values() if f is not None and belongs_to_app(f.name, app_id)
@@ -93,6 +94,14 @@ async def discover(client: AdbClient, serial: str, app_id: str) -> list[Discover
         for f in others.values()
         if f is not None and belongs_to_app(f.name, app_id) and f.pid not in jdwp_pids
     ]
+
+
+async def _jdwp_visible(client: AdbClient, serial: str) -> set[int]:
+    # Android 12+ adbd reports debuggable and profileable processes through track-app; only the
+    # debuggable ones accept jdwp:<pid>. Older devices have only the JDWP pid list.
+    if FEATURE in await client.features(serial):
+        return {p.pid for p in await read_app_processes(client, serial) if p.debuggable}
+    return set(await client.jdwp_pids(serial))
 
 
 async def resolve_target(client: AdbClient, serial: str, app_id: str, pid: int | None = None) -> ResolvedTarget:

@@ -49,9 +49,10 @@ class Debuggee:
         self.argv = [java, agent, "-Xss4m", "-cp", str(classpath), *extra_args, main_class]
         self.lines: list[str] = []
         self._cond = threading.Condition()
-        self.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT,
                                         text=True, encoding="utf-8", errors="replace",
-                                        env={**os.environ, "JAVA_TOOL_OPTIONS": ""})
+                                        env={k: v for k, v in os.environ.items() if k != "JAVA_TOOL_OPTIONS"})
         self._reader = threading.Thread(target=self._read, name="debuggee-stdout", daemon=True)
         self._reader.start()
         match = self.wait_for_line(LISTENING, timeout=30)
@@ -89,6 +90,12 @@ class Debuggee:
                     raise TimeoutError(f"no line matching {regex.pattern!r} (exit {self.process.poll()}):\n{tail}")
                 self._cond.wait(remaining)
 
+    def send(self, command: str) -> None:
+        """Send a command to the program's control thread (``load NAME``, ``isolated NAME``, ``quit``)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
     def heartbeats(self) -> int:
         """How many heartbeat lines the program has printed."""
         with self._cond:
@@ -108,8 +115,12 @@ class Debuggee:
             self.process.kill()
         self.process.wait(timeout=30)
         self._reader.join(timeout=5)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
 
 
 def debuggees(classpath: Path, main_class: str, **options: object) -> Iterator[Debuggee]:

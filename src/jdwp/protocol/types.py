@@ -85,9 +85,29 @@ Boolean = _Boolean()
 String = _String()
 
 
+class _PlainList(c.Adapter):  # type: ignore[misc]
+    """Decode construct's ``ListContainer`` to a plain ``list``, so records hold ordinary Python values."""
+
+    def _decode(self, obj: Any, context: Any, path: str) -> list[Any]:
+        return list(obj)
+
+    def _encode(self, obj: Any, context: Any, path: str) -> Any:
+        return obj
+
+
 def counted(element: c.Construct) -> c.Construct:
-    """A spec "int" count followed by that many elements."""
-    return c.PrefixedArray(Count, element)
+    """A spec "int" count followed by that many elements, decoded as a ``list``."""
+    return _PlainList(c.PrefixedArray(Count, element))
+
+
+def greedy(element: c.Construct) -> c.Construct:
+    """Elements until the end of the data, decoded as a ``list``."""
+    return _PlainList(c.GreedyRange(element))
+
+
+def repeated(count: int, element: c.Construct) -> c.Construct:
+    """Exactly ``count`` elements, decoded as a ``list``."""
+    return _PlainList(c.Array(count, element))
 
 
 @record

@@ -29,6 +29,7 @@ from ..types import (
     String,
     ThreadId,
     counted,
+    greedy,
 )
 from ..values import TaggedObjectId, TaggedValue, Value
 from ._base import Command, Empty
@@ -441,7 +442,7 @@ class DdmChunk:
 
 @record
 class DdmReply:
-    chunks: list[DdmChunk] = wire(c.GreedyRange(spec_of(DdmChunk)))
+    chunks: list[DdmChunk] = wire(greedy(spec_of(DdmChunk)))
 
 
 class DDM:

@@ -25,6 +25,7 @@ from ..types import (
     ThreadGroupId,
     ThreadId,
     counted,
+    repeated,
 )
 from ..types import Byte as ByteSpec
 from ._base import Command, Empty
@@ -150,7 +151,7 @@ class CapabilitiesNewReply:
     can_use_source_name_filters: bool = wire(Boolean)
     can_get_constant_pool: bool = wire(Boolean)
     can_force_early_return: bool = wire(Boolean)
-    reserved: list[bool] = wire(c.Array(11, Boolean))  # reserved22 … reserved32
+    reserved: list[bool] = wire(repeated(11, Boolean))  # reserved22 … reserved32
 
 
 @record

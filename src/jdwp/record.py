@@ -1,0 +1,113 @@
+"""Record a JDWP session: a transparent loopback proxy between a debugger and a VM.
+
+Layer: ``jdwp`` on trio; frames each direction with the sans-IO :class:`JdwpConnection` so every line of
+the recording is a whole packet. Bytes are forwarded as they arrive, before framing, so the proxy adds no
+delay beyond a copy and changes nothing.
+
+Command line::
+
+    pyjdwp-record --target 127.0.0.1:5005 --listen 127.0.0.1:0 --out session.jsonl
+
+Point the debugger at the printed address. One debugger connection is recorded, then the proxy exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+import trio
+
+from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
+from .protocol.errors import ProtocolError
+from .protocol.wire import DEFAULT_MAX_PACKET, encode_packet
+from .recording import IN, OUT, Writer
+
+__all__ = ["main", "record_session", "serve_recording_proxy"]
+
+
+async def _pump(source: trio.abc.Stream, sink: trio.abc.Stream, direction: str, writer: Writer) -> None:
+    framing = JdwpConnection(DEFAULT_MAX_PACKET)
+    try:
+        while True:
+            data = await source.receive_some(65536)
+            if data:
+                await sink.send_all(data)
+            handshaking = framing.state is State.AWAIT_HANDSHAKE
+            framing.receive_data(data)
+            if handshaking and framing.state is State.OPEN:
+                writer.handshake(direction)
+            while (event := framing.next_event()) is not NEED_DATA:
+                if isinstance(event, Closed):
+                    return
+                writer.packet(direction, event, encode_packet(event))  # type: ignore[arg-type]
+            if not data:
+                return
+    except ProtocolError as exc:
+        print(f"pyjdwp-record: {direction}: {exc}; recording stops here", file=sys.stderr)
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
+    finally:
+        await trio.aclose_forcefully(sink)
+
+
+async def record_session(debugger: trio.abc.Stream, vm: trio.abc.Stream, out: TextIO,
+                         header: dict[str, Any]) -> None:
+    """Relay one session between two open streams, writing every packet to ``out``."""
+    writer = Writer(out, header)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_pump, debugger, vm, OUT, writer)
+        nursery.start_soon(_pump, vm, debugger, IN, writer)
+
+
+async def serve_recording_proxy(listen_host: str, listen_port: int, target_host: str, target_port: int,
+                                 out: TextIO, header: dict[str, Any], *,
+                                 task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Accept one debugger on ``listen_host:listen_port``, connect it to the target VM, record the session.
+
+    ``task_status.started`` reports the port actually bound (useful with port 0).
+    """
+    listeners = await trio.open_tcp_listeners(listen_port, host=listen_host)
+    listener = listeners[0]
+    for extra in listeners[1:]:
+        await extra.aclose()
+    async with listener:
+        task_status.started(listener.socket.getsockname()[1])
+        debugger = await listener.accept()
+    vm = await trio.open_tcp_stream(target_host, target_port)
+    await record_session(debugger, vm, out, header)
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected host:port, got {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pyjdwp-record", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--target", type=_address, required=True, help="the VM's JDWP address, host:port")
+    parser.add_argument("--listen", type=_address, default=("127.0.0.1", 0),
+                        help="where the debugger connects (default 127.0.0.1:0, a free port)")
+    parser.add_argument("--out", required=True, help="the recording file to write (JSON lines)")
+    parser.add_argument("--vm", default="", help="what VM this is, for the header (e.g. 'OpenJDK 17.0.15')")
+    parser.add_argument("--note", default="", help="what the session does, for the header")
+    args = parser.parse_args(argv)
+    header = {"vm": args.vm, "synthetic": False, "note": args.note}
+
+    async def run() -> None:
+        with open(args.out, "w", encoding="utf-8") as out:
+            async with trio.open_nursery() as nursery:
+                port = await nursery.start(serve_recording_proxy, args.listen[0], args.listen[1],
+                                           args.target[0], args.target[1], out, header)
+                print(f"pyjdwp-record: connect the debugger to {args.listen[0]}:{port}", file=sys.stderr,
+                      flush=True)
+
+    trio.run(run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Re-record the OpenJDK recordings in ``fixtures/recordings/openjdk-17/`` from a real JVM.
+
+    python tests/replay/record_fixtures.py            # every scenario
+    python tests/replay/record_fixtures.py basics     # one
+
+Each scenario in ``scenarios.py`` runs against the fixture debuggee through the recording proxy
+(``jdwp.record``); its summary goes into the recording's header as ``expected``, which the replay tests
+compare against. Needs ``javac`` and ``java`` (OpenJDK 17).
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scenarios import SCENARIOS
+
+import jdwp
+from jdwp import recording
+from jdwp.record import serve_recording_proxy
+from support.jvm import Debuggee, compile_fixtures, find_mark
+
+OUT_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "openjdk-17"
+
+
+def java_version() -> str:
+    text = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
+    return text.splitlines()[0] if text else "java"
+
+
+async def record(name: str, classes: Path) -> Path:
+    debuggee = Debuggee(classes, "com.example.debuggee.Main")
+    try:
+        debuggee.wait_for_line("^ready$", timeout=30)
+        buffer = io.StringIO()
+
+        async def control(command: str) -> None:
+            # No waiting for the program's acknowledgement: the event this causes may suspend every
+            # thread, the control thread included, before it prints one.
+            debuggee.send(command)
+
+        scenario = SCENARIOS[name]
+        options: dict[str, Any] = {}
+        if name == "breakpoint_journey":
+            options["lazy_line"] = find_mark("lazy")[1]
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve_recording_proxy, "127.0.0.1", 0, "127.0.0.1", debuggee.port,
+                                       buffer, {})
+            with trio.fail_after(60):
+                async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm:
+                    summary = await scenario(vm, control, **options)
+    finally:
+        debuggee.stop()
+    buffer.seek(0)
+    rec = recording.load_text(buffer.getvalue())
+    rec.header = {"vm": java_version(), "synthetic": False, "scenario": name, "options": options,
+                  "note": f"recorded from the fixture debuggee by tests/replay/record_fixtures.py ({name})",
+                  "expected": summary}
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    path = OUT_DIR / f"{name}.jsonl"
+    with open(path, "w", encoding="utf-8") as out:
+        recording.dump(rec, out)
+    return path
+
+
+def main(names: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = compile_fixtures(Path(tmp))
+        for name in names or list(SCENARIOS):
+            print(trio.run(record, name, classes))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

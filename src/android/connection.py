@@ -25,7 +25,7 @@ from .errors import (
     DeviceUnavailable,
     InvalidArgument,
 )
-from .protocol import NEED_DATA, Fail, NeedData
+from .protocol import Fail, NeedData
 
 __all__ = [
     "DEFAULT_HOST",
@@ -153,8 +153,8 @@ class Connection:
     async def read(self, reader: Callable[[bytearray], T | NeedData], what: str) -> T:
         while True:
             result = reader(self.buffer)
-            if result is not NEED_DATA:
-                return result  # type: ignore[return-value]
+            if not isinstance(result, NeedData):
+                return result
             await self._fill(what)
 
     async def read_to_eof(self, limit: int = 16 * 1024 * 1024) -> bytes:

@@ -10,6 +10,7 @@ first fields is optional: a decoder reads what is there and never fails on a sho
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import AdbProtocolError
@@ -178,7 +179,11 @@ def _decode_thst(r: _Reader) -> ThreadStatus:
     return ThreadStatus(tuple(threads))
 
 
-_DECODERS = {HELO: _decode_hello, APNM: _decode_apnm, THST: _decode_thst}
+_DECODERS: dict[int, Callable[[_Reader], Hello | AppName | ThreadStatus]] = {
+    HELO: _decode_hello,
+    APNM: _decode_apnm,
+    THST: _decode_thst,
+}
 
 
 def decode_chunk(kind: int, data: bytes) -> Hello | AppName | Waiting | ThreadStatus | None:

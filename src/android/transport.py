@@ -94,7 +94,7 @@ class JdwpStream(trio.abc.HalfCloseableStream):
             del self._pending[:n]
             await trio.lowlevel.checkpoint()
             return data
-        return await self._inner.receive_some(max_bytes)
+        return bytes(await self._inner.receive_some(max_bytes))
 
     async def aclose(self) -> None:
         """Close the stream, then remove our forward (never another one), shielded from cancellation."""

@@ -84,7 +84,7 @@ class ReplayVm:
             live_id = self._ids.pop(packet.id, None)
             if live_id is None:
                 raise ReplayMismatch(f"the recording replies to packet {packet.id}, which was never matched")
-            packet = dataclasses.replace(packet, id=live_id)
+            packet = packet._replace(id=live_id)
         return encode_packet(packet)
 
     async def _receive_handshake(self, stream: trio.abc.Stream, framing: JdwpConnection) -> None:

@@ -18,19 +18,34 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from jdwp import recording  # noqa: E402
-from jdwp.protocol.commands import DDM, EventRequest, Method, ReferenceType, StackFrame, StringReference  # noqa: E402
-from jdwp.protocol.commands import Event, ThreadReference, VirtualMachine  # noqa: E402
-from jdwp.protocol.commands.events import BreakpointEvent, Composite, DdmChunk, LocationOnly, SetOut  # noqa: E402
-from jdwp.protocol.commands.reftypes import LineEntry, LineTableReply, MethodInfo, MethodsReply  # noqa: E402
-from jdwp.protocol.commands.reftypes import VariableSlot, VariableTableReply  # noqa: E402
-from jdwp.protocol.commands.threads import Frame, FramesReply, SlotRequest  # noqa: E402
-from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, VersionReply  # noqa: E402
-from jdwp.protocol.constants import EventKind, SuspendPolicy, Tag  # noqa: E402
-from jdwp.protocol.strings import WireString, encode_modified_utf8  # noqa: E402
-from jdwp.protocol.types import IdSizes, Location  # noqa: E402
-from jdwp.protocol.values import Value  # noqa: E402
-from jdwp.protocol.wire import CommandPacket, ReplyPacket, encode_packet  # noqa: E402
+from jdwp import recording
+from jdwp.protocol.commands import (
+    DDM,
+    Event,
+    EventRequest,
+    Method,
+    ReferenceType,
+    StackFrame,
+    StringReference,
+    ThreadReference,
+    VirtualMachine,
+)
+from jdwp.protocol.commands.events import BreakpointEvent, Composite, DdmChunk, LocationOnly, SetOut
+from jdwp.protocol.commands.reftypes import (
+    LineEntry,
+    LineTableReply,
+    MethodInfo,
+    MethodsReply,
+    VariableSlot,
+    VariableTableReply,
+)
+from jdwp.protocol.commands.threads import Frame, FramesReply, SlotRequest
+from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, VersionReply
+from jdwp.protocol.constants import EventKind, SuspendPolicy, Tag
+from jdwp.protocol.strings import WireString, encode_modified_utf8
+from jdwp.protocol.types import IdSizes, Location
+from jdwp.protocol.values import Value
+from jdwp.protocol.wire import CommandPacket, ReplyPacket, encode_packet
 
 OUT_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "art-synthetic"
 

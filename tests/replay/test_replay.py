@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from scenarios import SCENARIOS
 
 import jdwp
 from jdwp import recording
@@ -19,7 +20,6 @@ from jdwp.protocol.commands import BY_ID, Event
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.wire import CommandPacket, encode_packet
 from jdwp.replay import ReplayVm
-from scenarios import SCENARIOS
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
 ALL = sorted(RECORDINGS.rglob("*.jsonl"))

@@ -23,22 +23,34 @@ _LONG = struct.Struct(">q")
 _FORMATS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
 
+class IrregularSizes(Exception):
+    """An ID width ``struct`` has no format for (3, 5, 6 or 7 bytes): use the construct spec instead."""
+
+
 def _fmt(size: int) -> str:
     fmt = _FORMATS.get(size)
     if fmt is None:
-        raise ValueError(f"no fast path for {size}-byte IDs")
+        raise IrregularSizes(size)
     return fmt
 
 
+# Caches are keyed by the widths as ints: hashing a tuple of ints is much cheaper than hashing IdSizes.
 @lru_cache(maxsize=64)
-def _location_struct(sizes: IdSizes) -> struct.Struct:
-    return struct.Struct(">B" + _fmt(sizes.reference_type_id_size) + _fmt(sizes.method_id_size) + "Q")
+def _location_struct(reference_type_id_size: int, method_id_size: int) -> struct.Struct:
+    return struct.Struct(">B" + _fmt(reference_type_id_size) + _fmt(method_id_size) + "Q")
 
 
 @lru_cache(maxsize=64)
-def _frame_struct(sizes: IdSizes) -> struct.Struct:
-    return struct.Struct(">" + _fmt(sizes.frame_id_size) + "B" + _fmt(sizes.reference_type_id_size)
-                         + _fmt(sizes.method_id_size) + "Q")
+def _frame_struct(frame_id_size: int, reference_type_id_size: int, method_id_size: int) -> struct.Struct:
+    return struct.Struct(">" + _fmt(frame_id_size) + "B" + _fmt(reference_type_id_size) + _fmt(method_id_size) + "Q")
+
+
+@lru_cache(maxsize=64)
+def thread_location_event_struct(object_id_size: int, reference_type_id_size: int,
+                                 method_id_size: int) -> struct.Struct:
+    """A composite holding exactly one event of thread + location (breakpoint, step, method entry/exit)."""
+    return struct.Struct(">BiBi" + _fmt(object_id_size) + "B" + _fmt(reference_type_id_size)
+                         + _fmt(method_id_size) + "Q")
 
 
 class Reader:
@@ -50,7 +62,7 @@ class Reader:
         self.buf = buf
         self.pos = 0
         self.sizes = sizes
-        self._location = _location_struct(sizes)
+        self._location = _location_struct(sizes.reference_type_id_size, sizes.method_id_size)
 
     def _take(self, n: int) -> int:
         start = self.pos
@@ -124,7 +136,7 @@ class Reader:
 
 def frames(body: bytes, sizes: IdSizes, frame_cls: Any, location_cls: Any) -> list[Any]:
     """``ThreadReference.Frames`` reply: ``[frame_cls(frame_id, location_cls(...))]``."""
-    frame = _frame_struct(sizes)
+    frame = _frame_struct(sizes.frame_id_size, sizes.reference_type_id_size, sizes.method_id_size)
     (count,) = _INT.unpack_from(body, 0)
     if count < 0:
         raise ValueError(f"negative frame count {count}")

@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Protocol, TypeVar, dataclass_transform
 
 import construct as c
 
+from ._frozen import fast_init
+
 
 class Record(Protocol):
     """What :func:`record` adds to a dataclass (for type checkers)."""
@@ -39,7 +41,7 @@ def wire(spec: c.Construct) -> Any:
 @dataclass_transform(frozen_default=True, field_specifiers=(wire, dataclasses.field))
 def record(cls: type[T]) -> type[T]:
     """Make ``cls`` a frozen, slotted dataclass and attach its construct as ``cls.__wire__``."""
-    data_cls = dataclasses.dataclass(frozen=True, slots=True)(cls)
+    data_cls = fast_init(dataclasses.dataclass(frozen=True, slots=True)(cls))
     fields = dataclasses.fields(data_cls)
     missing = [f.name for f in fields if "wire" not in f.metadata]
     if missing:

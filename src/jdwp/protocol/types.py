@@ -133,11 +133,6 @@ class IdSizes:
             "frame_id_size": self.frame_id_size,
         }
 
-    @property
-    def regular(self) -> bool:
-        """True when every width is 1, 2, 4 or 8 bytes (what the hand-framed decoders handle)."""
-        return all(size in (1, 2, 4, 8) for size in self.params().values())
-
     def check(self) -> None:
         """Raise ``ValueError`` for a width no VM can mean (each must be 1 to 8 bytes)."""
         for name, size in self.params().items():

@@ -17,6 +17,7 @@ from typing import Any, Union
 
 import construct as c
 
+from ._frozen import fast_init
 from .constants import OBJECT_TAGS, Tag
 
 Primitive = Union[int, float, bool, str, None]
@@ -35,6 +36,7 @@ _OBJECT_TAG_INTS = frozenset(int(t) for t in OBJECT_TAGS)
 _TAGS = {int(t): t for t in Tag}
 
 
+@fast_init
 @dataclasses.dataclass(frozen=True, slots=True)
 class Value:
     """A Java value with its tag.
@@ -188,6 +190,7 @@ def _size_of(tag: int, object_id_size: int) -> int:
     return 0 if tag == Tag.VOID else object_id_size
 
 
+@fast_init
 @dataclasses.dataclass(frozen=True, slots=True)
 class ArrayRegion:
     """The spec's ``arrayregion``: the component tag and the values.

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 import construct as c
 
 from ..errors import ProtocolError, UsageError
+from ..fast import IrregularSizes
 from ..records import record, spec_of
 from ..types import IdSizes
 
@@ -108,8 +109,11 @@ class Command(Generic[O, R]):
         return encode(spec_of(self.out), out, sizes, self.name, **extra)
 
     def decode_out(self, body: bytes, sizes: IdSizes | None, **extra: Any) -> O:
-        if self.fast_out is not None and sizes is not None and sizes.regular and not extra:
-            return _fast(self.fast_out, body, sizes, self.name)
+        if self.fast_out is not None and sizes is not None and not extra:
+            try:
+                return _fast(self.fast_out, body, sizes, self.name)
+            except IrregularSizes:
+                pass
         result: O = decode(spec_of(self.out), body, sizes, self.name, **extra)
         return result
 
@@ -117,8 +121,11 @@ class Command(Generic[O, R]):
         return encode(spec_of(self.reply), reply, sizes, f"{self.name} reply", **extra)
 
     def decode_reply(self, body: bytes, sizes: IdSizes | None) -> R:
-        if self.fast_reply is not None and sizes is not None and sizes.regular:
-            return _fast(self.fast_reply, body, sizes, f"{self.name} reply")
+        if self.fast_reply is not None and sizes is not None:
+            try:
+                return _fast(self.fast_reply, body, sizes, f"{self.name} reply")
+            except IrregularSizes:
+                pass
         result: R = decode(spec_of(self.reply), body, sizes, f"{self.name} reply")
         return result
 

@@ -82,11 +82,11 @@ class Session:
         self._add(recording.OUT, "handshake", b"JDWP-Handshake", "")
         self._add(recording.IN, "handshake", b"JDWP-Handshake", "")
 
-    def call(self, command: Any, out: Any, reply: Any, sizes: IdSizes | None, *, reply_body: bytes | None = None) -> None:
+    def call(self, command: Any, out: Any, reply: Any, sizes: IdSizes | None) -> None:
         packet_id, self.next_id = self.next_id, self.next_id + 1
         body = command.encode_out(out, sizes)
         self._add(recording.OUT, "command", encode_packet(CommandPacket(packet_id, *command.key, body)), command.name)
-        data = reply_body if reply_body is not None else command.encode_reply(reply, sizes)
+        data = command.encode_reply(reply, sizes)
         self._add(recording.IN, "reply", encode_packet(ReplyPacket(packet_id, 0, data)), command.name)
 
     def vm_command(self, command: Any, out: Any, sizes: IdSizes, packet_id: int) -> None:

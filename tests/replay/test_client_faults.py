@@ -78,7 +78,7 @@ async def _open_then(script) -> jdwp.JdwpError:  # type: ignore[no-untyped-def]
 async def test_eof_mid_packet_fails_the_waiter() -> None:
     async def script(fake: FakeVm) -> None:
         await fake.stream.send_all(struct.pack(">IIBH", 40, 2, 0x80, 0) + b"partial")
-        await fake.stream.send_eof() if hasattr(fake.stream, "send_eof") else await fake.stream.aclose()
+        await fake.stream.aclose()
 
     error = await _open_then(script)
     assert isinstance(error, jdwp.ConnectionClosed)
@@ -132,7 +132,7 @@ async def test_peer_closing_during_handshake_says_busy() -> None:
 
 
 async def test_handshake_timeout(autojump_clock: trio.testing.MockClock) -> None:
-    client_end, vm_end = trio.testing.memory_stream_pair()
+    client_end, _silent_vm = trio.testing.memory_stream_pair()
     with trio.fail_after(100):
         with pytest.raises(jdwp.CommandTimeout, match="no JDWP handshake"):
             async with jdwp.open_jdwp(client_end, handshake_timeout=5):

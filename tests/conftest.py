@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from support.jvm import Debuggee, compile_fixtures
 from support.live import require_tool
 

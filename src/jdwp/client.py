@@ -349,12 +349,14 @@ async def open_jdwp(
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     write_timeout: float = DEFAULT_WRITE_TIMEOUT,
     max_packet: int = DEFAULT_MAX_PACKET,
+    handshake: bool = True,
 ) -> AsyncIterator[JdwpClient]:
     """Handshake over ``stream``, read the VM's ID sizes, and yield a :class:`JdwpClient`.
 
     The stream is closed when the block exits (use :meth:`JdwpClient.dispose` inside it to let the VM
     clean up first). Any ``trio.abc.Stream`` works: TCP to ``-agentlib:jdwp``, an ADB ``jdwp:<pid>``
-    stream, or ``trio.testing.memory_stream_pair()``.
+    stream, or ``trio.testing.memory_stream_pair()``. Pass ``handshake=False`` for a stream whose
+    handshake was already exchanged (``android.open_jdwp_stream`` does it, to tell a busy app apart).
 
     Raises:
         ConnectionClosed: the peer closed the stream during the handshake (on Android this is what a
@@ -363,11 +365,14 @@ async def open_jdwp(
         ProtocolError: the peer is not a JDWP agent.
     """
     connection = JdwpConnection(max_packet)
-    try:
-        await _handshake(stream, connection, handshake_timeout)
-    except BaseException:
-        await trio.aclose_forcefully(stream)
-        raise
+    if handshake:
+        try:
+            await _handshake(stream, connection, handshake_timeout)
+        except BaseException:
+            await trio.aclose_forcefully(stream)
+            raise
+    else:
+        connection.skip_handshake()
     client = JdwpClient(stream, connection, request_timeout=request_timeout, write_timeout=write_timeout)
     try:
         async with trio.open_nursery() as nursery:

@@ -78,6 +78,16 @@ class JdwpConnection:
         """The handshake to send, in one write (ART closes a client whose handshake comes in pieces)."""
         return HANDSHAKE
 
+    def skip_handshake(self) -> None:
+        """Start ``OPEN``: for a stream on which someone else already exchanged the handshake.
+
+        Raises:
+            UsageError: bytes were already received, or the connection is past the handshake.
+        """
+        if self.state is not State.AWAIT_HANDSHAKE or self._buf:
+            raise UsageError(f"cannot skip the handshake in state {self.state.value}")
+        self.state = State.OPEN
+
     def _allocate_id(self) -> int:
         packet_id = self._next_id
         self._next_id = 1 if packet_id >= MAX_ID else packet_id + 1

@@ -1,0 +1,68 @@
+"""The debugger engine: line breakpoints (pending and bound), stops with owned suspensions, steps, stack,
+locals and a clean detach — over any JDWP connection. It knows nothing of MCP or Android.
+
+Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
+
+    async with jdwp.open_jdwp_tcp("127.0.0.1", 5005) as vm, open_debugger(vm) as debugger:
+        await debugger.set_breakpoint("com.example.Foo", 42)
+        async for event in debugger.events:          # Stopped, BreakpointVerified, …, Terminated
+            if isinstance(event, Stopped):
+                page = await debugger.stack(event.stop.stop_id, event.stop.thread_id)
+                ...
+                await debugger.resume(event.stop.stop_id)
+"""
+
+from .engine import Debugger, open_debugger
+from .errors import (
+    DebuggerError,
+    EngineClosed,
+    InvalidArgument,
+    LimitReached,
+    NotFound,
+    NotPaused,
+    StaleReference,
+)
+from .model import (
+    BoundLocation,
+    Breakpoint,
+    BreakpointRejected,
+    BreakpointVerified,
+    Cleanup,
+    EngineEvent,
+    Frame,
+    Local,
+    Locals,
+    Reason,
+    SourcePosition,
+    StackPage,
+    Stop,
+    Stopped,
+    Terminated,
+)
+
+__all__ = [
+    "BoundLocation",
+    "Breakpoint",
+    "BreakpointRejected",
+    "BreakpointVerified",
+    "Cleanup",
+    "Debugger",
+    "DebuggerError",
+    "EngineClosed",
+    "EngineEvent",
+    "Frame",
+    "InvalidArgument",
+    "LimitReached",
+    "Local",
+    "Locals",
+    "NotFound",
+    "NotPaused",
+    "Reason",
+    "SourcePosition",
+    "StackPage",
+    "StaleReference",
+    "Stop",
+    "Stopped",
+    "Terminated",
+    "open_debugger",
+]

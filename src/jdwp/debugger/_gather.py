@@ -1,0 +1,46 @@
+"""Run coroutines concurrently and collect their results: how the engine pipelines JDWP requests.
+
+Layer: ``jdwp.debugger`` (trio).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import trio
+
+T = TypeVar("T")
+
+
+async def gather(thunks: Sequence[Callable[[], Awaitable[T]]]) -> list[T]:
+    """Await every thunk at once; return their results in order.
+
+    All requests go out before any reply is awaited, so N requests cost one round trip. If any fails,
+    the others are cancelled and the first real failure is raised as itself (not as an exception group).
+    """
+    if len(thunks) == 1:
+        return [await thunks[0]()]
+    results: list[Any] = [None] * len(thunks)
+
+    async def run(index: int, thunk: Callable[[], Awaitable[T]]) -> None:
+        results[index] = await thunk()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            for index, thunk in enumerate(thunks):
+                nursery.start_soon(run, index, thunk)
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        real = [exc for exc in leaves if not isinstance(exc, trio.Cancelled)]
+        if not real:
+            raise
+        raise real[0] from None
+    return results
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out

@@ -1,0 +1,54 @@
+"""The engine's errors: each carries the stable code the MCP server reports (DESIGN.md §5).
+
+Layer: ``jdwp.debugger``. They derive from ``jdwp.JdwpError``, so a caller catching the library's root
+catches these too.
+"""
+
+from __future__ import annotations
+
+from ..protocol.errors import JdwpError
+
+
+class DebuggerError(JdwpError):
+    """Root of the engine's own errors. ``code`` is stable; ``retryable`` says whether trying again helps."""
+
+    code = "DEBUGGER_WORKER_FAILED"
+    retryable = False
+
+
+class InvalidArgument(DebuggerError):
+    code = "INVALID_ARGUMENT"
+
+
+class NotFound(DebuggerError):
+    """An ID this session never issued (a breakpoint, a stop, a thread or frame handle)."""
+
+    code = "DEBUGGER_NOT_FOUND"
+
+
+class StaleReference(DebuggerError):
+    """A stop, thread or frame ID from a stop that has ended (resume, step, disconnect or detach)."""
+
+    code = "DEBUGGER_STALE_REFERENCE"
+
+
+class NotPaused(DebuggerError):
+    """The command needs a current stop and there is none."""
+
+    code = "DEBUGGER_NOT_PAUSED"
+
+
+class LimitReached(DebuggerError):
+    """A per-session limit (e.g. 100 breakpoints) would be exceeded; nothing was changed."""
+
+    code = "INVALID_ARGUMENT"
+
+
+class EngineClosed(DebuggerError):
+    """The engine has ended (detached, VM death or a lost connection); ``reason`` says which."""
+
+    code = "DEBUGGER_DISCONNECTED"
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason

@@ -1,0 +1,148 @@
+"""Stack and locals of a stopped thread, in as few round trips as the protocol allows.
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
+
+Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
+frames' methods (cached): three round trips for unseen classes, one for seen ones. Locals: the method's
+variable table (cached), then ``StackFrame.GetValues`` with ``ThisObject``, then every string's value and
+every array's length together: three round trips. No field traversal, no ``toString()``, no invocation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ..client import JdwpClient
+from ..protocol.commands.reftypes import VariableSlot
+from ..protocol.commands.threads import SlotRequest
+from ..protocol.constants import ErrorCode, Tag
+from ..protocol.errors import CommandError
+from ..protocol.types import FrameId, Location, ObjectId, ThreadId
+from ..protocol.values import Value
+from ._gather import gather
+from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, Frame, Local, Locals, StackPage
+from .names import binary_name_of, java_text, type_name
+from .symbols import Symbols
+
+MAX_FRAMES_PER_STOP = 1000
+MAX_LOCALS = 100
+MAX_STRING = 256
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FrameRef:
+    """What a frame handle stands for, valid while its stop is current."""
+
+    thread: ThreadId
+    frame: FrameId
+    location: Location
+
+
+async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset: int, limit: int,
+                     frame_handle: str) -> tuple[StackPage, dict[str, FrameRef]]:
+    """One page of frames; ``frame_handle`` is a format string taking the frame index.
+
+    Returns the page and the new frame handles it issued.
+    """
+    # The count and the frames go out together; asking for "all from offset" cannot overrun the stack.
+    total_frames, tail = await gather([lambda: vm.thread_reference.frame_count(thread),
+                                       lambda: _frames_from(vm, thread, offset)])
+    total = min(total_frames, MAX_FRAMES_PER_STOP)
+    raw = tail[: max(0, min(limit, total - offset))]
+    positions = await symbols.describe([f.location for f in raw])
+    frames, handles = [], {}
+    for index, (frame, position) in enumerate(zip(raw, positions, strict=True), start=offset):
+        handle = frame_handle.format(index)
+        handles[handle] = FrameRef(thread, frame.frame_id, frame.location)
+        frames.append(Frame(handle, index, position.class_name, position.method, position.source, position.line,
+                            position.code_index))
+    end = offset + len(frames)
+    return StackPage(tuple(frames), total, end if end < total else None, total_frames > total), handles
+
+
+async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[Any]:
+    try:
+        return await vm.thread_reference.frames(thread, offset, -1)
+    except CommandError as exc:
+        if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+            return []  # offset at or past the bottom of the stack
+        raise
+
+
+async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef) -> Locals:
+    """The variables live at the frame's code index, and ``this`` when the method has one."""
+    location = ref.location
+    table, _ = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
+                             lambda: symbols.signature(location.class_id)])
+    if table is None:
+        this = await _this(vm, symbols, ref)
+        return Locals("unavailable", (), this, ABSENT_INFORMATION)
+    if not table.slots:
+        this = await _this(vm, symbols, ref)
+        return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
+    live = sorted((v for v in table.slots if v.name != "this" and _is_live(v, location.index)),
+                  key=lambda v: (v.slot, v.code_index))
+    shown = live[:MAX_LOCALS]
+    slots = [SlotRequest(v.slot, ord(v.signature[0])) for v in shown]
+    values, this_value = await gather([
+        lambda: vm.stack_frame.get_values(ref.thread, ref.frame, slots) if slots else _nothing(),
+        lambda: vm.stack_frame.this_object(ref.thread, ref.frame)])
+    details = await _details(vm, values)
+    locals_ = tuple(_local(v.name, type_name(v.signature), value, detail)
+                    for v, value, detail in zip(shown, values, details, strict=True))
+    this = None
+    if not this_value.is_null:
+        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), this_value, None)
+    return Locals("available", locals_, this, None, len(live) > len(shown))
+
+
+async def _nothing() -> list[Value]:
+    return []
+
+
+async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef) -> Local | None:
+    try:
+        value = await vm.stack_frame.this_object(ref.thread, ref.frame)
+    except CommandError as exc:
+        if exc.code in (ErrorCode.OPAQUE_FRAME, ErrorCode.NATIVE_METHOD):
+            return None
+        raise
+    if value.is_null:
+        return None
+    return _local("this", binary_name_of(await symbols.signature(ref.location.class_id)), value, None)
+
+
+def _is_live(variable: VariableSlot, index: int) -> bool:
+    return variable.code_index <= index < variable.code_index + variable.length
+
+
+async def _details(vm: JdwpClient, values: list[Value]) -> list[str | int | None]:
+    """Each string's text and each array's length (``None`` for other values), all in one round trip."""
+
+    async def detail(value: Value) -> str | int:
+        object_id = ObjectId(int(value.value))  # type: ignore[arg-type]
+        if value.tag == Tag.STRING:
+            return await vm.string_reference.value(object_id)
+        return await vm.array_reference.length(object_id)
+
+    out: list[str | int | None] = [None] * len(values)
+    wanted = [i for i, v in enumerate(values) if not v.is_null and v.tag in (Tag.STRING, Tag.ARRAY)]
+    if wanted:
+        results = await gather([lambda v=values[i]: detail(v) for i in wanted])
+        for i, result in zip(wanted, results, strict=True):
+            out[i] = result
+    return out
+
+
+def _local(name: str, declared: str, value: Value, detail: str | int | None) -> Local:
+    if value.is_null:
+        return Local(name, declared, "null", None)
+    if not value.is_object:
+        return Local(name, declared, "primitive", java_text(value.tag, value.value))
+    object_id = f"{value.value:#x}"
+    if value.tag == Tag.STRING and isinstance(detail, str):
+        return Local(name, declared, "string", detail[:MAX_STRING], len(detail) > MAX_STRING, len(detail), object_id)
+    if value.tag == Tag.ARRAY:
+        return Local(name, declared, "array", None, False, detail if isinstance(detail, int) else None, object_id)
+    return Local(name, declared, "object", None, False, None, object_id)

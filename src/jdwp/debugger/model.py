@@ -1,0 +1,162 @@
+"""What the engine reports: breakpoints, stops, frames, locals, events and cleanup, as frozen records.
+
+Layer: ``jdwp.debugger`` (data only). Field names match the MCP payloads of DESIGN.md §5, so the server
+serialises them without renaming. IDs handed out here are opaque strings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+BreakpointStatus = Literal["pending", "verified", "rejected"]
+StopReason = Literal["breakpoint", "step", "vm_start"]
+StepKind = Literal["into", "over", "out"]
+Availability = Literal["available", "unavailable", "unknown"]
+LocalKind = Literal["primitive", "null", "string", "object", "array"]
+TerminalReason = Literal["detached", "vm_death", "disconnected", "failed"]
+
+LOCATION_UNAVAILABLE = "DEBUGGER_LOCATION_UNAVAILABLE"
+EMPTY_OR_UNAVAILABLE = "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
+ABSENT_INFORMATION = "ABSENT_INFORMATION"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SourcePosition:
+    """Where code is: class, method, source file and line (``None`` when the class lacks the table)."""
+
+    class_name: str
+    method: str
+    source: str | None
+    line: int | None
+    code_index: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoundLocation:
+    """One place a breakpoint is bound: a code index in one class, as loaded by one class loader."""
+
+    class_name: str
+    method: str
+    source: str | None
+    line: int
+    code_index: int
+    class_loader_id: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reason:
+    code: str
+    message: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Breakpoint:
+    breakpoint_id: str
+    class_name: str
+    line: int
+    status: BreakpointStatus
+    locations: tuple[BoundLocation, ...] = ()
+    reason: Reason | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stop:
+    """A suspension of the VM that we own: one event set (or several events delivered together)."""
+
+    stop_id: str
+    reasons: tuple[StopReason, ...]
+    thread_id: str
+    thread_name: str
+    location: SourcePosition
+    breakpoint_ids: tuple[str, ...]
+
+    @property
+    def reason(self) -> StopReason:
+        return self.reasons[0]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Frame:
+    frame_id: str
+    index: int
+    class_name: str
+    method: str
+    source: str | None
+    line: int | None
+    code_index: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StackPage:
+    frames: tuple[Frame, ...]
+    total: int
+    next_offset: int | None
+    truncated: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Local:
+    """One variable. ``value`` is text: a primitive as Java prints it, a string (maybe cut), or ``None``.
+
+    ``length`` is a string's full length or an array's length; ``object_id`` is an opaque handle for
+    objects, strings and arrays (no field traversal is offered).
+    """
+
+    name: str
+    type: str
+    kind: LocalKind
+    value: str | None
+    truncated: bool = False
+    length: int | None = None
+    object_id: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Locals:
+    availability: Availability
+    locals: tuple[Local, ...]
+    this: Local | None = None
+    reason: str | None = None
+    truncated: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Cleanup:
+    """What detaching achieved: ``status`` and whether the app is known to run again."""
+
+    status: Literal["pending", "complete", "failed"]
+    execution_state: Literal["running", "unknown"]
+    remaining: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+
+
+# --- events the engine publishes (the server keeps them in its ring) --------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stopped:
+    stop: Stop
+    kind: Literal["stopped"] = "stopped"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakpointVerified:
+    breakpoint: Breakpoint
+    kind: Literal["breakpoint_verified"] = "breakpoint_verified"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakpointRejected:
+    breakpoint: Breakpoint
+    kind: Literal["breakpoint_rejected"] = "breakpoint_rejected"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Terminated:
+    reason: TerminalReason
+    message: str
+    kind: Literal["terminated"] = "terminated"
+
+
+EngineEvent = Stopped | BreakpointVerified | BreakpointRejected | Terminated

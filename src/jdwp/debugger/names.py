@@ -1,0 +1,100 @@
+"""Java names and printed values: JNI signatures ↔ binary and source-style names, and primitives as Java
+prints them.
+
+Layer: ``jdwp.debugger`` (pure functions; no I/O).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+
+from ..protocol.constants import Tag
+
+_PRIMITIVE_NAMES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long",
+                    "F": "float", "D": "double", "V": "void"}
+_IDENTIFIER = r"[A-Za-z_$\u00c0-\uffff][A-Za-z0-9_$\u00c0-\uffff]*"
+BINARY_NAME = re.compile(rf"^{_IDENTIFIER}(?:\.{_IDENTIFIER})*$")
+
+
+def is_binary_name(name: str) -> bool:
+    """A binary class name as ``Class.getName()`` prints it: ``com.example.Outer$Inner``."""
+    return bool(BINARY_NAME.match(name)) and len(name) <= 512
+
+
+def signature_of(binary_name: str) -> str:
+    """``com.example.Foo`` → ``Lcom/example/Foo;``."""
+    return "L" + binary_name.replace(".", "/") + ";"
+
+
+def binary_name_of(signature: str) -> str:
+    """``Lcom/example/Foo;`` → ``com.example.Foo``; array and primitive signatures → :func:`type_name`."""
+    if signature.startswith("L") and signature.endswith(";"):
+        return signature[1:-1].replace("/", ".")
+    return type_name(signature)
+
+
+def type_name(signature: str) -> str:
+    """A type as Java source writes it: ``I`` → ``int``, ``[Ljava/lang/String;`` → ``java.lang.String[]``."""
+    dims = len(signature) - len(signature.lstrip("["))
+    element = signature[dims:]
+    if element.startswith("L") and element.endswith(";"):
+        base = element[1:-1].replace("/", ".")
+    else:
+        base = _PRIMITIVE_NAMES.get(element, element)
+    return base + "[]" * dims
+
+
+def _java_decimal(value: float, digits: str, exponent: int) -> str:
+    """Java's ``Double.toString`` layout for the shortest digits of ``value``."""
+    # ``digits`` has no dot; ``exponent`` is the decimal exponent of its first digit.
+    if 1e-3 <= abs(value) < 1e7:
+        if exponent >= 0:
+            whole = digits[: exponent + 1].ljust(exponent + 1, "0")
+            fraction = digits[exponent + 1 :] or "0"
+        else:
+            whole = "0"
+            fraction = "0" * (-exponent - 1) + digits
+        text = f"{whole}.{fraction}"
+    else:
+        text = f"{digits[0]}.{digits[1:] or '0'}E{exponent}"
+    return ("-" if math.copysign(1.0, value) < 0 else "") + text
+
+
+def _format_floating(value: float, single: bool) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
+    if single:
+        # The fewest digits that still read back as the same float32.
+        for precision in range(1, 10):
+            text = f"{abs(value):.{precision}e}"
+            if struct.unpack(">f", struct.pack(">f", float(text)))[0] == abs(value):
+                break
+    else:
+        text = f"{abs(value):.17e}"
+        for precision in range(1, 18):
+            candidate = f"{abs(value):.{precision}e}"
+            if float(candidate) == abs(value):
+                text = candidate
+                break
+    mantissa, exponent = text.split("e")
+    digits = mantissa.replace(".", "").rstrip("0") or "0"
+    return _java_decimal(value, digits, int(exponent))
+
+
+def java_text(tag: int, value: object) -> str:
+    """A primitive value as Java's ``String.valueOf`` prints it (``true``, ``1.0E10``, ``Z``)."""
+    if tag == Tag.BOOLEAN:
+        return "true" if value else "false"
+    if tag == Tag.CHAR:
+        return str(value)
+    if tag in (Tag.FLOAT, Tag.DOUBLE):
+        return _format_floating(float(value), single=tag == Tag.FLOAT)  # type: ignore[arg-type]
+    if tag == Tag.VOID:
+        return "void"
+    return str(value)

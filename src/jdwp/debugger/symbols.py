@@ -1,0 +1,134 @@
+"""Cached facts about loaded classes: names, source files, methods, line and variable tables.
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). Everything here is immutable for a loaded class,
+so it is fetched once per class (or method) and kept for the session. Batch lookups fetch what is
+missing for many locations in two pipelined rounds (class facts, then line tables).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+
+from ..client import JdwpClient
+from ..protocol.commands.reftypes import LineTableReply, MethodInfo, VariableTableReply
+from ..protocol.errors import AbsentInformation
+from ..protocol.types import Location, MethodId, ReferenceTypeId
+from ._gather import gather
+from .model import SourcePosition
+from .names import binary_name_of
+
+
+class Symbols:
+    def __init__(self, vm: JdwpClient) -> None:
+        self._vm = vm
+        self._signatures: dict[int, str] = {}
+        self._sources: dict[int, str | None] = {}
+        self._methods: dict[int, dict[int, MethodInfo]] = {}
+        self._lines: dict[tuple[int, int], LineTableReply | None] = {}
+        self._variables: dict[tuple[int, int], VariableTableReply | None] = {}
+        self._loaders: dict[int, int] = {}
+
+    # --- single facts ------------------------------------------------------------------------------
+
+    async def signature(self, ref: ReferenceTypeId) -> str:
+        if ref not in self._signatures:
+            self._signatures[ref] = await self._vm.reference_type.signature(ref)
+        return self._signatures[ref]
+
+    async def source(self, ref: ReferenceTypeId) -> str | None:
+        if ref not in self._sources:
+            try:
+                self._sources[ref] = await self._vm.reference_type.source_file(ref)
+            except AbsentInformation:
+                self._sources[ref] = None
+        return self._sources[ref]
+
+    async def methods(self, ref: ReferenceTypeId) -> dict[int, MethodInfo]:
+        if ref not in self._methods:
+            self._methods[ref] = {m.method_id: m for m in await self._vm.reference_type.methods(ref)}
+        return self._methods[ref]
+
+    async def line_table(self, ref: ReferenceTypeId, method: MethodId) -> LineTableReply | None:
+        """The method's line table, or ``None`` when the class has none (compiled without ``-g:lines``)."""
+        key = (ref, method)
+        if key not in self._lines:
+            try:
+                self._lines[key] = await self._vm.method.line_table(ref, method)
+            except AbsentInformation:
+                self._lines[key] = None
+        return self._lines[key]
+
+    async def variable_table(self, ref: ReferenceTypeId, method: MethodId) -> VariableTableReply | None:
+        """The method's variables, or ``None`` for ABSENT_INFORMATION (compiled without ``-g:vars``)."""
+        key = (ref, method)
+        if key not in self._variables:
+            try:
+                self._variables[key] = await self._vm.method.variable_table(ref, method)
+            except AbsentInformation:
+                self._variables[key] = None
+        return self._variables[key]
+
+    async def class_loader(self, ref: ReferenceTypeId) -> int:
+        if ref not in self._loaders:
+            self._loaders[ref] = await self._vm.reference_type.class_loader(ref)
+        return self._loaders[ref]
+
+    def forget_class(self, ref: ReferenceTypeId) -> None:
+        """Drop what is known of an unloaded class (its ID may be reused)."""
+        for table in (self._signatures, self._sources, self._methods, self._loaders):
+            table.pop(ref, None)
+        for key in [k for k in self._lines if k[0] == ref]:
+            del self._lines[key]
+        for key in [k for k in self._variables if k[0] == ref]:
+            del self._variables[key]
+
+    # --- batches -----------------------------------------------------------------------------------
+
+    async def prefetch_classes(self, refs: Iterable[int]) -> None:
+        """Signature, source file and methods of every class not cached yet: one round trip."""
+        thunks = []
+        for ref in dict.fromkeys(refs):
+            rid = ReferenceTypeId(ref)
+            if ref not in self._signatures:
+                thunks.append(lambda rid=rid: self.signature(rid))
+            if ref not in self._sources:
+                thunks.append(lambda rid=rid: self.source(rid))
+            if ref not in self._methods:
+                thunks.append(lambda rid=rid: self.methods(rid))
+        if thunks:
+            await gather(thunks)
+
+    async def prefetch_lines(self, keys: Iterable[tuple[int, int]]) -> None:
+        """Line tables of every (class, method) not cached yet: one round trip."""
+        missing = [k for k in dict.fromkeys(keys) if k not in self._lines]
+        if missing:
+            await gather([lambda k=k: self.line_table(ReferenceTypeId(k[0]), MethodId(k[1])) for k in missing])
+
+    async def describe(self, locations: Sequence[Location]) -> list[SourcePosition]:
+        """Class, method, source and line of each location, in at most two round trips."""
+        await self.prefetch_classes(loc.class_id for loc in locations)
+        await self.prefetch_lines((loc.class_id, loc.method_id) for loc in locations)
+        return [self.position(loc) for loc in locations]
+
+    def position(self, loc: Location) -> SourcePosition:
+        """Describe a location from the cache (after :meth:`describe` or the prefetches)."""
+        signature = self._signatures.get(loc.class_id)
+        method = self._methods.get(loc.class_id, {}).get(loc.method_id)
+        table = self._lines.get((loc.class_id, loc.method_id))
+        return SourcePosition(
+            class_name=binary_name_of(signature) if signature else f"<class {loc.class_id:#x}>",
+            method=method.name if method else f"<method {loc.method_id:#x}>",
+            source=self._sources.get(loc.class_id),
+            line=line_at(table, loc.index) if table else None,
+            code_index=loc.index,
+        )
+
+
+def line_at(table: LineTableReply, index: int) -> int | None:
+    """The line of the code index: the entry with the greatest start at or before it."""
+    if not table.lines or index < 0:
+        return None
+    entries = sorted((e.line_code_index, e.line_number) for e in table.lines)
+    position = bisect.bisect_right(entries, (index, float("inf"))) - 1
+    return entries[position][1] if position >= 0 else None

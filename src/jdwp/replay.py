@@ -2,11 +2,12 @@
 
 Layer: ``jdwp`` on trio; frames with the sans-IO :class:`JdwpConnection`.
 
-The replaying VM walks the recording in order. For each packet the debugger sent in the recording it
-waits for the debugger to send the same command with the same out-data (packet IDs may differ: they are
-mapped), then sends what the VM sent next — replies re-addressed to the debugger's packet IDs, events and
-DDM chunks as recorded — until the next recorded debugger packet. Any difference is a
-:class:`ReplayMismatch`, reported and fatal, so a test pins the exact conversation.
+Each command the debugger sends must match a command of the recording that is not matched yet — same
+command, same out-data (packet IDs may differ: they are mapped). The order may differ where the debugger
+pipelines: trio runs concurrent requests in no fixed order. What the VM sent is played in the recorded
+order: a reply once its command has arrived, an event or DDM chunk once every debugger packet recorded
+before it has arrived. A command the recording does not have is a :class:`ReplayMismatch`, reported and
+fatal, so a test pins the exact conversation.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import trio
 from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
 from .protocol.errors import JdwpError
 from .protocol.wire import HANDSHAKE, CommandPacket, Packet, ReplyPacket, encode_packet
-from .recording import IN, Line, Recording
+from .recording import OUT, Recording
 
 __all__ = ["ReplayMismatch", "ReplayVm"]
 
@@ -47,7 +48,10 @@ class ReplayVm:
         self.recording = recording
         self.result = ReplayResult(total=len(recording.lines))
         self._receive_size = receive_size
+        self._lines = recording.lines
+        self._matched = [False] * len(self._lines)
         self._ids: dict[int, int] = {}  # recorded debugger packet ID -> the live debugger's ID
+        self._cursor = 0
 
     async def serve(self, stream: trio.abc.Stream) -> ReplayResult:
         """Play the recording to the debugger at the other end of ``stream``; close it at the end.
@@ -57,17 +61,14 @@ class ReplayVm:
         """
         framing = JdwpConnection()
         try:
-            for line in self.recording.lines:
-                if line.dir == IN:
-                    await stream.send_all(self._outgoing(line))
-                elif line.kind == "handshake":
-                    await self._receive_handshake(stream, framing)
-                else:
-                    packet = await self._receive_packet(stream, framing)
-                    if packet is None:
-                        return self.result
-                    self._match(line, packet)
-                self.result.played += 1
+            while True:
+                await self._play_ready(stream, framing)
+                if self._cursor >= len(self._lines):
+                    return self.result
+                packet = await self._receive_packet(stream, framing)
+                if packet is None:
+                    return self.result
+                self._match(packet)
         except ReplayMismatch as exc:
             self.result.mismatch = exc
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -76,16 +77,28 @@ class ReplayVm:
             await trio.aclose_forcefully(stream)
         return self.result
 
-    def _outgoing(self, line: Line) -> bytes:
-        if line.kind == "handshake":
-            return HANDSHAKE
-        packet = line.packet()
-        if isinstance(packet, ReplyPacket):
-            live_id = self._ids.pop(packet.id, None)
-            if live_id is None:
-                raise ReplayMismatch(f"the recording replies to packet {packet.id}, which was never matched")
-            packet = packet._replace(id=live_id)
-        return encode_packet(packet)
+    async def _play_ready(self, stream: trio.abc.Stream, framing: JdwpConnection) -> None:
+        """Advance through the recording as far as what has arrived allows, sending the VM's lines."""
+        while self._cursor < len(self._lines):
+            line = self._lines[self._cursor]
+            if line.kind == "handshake":
+                if line.dir == OUT:
+                    await self._receive_handshake(stream, framing)
+                else:
+                    await stream.send_all(HANDSHAKE)
+            elif line.dir == OUT:
+                if not self._matched[self._cursor]:
+                    return
+            else:
+                packet = line.packet()
+                if isinstance(packet, ReplyPacket):
+                    live_id = self._ids.pop(packet.id, None)
+                    if live_id is None:
+                        raise ReplayMismatch(f"the recording replies to packet {packet.id}, never sent")
+                    packet = packet._replace(id=live_id)
+                await stream.send_all(encode_packet(packet))
+            self._cursor += 1
+            self.result.played += 1
 
     async def _receive_handshake(self, stream: trio.abc.Stream, framing: JdwpConnection) -> None:
         while framing.state is State.AWAIT_HANDSHAKE:
@@ -102,12 +115,25 @@ class ReplayVm:
                 return event  # type: ignore[return-value]
             framing.receive_data(await stream.receive_some(self._receive_size))
 
-    def _match(self, line: Line, packet: Packet) -> None:
-        expected = line.packet()
-        if not isinstance(packet, CommandPacket) or not isinstance(expected, CommandPacket):
-            raise ReplayMismatch(f"expected {line.note or 'a command'}, the debugger sent a reply {packet}")
-        if packet.key != expected.key or packet.body != expected.body:
-            raise ReplayMismatch(
-                f"expected {line.note} ({expected.command_set},{expected.command}) with body "
-                f"{expected.body.hex()}, got ({packet.command_set},{packet.command}) with body {packet.body.hex()}")
-        self._ids[expected.id] = packet.id
+    def _match(self, packet: Packet) -> None:
+        if not isinstance(packet, CommandPacket):
+            raise ReplayMismatch(f"the debugger sent a reply, which no recording has: {packet}")
+        for index in range(self._cursor, len(self._lines)):
+            line = self._lines[index]
+            if line.dir != OUT or line.kind != "command" or self._matched[index]:
+                continue
+            expected = line.packet()
+            if isinstance(expected, CommandPacket) and expected.key == packet.key and expected.body == packet.body:
+                self._matched[index] = True
+                self._ids[expected.id] = packet.id
+                return
+        raise ReplayMismatch(
+            f"the debugger sent ({packet.command_set},{packet.command}) with body {packet.body.hex()}, "
+            f"which the recording does not have (next expected: {self._next_expected()})")
+
+    def _next_expected(self) -> str:
+        for index in range(self._cursor, len(self._lines)):
+            line = self._lines[index]
+            if line.dir == OUT and not self._matched[index]:
+                return f"{line.note} {line.packet().body.hex()}"
+        return "nothing"

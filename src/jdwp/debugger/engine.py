@@ -104,6 +104,8 @@ class Debugger:
         self._cleanup: Cleanup | None = None
         self._uncertain = False
         self._detaching = False
+        self._handling = False
+        self._handled = trio.Event()
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -301,12 +303,17 @@ class Debugger:
             async for event_set in self.vm.events():
                 if any(isinstance(e, VMDeathEvent) for e in event_set.events):
                     reason = "vm_death"
+                self._handling = True
                 try:
                     await self._handle(event_set)
                 except ConnectionClosed:
                     break
                 except JdwpError as exc:
                     log.warning("handling an event set failed: %s", exc)
+                finally:
+                    self._handling = False
+                    self._handled.set()
+                    self._handled = trio.Event()
         except Exception as exc:  # a bug of ours: end the session rather than leave it half alive
             log.exception("the debugger's event loop failed")
             self._terminate("failed", f"internal error: {exc!r}")
@@ -351,16 +358,19 @@ class Debugger:
                 stop_thread = event.thread
                 stop_location = getattr(event, "location", None)
         suspension = _Suspension(event_set.suspend_policy, stop_thread or ThreadId(0))
+        if prepares and stop_thread is None:
+            suspension = _Suspension(event_set.suspend_policy, prepares[0].thread)
         async with self._lock:
             if self._terminal is not None:
+                return
+            if self._detaching:  # an event set that was on its way when we cleared our requests: let it go
+                await self._release(suspension)
                 return
             for prepare in prepares:
                 for changed in await self.breakpoints.on_class_prepare(prepare):
                     event = BreakpointVerified(changed) if changed.status == "verified" else BreakpointRejected(changed)
                     self._publish(event)
             if not reasons:
-                if prepares and stop_thread is None:
-                    suspension = _Suspension(event_set.suspend_policy, prepares[0].thread)
                 await self._release(suspension)
                 return
             await self._clear_step()  # whatever stops next ends the step in flight
@@ -426,27 +436,34 @@ class Debugger:
             await self.vm.aclose()
             # Nothing can be cleaned over a lost connection, and nothing proves the app runs.
             return Cleanup("complete", "unknown")
-        async with self._lock:
-            remaining: list[str] = []
-            errors: list[str] = []
-            try:
+        remaining: list[str] = []
+        errors: list[str] = []
+        try:
+            async with self._lock:
                 await self._clear_step()
                 remaining += await self.breakpoints.clear_all()
                 states = ([self._current] if self._current else []) + list(self._queue)
                 self._current = None
                 self._queue.clear()
-                for state in states:
-                    try:
-                        await self._release(state.suspension)
-                    except CommandError as exc:
-                        errors.append(f"releasing {state.stop.stop_id}: {exc}")
-                running = await self._threads_run_free()
-                await self.vm.dispose()
-            except ConnectionClosed as exc:
-                await self.vm.aclose()
-                return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
+            for state in states:
+                try:
+                    await self._release(state.suspension)
+                except CommandError as exc:
+                    errors.append(f"releasing {state.stop.stop_id}: {exc}")
+            # Every event our requests caused came before the replies to clearing them; once those are
+            # handled (released, since we are detaching), what is left suspended is not ours.
+            await self._drain_events()
+            running = await self._threads_run_free()
+            await self.vm.dispose()
+        except ConnectionClosed as exc:
+            await self.vm.aclose()
+            return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
         status = "complete" if not errors and not remaining else "failed"
         return Cleanup(status, "running" if running else "unknown", tuple(remaining), tuple(errors))
+
+    async def _drain_events(self) -> None:
+        while self._handling or self.vm.statistics()["buffered_events"]:
+            await self._handled.wait()
 
     async def _threads_run_free(self) -> bool:
         """Evidence for "the app runs": no thread is left suspended (asked of every thread, at once)."""

@@ -1,0 +1,10 @@
+"""``server``: pyjdwp's MCP server (``pyjdwp-mcp``) — the eleven debugger tools over the official SDK.
+
+Layer: the top; the only package that knows MCP. It drives ``jdwp.debugger`` and ``android`` and never
+touches ``jdwp.protocol``. Contract: DESIGN.md §5.
+"""
+
+from .app import build_server, call_tool
+from .targets import Config
+
+__all__ = ["Config", "build_server", "call_tool"]

@@ -1,0 +1,7 @@
+"""``python -m server``: the same as the ``pyjdwp-mcp`` console script."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

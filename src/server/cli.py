@@ -1,0 +1,81 @@
+"""``pyjdwp-mcp``: run the MCP server over stdio, under trio.
+
+Layer: ``server``. stdout belongs to MCP: logs go to stderr only, and never carry local values.
+Shutdown — stdin closing, SIGTERM or SIGINT — detaches every session first (each within its 10 s
+cleanup deadline), so no app is left suspended by us.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+import anyio
+import trio
+from mcp.server.stdio import stdio_server
+
+from .app import VERSION, build_server
+from .targets import Config
+
+DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening
+for a debugger, in pure Python (no JDK needed). It speaks MCP on stdin/stdout."""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="pyjdwp-mcp", description=DESCRIPTION)
+    parser.add_argument("--pause-limit-s", type=float, default=60.0, metavar="S",
+                        help="detach a session whose app stays paused on one stop for S seconds (default 60)")
+    parser.add_argument("--idle-limit-s", type=float, default=300.0, metavar="S",
+                        help="detach a session after S seconds without any tool call on it; polling counts "
+                             "(default 300)")
+    parser.add_argument("--session-limit-s", type=float, default=1800.0, metavar="S",
+                        help="detach every session after S seconds in total (default 1800)")
+    parser.add_argument("--adb-transport", choices=("direct", "forward"), default="direct",
+                        help="direct (default): JDWP over the adb server's own socket, no local port; forward: an "
+                             "`adb forward tcp:0 jdwp:<pid>` on loopback, removed at detach")
+    parser.add_argument("--allow-remote-jvm", action="store_true",
+                        help="allow platform jvm addresses that are not loopback (JDWP has no authentication: "
+                             "only on networks you trust)")
+    parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
+                        help="what to log on stderr (default warning); local values are never logged")
+    parser.add_argument("--transport", choices=("stdio",), default="stdio",
+                        help="stdio only: the SDK's streamable-HTTP server runs on asyncio, not under trio")
+    parser.add_argument("--version", action="version", version=f"pyjdwp-mcp {VERSION}")
+    args = parser.parse_args(argv)
+    for name in ("pause_limit_s", "idle_limit_s", "session_limit_s"):
+        if getattr(args, name) <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be positive")
+    return args
+
+
+async def serve(config: Config) -> None:
+    server = build_server(config)
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def stop_on_signal() -> None:
+                async for signum in signals:
+                    logging.getLogger("pyjdwp.server").warning("signal %d: cleaning up and exiting", signum)
+                    nursery.cancel_scope.cancel()
+                    return
+
+            nursery.start_soon(stop_on_signal)
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+            nursery.cancel_scope.cancel()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = Config(args.pause_limit_s, args.idle_limit_s, args.session_limit_s, args.adb_transport,
+                    args.allow_remote_jvm)
+    anyio.run(serve, config, backend="trio")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The MCP tools' inputs as pydantic models: unknown fields rejected, every bound checked.
+
+Layer: ``server`` (pydantic only). Contract: DESIGN.md §5 ("All inputs reject unknown fields; strings are
+non-empty and at most 512 chars; timeoutMs is an integer 100–30000; positive ints are ≤ 2^53−1").
+Input names are camelCase, as the tools publish them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+
+MAX_SAFE_INT = 2**53 - 1
+
+Text = Annotated[str, Field(min_length=1, max_length=512)]
+PositiveInt = Annotated[StrictInt, Field(ge=1, le=MAX_SAFE_INT)]
+Timeout = Annotated[StrictInt, Field(ge=100, le=30000, description="Milliseconds this call may take (100–30000).")]
+
+
+class Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TargetInput(Input):
+    """Which process to debug: an Android app's process, or a JVM listening for a debugger.
+
+    ``platform: "android"`` takes ``deviceId``, ``appId`` and optionally ``processId``;
+    ``platform: "jvm"`` takes ``address``. Fields of the other platform are rejected.
+    """
+
+    platform: Literal["android", "jvm"] = Field(description='"android" (adb device + app) or "jvm" (host:port).')
+    deviceId: Text | None = Field(default=None, description="android: the device serial as `adb devices` lists it.")
+    appId: Text | None = Field(default=None, description="android: the app's package name, e.g. com.example.app.")
+    processId: PositiveInt | None = Field(
+        default=None, description="android: the pid, needed only when the app runs several debuggable processes.")
+    address: Text | None = Field(
+        default=None, description="jvm: host:port of a JVM started with -agentlib:jdwp=transport=dt_socket,"
+                                  "server=y,address=...; loopback unless the server allows remote JVMs.")
+    timeoutMs: Timeout = 10000
+
+    @model_validator(mode="after")
+    def _fields_match_platform(self) -> TargetInput:
+        if self.platform == "android":
+            missing = [n for n in ("deviceId", "appId") if getattr(self, n) is None]
+            if missing:
+                raise ValueError(f"platform android needs {' and '.join(missing)}")
+            if self.address is not None:
+                raise ValueError("address is for platform jvm; android takes deviceId, appId, processId")
+        else:
+            if self.address is None:
+                raise ValueError("platform jvm needs address (host:port)")
+            extra = [n for n in ("deviceId", "appId", "processId") if getattr(self, n) is not None]
+            if extra:
+                raise ValueError(f"{', '.join(extra)} are for platform android; jvm takes address")
+        return self
+
+
+class SessionInput(Input):
+    debugSessionId: Text = Field(description="The id attach_debugger returned.")
+    timeoutMs: Timeout = 10000
+
+
+class SetBreakpointInput(SessionInput):
+    className: Text = Field(description="Binary class name, e.g. com.example.Foo or com.example.Foo$Inner.")
+    line: PositiveInt = Field(description="1-based source line; never moved to another line.")
+
+
+class RemoveBreakpointInput(SessionInput):
+    breakpointId: Text
+
+
+class WaitInput(Input):
+    debugSessionId: Text
+    afterSequence: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = Field(
+        default=0, description="Return events with a sequence above this; pass the last next_cursor.")
+    timeoutMs: Timeout = 1000
+
+
+class StackInput(SessionInput):
+    stopId: Text
+    threadId: Text
+    offset: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = 0
+    limit: Annotated[StrictInt, Field(ge=1, le=100)] = 20
+
+
+class LocalsInput(SessionInput):
+    stopId: Text
+    frameId: Text
+
+
+class StepInput(SessionInput):
+    stopId: Text
+    threadId: Text
+    kind: Literal["into", "over", "out"]
+
+
+class ResumeInput(SessionInput):
+    stopId: Text

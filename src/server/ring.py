@@ -1,0 +1,75 @@
+"""A session's event ring: the last 256 events, read by cursor, waited on without blocking anything else.
+
+Layer: ``server`` (trio). Contract: DESIGN.md §5 "Event ring".
+
+Sequences start at 1 and increase by one per event. A read returns the events after the cursor (at most
+100), ``next_cursor`` (the last sequence returned, or the cursor itself), and ``overflow`` when events
+after the cursor were already dropped. A cursor beyond the newest event is the caller's error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from typing import Any
+
+import trio
+
+from .envelope import ToolFailure, now_ms
+
+CAPACITY = 256
+MAX_READ = 100
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Read:
+    events: list[dict[str, Any]]
+    next_cursor: int
+    overflow: bool
+
+
+class EventRing:
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self._events: deque[dict[str, Any]] = deque(maxlen=capacity)
+        self._next = 1
+        self._changed = trio.Event()
+        self._closed = False
+
+    @property
+    def newest(self) -> int:
+        return self._next - 1
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def append(self, kind: str, **fields: Any) -> dict[str, Any]:
+        event = {"sequence": self._next, "received_at_ms": now_ms(), "kind": kind, **fields}
+        self._next += 1
+        self._events.append(event)
+        self._changed.set()
+        self._changed = trio.Event()
+        return event
+
+    def close(self) -> None:
+        """No more events will come: waiters return at once from now on."""
+        self._closed = True
+        self._changed.set()
+
+    def read(self, after: int, limit: int = MAX_READ) -> Read:
+        """Events with a sequence above ``after``.
+
+        Raises:
+            ToolFailure: INVALID_ARGUMENT for a cursor beyond the newest event.
+        """
+        if after > self.newest:
+            raise ToolFailure("INVALID_ARGUMENT", f"afterSequence {after} is beyond the newest event ({self.newest}); "
+                                                  "pass 0 or a next_cursor this session returned")
+        oldest = self._events[0]["sequence"] if self._events else self._next
+        overflow = after < oldest - 1
+        events = [e for e in self._events if e["sequence"] > after][:limit]
+        return Read(events, events[-1]["sequence"] if events else after, overflow)
+
+    async def wait_after(self, after: int) -> None:
+        """Return once an event with a sequence above ``after`` exists, or the ring is closed."""
+        while self.newest <= after and not self._closed:
+            await self._changed.wait()

@@ -1,0 +1,246 @@
+"""One debugging session: its connection, engine, event ring, time limits and cleanup.
+
+Layer: ``server`` (trio); drives ``jdwp.debugger`` and, for Android, ``android``. DESIGN.md §5.
+
+The session runs as one task in the server's nursery for as long as it is attached: it owns the JDWP
+connection and the engine (so they outlive any single tool call), copies the engine's events into the
+ring, and enforces the three limits — detach after ``pause_limit_s`` on one stop, ``idle_limit_s``
+without client calls (polling counts), and ``session_limit_s`` in total. When it ends — detach, a limit,
+VM death, a lost connection — the engine detaches (its own 10 s deadline, shielded) and the ring gets one
+``terminated`` event naming the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import trio
+
+from android import AdbClient, ddm
+from jdwp.debugger import (
+    BreakpointRejected,
+    BreakpointVerified,
+    Debugger,
+    Stop,
+    Stopped,
+    Terminated,
+    open_debugger,
+)
+
+from .envelope import jsonable
+from .models import TargetInput
+from .ring import EventRing
+from .targets import Config, connect
+
+log = logging.getLogger("pyjdwp.server")
+
+TERMINAL_STATES = frozenset({"detached", "disconnected", "failed"})
+_STATE_OF_REASON = {"detached": "detached", "pause_limit": "detached", "idle_limit": "detached",
+                    "session_limit": "detached", "shutdown": "detached", "vm_death": "disconnected",
+                    "disconnected": "disconnected", "failed": "failed"}
+
+
+def stop_summary(stop: Stop) -> dict[str, Any]:
+    return {
+        "stop_id": stop.stop_id,
+        "reason": stop.reason,
+        "reasons": list(stop.reasons),
+        "thread_id": stop.thread_id,
+        "thread_name": stop.thread_name,
+        "location": jsonable(stop.location),
+        "breakpoint_ids": list(stop.breakpoint_ids),
+    }
+
+
+class DebugSession:
+    def __init__(self, session_id: str, device_key: str, config: Config) -> None:
+        self.id = session_id
+        self.device_key = device_key
+        self.config = config
+        self.device: str | None = None
+        self.target: dict[str, Any] | None = None
+        self.engine: Debugger | None = None
+        self.ring = EventRing()
+        self.lock = trio.Lock()
+        self.cleanup: dict[str, Any] | None = None
+        self.terminal_reason: str | None = None
+        self.terminal_message: str | None = None
+        self.app: dict[str, Any] = {}
+        self._close_reason: str | None = None
+        self._started = trio.current_time()
+        self.last_activity = self._started
+        self._pause_mark: tuple[str, float] | None = None
+        self._wake = trio.Event()
+        self.done = trio.Event()
+
+    # --- what the tools read -----------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        if self.terminal_reason is not None:
+            return _STATE_OF_REASON.get(self.terminal_reason, "failed")
+        if self._close_reason is not None:
+            return "detaching"
+        if self.engine is None:
+            return "attaching"
+        return "paused" if self.engine.current_stop is not None else "running"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal_reason is not None
+
+    def current_stop(self) -> dict[str, Any] | None:
+        stop = self.engine.current_stop if self.engine and not self.is_terminal else None
+        return stop_summary(stop) if stop else None
+
+    def breakpoints(self) -> list[dict[str, Any]]:
+        if self.engine is None:
+            return []
+        return [breakpoint_dict(b) for b in self.engine.list_breakpoints()]
+
+    def touch(self) -> None:
+        """A client call: resets the idle timer (never the pause or total limit)."""
+        self.last_activity = trio.current_time()
+        self._poke()
+
+    def _poke(self) -> None:
+        self._wake.set()
+
+    # --- the session task --------------------------------------------------------------------------
+
+    async def run(self, inp: TargetInput, adb: AdbClient, *,
+                  task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Attach, report ``started``, then live until the session ends. Attach errors propagate."""
+        started = False
+        try:
+            async with connect(inp, self.config, adb) as conn:
+                self.device, self.target = conn.device, conn.target
+                if conn.recheck is not None:
+                    await conn.recheck()  # PROCESS_CHANGED if the pid now names another process
+                version = await conn.vm.version()
+                self.target["vm"] = {"name": version.vm_name, "version": version.vm_version,
+                                     "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
+                                     "id_sizes": jsonable(conn.vm.id_sizes)}
+                async with open_debugger(conn.vm) as engine:
+                    self.engine = engine
+                    task_status.started()
+                    started = True
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(self._timers, nursery.cancel_scope)
+                        if conn.android:
+                            nursery.start_soon(self._ddm, conn.vm)
+                        await self._pump(engine)
+                        nursery.cancel_scope.cancel()
+                self._record_cleanup()
+        except BaseException as exc:
+            if not started:
+                raise
+            if not isinstance(exc, trio.Cancelled):
+                log.error("session %s failed", self.id, exc_info=exc)
+            self._end("failed", f"the session failed: {type(exc).__name__}")
+            self._record_cleanup()
+            if isinstance(exc, trio.Cancelled):
+                raise
+        finally:
+            if started:
+                self._end(self._close_reason or "disconnected", "the session ended")
+                self.ring.close()
+            self.done.set()
+
+    def _record_cleanup(self) -> None:
+        if self.engine is not None and self.engine.cleanup is not None:
+            self.cleanup = jsonable(self.engine.cleanup)
+
+    async def _pump(self, engine: Debugger) -> None:
+        async for event in engine.events:
+            if isinstance(event, Stopped):
+                self.ring.append("stopped", stop=stop_summary(event.stop))
+            elif isinstance(event, BreakpointVerified | BreakpointRejected):
+                self.ring.append(event.kind, breakpoint=breakpoint_dict(event.breakpoint))
+            elif isinstance(event, Terminated):
+                reason = self._close_reason or event.reason
+                self._end(reason, event.message if reason == event.reason else _LIMIT_TEXT.get(reason, event.message))
+            self._poke()
+
+    def _end(self, reason: str, message: str) -> None:
+        if self.terminal_reason is not None:
+            return
+        self.terminal_reason = reason
+        self.terminal_message = message
+        self.ring.append("terminated", reason=reason, message=message)
+
+    async def _timers(self, scope: trio.CancelScope) -> None:
+        config = self.config
+        while True:
+            now = trio.current_time()
+            deadlines = [(self._started + config.session_limit_s, "session_limit"),
+                         (self.last_activity + config.idle_limit_s, "idle_limit")]
+            stop = self.engine.current_stop if self.engine else None
+            if stop is None:
+                self._pause_mark = None
+            else:
+                if self._pause_mark is None or self._pause_mark[0] != stop.stop_id:
+                    self._pause_mark = (stop.stop_id, now)
+                deadlines.append((self._pause_mark[1] + config.pause_limit_s, "pause_limit"))
+            deadline, reason = min(deadlines)
+            if now >= deadline:
+                log.info("session %s: %s reached; detaching", self.id, reason)
+                await self.close(reason)
+                return
+            self._wake = trio.Event()
+            with trio.move_on_at(deadline):
+                await self._wake.wait()
+
+    async def _ddm(self, vm: Any) -> None:
+        """Android's unasked DDM chunks: the app's name, and whether it waits for a debugger."""
+        while True:
+            try:
+                chunk = await vm.receive_ddm()
+            except Exception:
+                return
+            try:
+                info = ddm.decode_chunk(chunk.type, chunk.data)
+            except Exception:  # a chunk we cannot read says nothing we need
+                continue
+            if isinstance(info, ddm.Hello | ddm.AppName) and info.app_name:
+                self.app["app_name"] = info.app_name
+            elif isinstance(info, ddm.Waiting):
+                self.app["waiting_for_debugger"] = True
+            if self.target is not None and self.app:
+                self.target["app"] = dict(self.app)
+
+    # --- ending ------------------------------------------------------------------------------------
+
+    async def close(self, reason: str = "detached") -> dict[str, Any] | None:
+        """Detach (idempotent; shielded, 10 s). Returns the cleanup report."""
+        if self._close_reason is None and self.terminal_reason is None:
+            self._close_reason = reason
+        engine = self.engine
+        if engine is not None:
+            with trio.CancelScope(shield=True):
+                cleanup = await engine.detach()
+            self.cleanup = jsonable(cleanup)
+        self._poke()
+        return self.cleanup
+
+
+_LIMIT_TEXT = {
+    "pause_limit": "detached: the VM stayed paused on one stop longer than the pause limit",
+    "idle_limit": "detached: no client call within the idle limit",
+    "session_limit": "detached: the session reached its total time limit",
+    "shutdown": "detached: the server is shutting down",
+    "detached": "detached by the client",
+}
+
+
+def breakpoint_dict(bp: Any) -> dict[str, Any]:
+    out = {
+        "breakpoint_id": bp.breakpoint_id,
+        "requested": {"class_name": bp.class_name, "line": bp.line},
+        "status": bp.status,
+        "locations": jsonable(bp.locations),
+    }
+    if bp.reason is not None:
+        out["reason"] = jsonable(bp.reason)
+    return out

@@ -1,0 +1,177 @@
+"""All sessions of one server: limits, lookup, terminal summaries, retries of failed cleanup, shutdown.
+
+Layer: ``server`` (trio). DESIGN.md §5: one active session per device (per address for a JVM), four per
+server; a device whose cleanup failed takes no new session until a detach retry succeeds; terminal
+sessions stay readable for 10 minutes (at most 100); shutdown cleans up every session.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+import jdwp
+from android import AdbClient
+
+from .envelope import ToolFailure
+from .models import TargetInput
+from .session import DebugSession
+from .targets import Config, check_jvm_address, connect, device_key
+
+log = logging.getLogger("pyjdwp.server")
+
+MAX_ACTIVE = 4
+SUMMARY_TTL_S = 600.0
+MAX_SUMMARIES = 100
+RETRY_DEADLINE = 10.0
+
+
+class SessionManager:
+    def __init__(self, config: Config, nursery: trio.Nursery, adb: AdbClient | None = None) -> None:
+        self.config = config
+        self._nursery = nursery
+        self.adb = adb or AdbClient()
+        self._active: dict[str, DebugSession] = {}
+        self._by_device: dict[str, str] = {}
+        self._ended: OrderedDict[str, tuple[float, DebugSession]] = OrderedDict()
+        self._blocked: dict[str, str] = {}  # device key -> session whose cleanup failed
+        self._inputs: dict[str, TargetInput] = {}
+
+    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Run ``fn(*args)`` in the server's nursery (work that must outlive the tool call)."""
+        self._nursery.start_soon(fn, *args)
+
+    @property
+    def active(self) -> list[DebugSession]:
+        return list(self._active.values())
+
+    def session_on(self, key: str) -> DebugSession | None:
+        sid = self._by_device.get(key)
+        return self._active.get(sid) if sid else None
+
+    async def attach(self, inp: TargetInput) -> DebugSession:
+        """Resolve, connect and start a session.
+
+        Raises:
+            ToolFailure: DEBUGGER_BUSY (device taken, or four sessions), DEBUGGER_CLEANUP_FAILED (the
+                device's last cleanup is unconfirmed), INVALID_ARGUMENT (a refused address).
+            AdbError, JdwpError: from resolving or attaching; nothing stays open.
+        """
+        if inp.platform == "jvm":
+            check_jvm_address(inp.address or "", self.config)  # before any connection is attempted
+        key = device_key(inp)
+        if key in self._by_device:
+            raise ToolFailure("DEBUGGER_BUSY", f"session {self._by_device[key]} is already attached to "
+                              f"{key.split(':', 1)[1]}; detach it first (one session per device)")
+        if key in self._blocked:
+            raise ToolFailure("DEBUGGER_CLEANUP_FAILED", f"the cleanup of session {self._blocked[key]} on this device "
+                              "is not confirmed; call detach_debugger on it again before attaching", retryable=True)
+        if len(self._active) >= MAX_ACTIVE:
+            raise ToolFailure("DEBUGGER_BUSY", f"this server already has {MAX_ACTIVE} sessions; detach one first")
+        session = DebugSession(f"dbg-{secrets.token_hex(6)}", key, self.config)
+        self._active[session.id] = session
+        self._by_device[key] = session.id
+        self._inputs[session.id] = inp
+        try:
+            await self._nursery.start(self._run, session, inp)
+        except BaseException:
+            self._release(session)
+            raise
+        return session
+
+    async def _run(self, session: DebugSession, inp: TargetInput, *,
+                   task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await session.run(inp, self.adb, task_status=task_status)
+        finally:
+            if session.engine is not None:  # it had started: keep a summary
+                self._retire(session)
+
+    def _release(self, session: DebugSession) -> None:
+        self._active.pop(session.id, None)
+        if self._by_device.get(session.device_key) == session.id:
+            del self._by_device[session.device_key]
+
+    def _retire(self, session: DebugSession) -> None:
+        self._release(session)
+        if session.cleanup is not None and session.cleanup.get("status") == "failed":
+            self._blocked[session.device_key] = session.id
+        self._ended[session.id] = (trio.current_time() + SUMMARY_TTL_S, session)
+        self._ended.move_to_end(session.id)
+        self._expire()
+
+    def _expire(self) -> None:
+        now = trio.current_time()
+        for sid in [sid for sid, (expires, _) in self._ended.items() if expires <= now]:
+            self._forget(sid)
+        while len(self._ended) > MAX_SUMMARIES:
+            self._forget(next(iter(self._ended)))
+
+    def _forget(self, sid: str) -> None:
+        _, session = self._ended.pop(sid)
+        self._inputs.pop(sid, None)
+        session.engine = None  # frames, handles and caches go with it
+
+    def get(self, session_id: str) -> DebugSession:
+        """An active session, or a terminal one still within its 10 minutes.
+
+        Raises:
+            ToolFailure: DEBUGGER_NOT_FOUND.
+        """
+        self._expire()
+        session = self._active.get(session_id)
+        if session is None and session_id in self._ended:
+            session = self._ended[session_id][1]
+        if session is None:
+            raise ToolFailure("DEBUGGER_NOT_FOUND", f"no debugging session {session_id!r} (ended sessions are "
+                              "kept 10 minutes); attach_debugger starts one")
+        return session
+
+    async def detach(self, session: DebugSession) -> None:
+        """Detach an active session, or retry the unconfirmed cleanup of an ended one."""
+        if not session.is_terminal or session.id in self._active:
+            await session.close("detached")
+            with trio.move_on_after(RETRY_DEADLINE + 1):
+                await session.done.wait()
+            return
+        if session.cleanup is not None and session.cleanup.get("status") == "failed":
+            await self._retry_cleanup(session)
+
+    async def _retry_cleanup(self, session: DebugSession) -> None:
+        """Connect again and look: with no thread left suspended, the app provably runs.
+
+        A JDWP agent drops a debugger's requests and suspensions when its connection ends; this checks
+        that it did, then says goodbye with ``Dispose``.
+        """
+        inp = self._inputs.get(session.id)
+        if inp is None:
+            return
+        with trio.CancelScope(shield=True), trio.move_on_after(RETRY_DEADLINE) as scope:
+            try:
+                async with connect(inp, self.config, self.adb) as conn:
+                    threads = await conn.vm.all_threads()
+                    counts = [await conn.vm.thread_reference.suspend_count(t) for t in threads]
+                    await conn.vm.dispose()
+                if all(c == 0 for c in counts):
+                    session.cleanup = {"status": "complete", "execution_state": "running", "remaining": [],
+                                       "errors": []}
+                    self._blocked.pop(session.device_key, None)
+                    return
+                session.cleanup = {**(session.cleanup or {}), "errors": [
+                    f"{sum(1 for c in counts if c)} threads are still suspended"]}
+            except (jdwp.JdwpError, ToolFailure, Exception) as exc:
+                session.cleanup = {**(session.cleanup or {}), "errors": [f"retry failed: {exc}"]}
+        if scope.cancelled_caught:
+            session.cleanup = {**(session.cleanup or {}), "errors": ["retry did not finish within 10 s"]}
+
+    async def shutdown(self) -> None:
+        """Clean up every session (server exit: stdin EOF, SIGTERM). Shielded; bounded by each detach."""
+        with trio.CancelScope(shield=True):
+            async with trio.open_nursery() as nursery:
+                for session in self.active:
+                    nursery.start_soon(session.close, "shutdown")

@@ -170,11 +170,17 @@ class UntaggedValue(c.Construct):  # type: ignore[misc]
         except (KeyError, AttributeError, TypeError) as exc:
             raise c.ConstructError(f"untagged value: its type is not in the context ({exc})",
                                    path=path) from None
+        if tag == Tag.VOID:
+            # No field or array component is void; a zero-width element would also let a forged count
+            # of 2**31 spin without consuming a byte.
+            raise c.ConstructError("untagged value: void is not a field or component type", path=path)
         size = _size_of(tag, context._params.object_id_size)
         raw, _ = read_value(c.stream_read(stream, size, path), 0, tag, size)
         return Value(tag, raw)
 
     def _build(self, obj: Any, stream: Any, context: Any, path: str) -> Any:
+        if obj.tag == Tag.VOID:
+            raise c.ConstructError("untagged value: void is not a field or component type", path=path)
         data = write_value(obj.tag, obj.value, context._params.object_id_size)
         c.stream_write(stream, data, len(data), path)
         return obj

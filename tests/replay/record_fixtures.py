@@ -2,6 +2,7 @@
 
     python tests/replay/record_fixtures.py            # every scenario
     python tests/replay/record_fixtures.py basics     # one
+    python tests/replay/record_fixtures.py engine_journey engine_two_loaders   # the engine's sessions
 
 Each scenario in ``scenarios.py`` runs against the fixture debuggee through the recording proxy
 (``jdwp.record``); its summary goes into the recording's header as ``expected``, which the replay tests
@@ -21,6 +22,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from debugger_scenarios import MARKS
 from scenarios import SCENARIOS
 
 import jdwp
@@ -51,6 +53,8 @@ async def record(name: str, classes: Path) -> Path:
         options: dict[str, Any] = {}
         if name == "breakpoint_journey":
             options["lazy_line"] = find_mark("lazy")[1]
+        for option, mark in MARKS.get(name, {}).items():
+            options[option] = find_mark(mark)[1]
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve_recording_proxy, "127.0.0.1", 0, "127.0.0.1", debuggee.port,
                                        buffer, {})
@@ -74,7 +78,7 @@ async def record(name: str, classes: Path) -> Path:
 def main(names: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_fixtures(Path(tmp))
-        for name in names or list(SCENARIOS):
+        for name in names or [name for name in SCENARIOS if name != "art_session"]:  # ART's is synthetic
             print(trio.run(record, name, classes))
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from debugger_scenarios import DEBUGGER_SCENARIOS
+
 import jdwp
 from jdwp.protocol.commands.threads import SlotRequest
 from jdwp.protocol.constants import EventKind, StepDepth, StepSize, SuspendPolicy, Tag
@@ -124,3 +126,7 @@ async def art_session(vm: jdwp.JdwpClient, control: Control) -> dict[str, Any]:
 
 
 SCENARIOS["art_session"] = art_session
+
+
+# Sessions through the debugger engine (their recordings replay through the same table).
+SCENARIOS.update(DEBUGGER_SCENARIOS)

@@ -40,7 +40,7 @@ class Mirrors(VirtualMachineCommands):
     """The typed command surface; the client supplies ``request``."""
 
     def __init__(self) -> None:
-        requester: Requester = self  # type: ignore[assignment]
+        requester: Requester = self
         self.reference_type = ReferenceTypeCommands(requester)
         self.class_type = ClassTypeCommands(requester)
         self.array_type = ArrayTypeCommands(requester)

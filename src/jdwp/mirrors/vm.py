@@ -58,8 +58,8 @@ class VirtualMachineCommands:
         """VirtualMachine.TopLevelThreadGroups (1,5)."""
         return (await self.request(VM.TopLevelThreadGroups)).groups
 
-    async def id_sizes(self) -> IdSizes:
-        """VirtualMachine.IDSizes (1,7), asked again (the client already holds them as ``id_sizes``)."""
+    async def fetch_id_sizes(self) -> IdSizes:
+        """VirtualMachine.IDSizes (1,7), asked again (the client already holds them as ``vm.id_sizes``)."""
         return await self.request(VM.IDSizes)
 
     async def suspend(self) -> None:

@@ -18,7 +18,7 @@ T = TypeVar("T")
 
 def fast_init(cls: type[T]) -> type[T]:
     """Give a frozen, slotted dataclass without defaults or ``__post_init__`` a descriptor-based init."""
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass, by contract
     if any(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
            for f in fields) or hasattr(cls, "__post_init__"):
         return cls
@@ -31,5 +31,5 @@ def fast_init(cls: type[T]) -> type[T]:
     exec(f"def __init__(self{params}{defaults}):{body}", namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
+    setattr(cls, "__init__", init)  # noqa: B010 - replacing a dataclass's generated method
     return cls

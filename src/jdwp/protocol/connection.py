@@ -115,7 +115,7 @@ class JdwpConnection:
         if self.state is not State.OPEN:
             raise UsageError(f"cannot send on a JDWP connection in state {self.state.value}")
 
-    def receive_data(self, data: bytes) -> None:
+    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
         """Feed bytes from the peer; ``b""`` means the peer ended the stream.
 
         Raises:

@@ -78,14 +78,14 @@ class Reader:
     def boolean(self) -> bool:
         return self.buf[self._take(1)] != 0
 
-    def int(self) -> int:
+    def i32(self) -> int:
         return _INT.unpack_from(self.buf, self._take(4))[0]  # type: ignore[no-any-return]
 
-    def long(self) -> int:
+    def i64(self) -> int:
         return _LONG.unpack_from(self.buf, self._take(8))[0]  # type: ignore[no-any-return]
 
     def count(self) -> int:
-        n = self.int()
+        n = self.i32()
         if n < 0:
             raise ValueError(f"negative count {n}")
         return n
@@ -94,13 +94,13 @@ class Reader:
         start = self._take(size)
         return int.from_bytes(self.buf[start : start + size], "big")
 
-    def object_id(self) -> int:
+    def object_id(self) -> Any:  # an ID NewType; Any spares every caller a cast
         return self._id(self.sizes.object_id_size)
 
-    def reference_type_id(self) -> int:
+    def reference_type_id(self) -> Any:  # an ID NewType; Any spares every caller a cast
         return self._id(self.sizes.reference_type_id_size)
 
-    def field_id(self) -> int:
+    def field_id(self) -> Any:  # an ID NewType; Any spares every caller a cast
         return self._id(self.sizes.field_id_size)
 
     def string(self) -> str:
@@ -159,9 +159,9 @@ def tagged_values(body: bytes, sizes: IdSizes) -> list[Any]:
 def class_list(body: bytes, sizes: IdSizes, cls: Any, generic: bool) -> list[Any]:
     """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries."""
     reader = Reader(body, sizes)
-    out = []
+    out: list[Any] = []
     append = out.append
-    byte, ref, string, integer = reader.byte, reader.reference_type_id, reader.string, reader.int
+    byte, ref, string, integer = reader.byte, reader.reference_type_id, reader.string, reader.i32
     if generic:
         for _ in range(reader.count()):
             append(cls(byte(), ref(), string(), string(), integer()))

@@ -42,7 +42,7 @@ def wire(spec: c.Construct) -> Any:
 def record(cls: type[T]) -> type[T]:
     """Make ``cls`` a frozen, slotted dataclass and attach its construct as ``cls.__wire__``."""
     data_cls = fast_init(dataclasses.dataclass(frozen=True, slots=True)(cls))
-    fields = dataclasses.fields(data_cls)
+    fields = dataclasses.fields(data_cls)  # type: ignore[arg-type]
     missing = [f.name for f in fields if "wire" not in f.metadata]
     if missing:
         raise TypeError(f"{cls.__name__}: fields without a wire spec: {missing}")

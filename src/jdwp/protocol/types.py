@@ -51,7 +51,7 @@ class _Boolean(c.Construct):  # type: ignore[misc]
     """One byte; any non-zero value is true, as the spec's ``boolean`` says."""
 
     def _parse(self, stream: Any, context: Any, path: str) -> bool:
-        return c.stream_read(stream, 1, path) != b"\x00"
+        return bool(c.stream_read(stream, 1, path) != b"\x00")
 
     def _build(self, obj: Any, stream: Any, context: Any, path: str) -> Any:
         c.stream_write(stream, b"\x01" if obj else b"\x00", 1, path)

@@ -368,12 +368,12 @@ def _read_composite(body: bytes, sizes: IdSizes) -> Composite:
     events: list[Event] = []
     for _ in range(r.count()):
         kind = r.byte()
-        request_id = r.int()
+        request_id = r.i32()
         if kind in _THREAD_LOCATION:
             events.append(_THREAD_LOCATION[kind](request_id, r.object_id(), r.location(Location)))
         elif kind == EventKind.CLASS_PREPARE:
             events.append(ClassPrepareEvent(request_id, r.object_id(), r.byte(), r.reference_type_id(),
-                                            r.string(), r.int()))
+                                            r.string(), r.i32()))
         elif kind in _THREAD_ONLY:
             events.append(_THREAD_ONLY[kind](request_id, r.object_id()))
         elif kind == EventKind.VM_DEATH:
@@ -389,7 +389,7 @@ def _read_composite(body: bytes, sizes: IdSizes) -> Composite:
         elif kind in _MONITOR:
             thread, obj, loc = r.object_id(), r.tagged_object(), r.location(Location)
             if kind == EventKind.MONITOR_WAIT:
-                events.append(MonitorWaitEvent(request_id, thread, obj, loc, r.long()))
+                events.append(MonitorWaitEvent(request_id, thread, obj, loc, r.i64()))
             elif kind == EventKind.MONITOR_WAITED:
                 events.append(MonitorWaitedEvent(request_id, thread, obj, loc, r.boolean()))
             else:

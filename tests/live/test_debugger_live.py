@@ -42,6 +42,7 @@ WORKER = f"{PACKAGE}.Worker"
 SCENES = f"{PACKAGE}.Scenes"
 TWINS = f"{PACKAGE}.Twins"
 CROWD = f"{PACKAGE}.Crowd"
+INITIALIZED = f"{PACKAGE}.Initialized"
 
 
 def line(mark: str) -> int:
@@ -230,6 +231,33 @@ async def test_class_without_debug_information(nodebug_main: Debuggee) -> None:
             assert result.locals == () and result.this is None
             top = await debugger.locals(stop.stop_id, page.frames[0].frame_id)
             assert top.availability == "available" and "greeting" in locals_by_name(top)
+            await debugger.resume(stop.stop_id)
+
+
+async def test_native_methods_and_native_frames(debuggee: Debuggee) -> None:
+    """A class that declares a native method still binds; a native frame has no line and no locals."""
+    with trio.fail_after(60):
+        async with engine(debuggee) as (_, debugger):
+            bp = await debugger.set_breakpoint(INITIALIZED, line("clinit"))
+            debuggee.send(f"load {INITIALIZED}")  # Class.forName initialises it from native code
+            verified = (await next_event(debugger, BreakpointVerified)).breakpoint
+            assert verified.breakpoint_id == bp.breakpoint_id
+            assert [loc.method for loc in verified.locations] == ["<clinit>"]
+            stop = await next_stop(debugger)
+            page = await debugger.stack(stop.stop_id, stop.thread_id, limit=10)
+            assert (page.frames[0].method, page.frames[0].line) == ("<clinit>", line("clinit"))
+            native = next(f for f in page.frames if f.method == "forName0")
+            assert native.class_name == "java.lang.Class" and native.line is None
+            result = await debugger.locals(stop.stop_id, native.frame_id)
+            assert result.availability == "unavailable" and result.locals == ()
+            assert page.frames[-1].method == "run" or page.next_offset is not None
+            await debugger.resume(stop.stop_id)
+            await printed(debuggee, f"^loaded {INITIALIZED}$")
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            again = await debugger.set_breakpoint(INITIALIZED, line("initialized-run"))  # loaded now: binds at once
+            assert again.status == "verified"
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (again.breakpoint_id,)
             await debugger.resume(stop.stop_id)
 
 

@@ -366,16 +366,23 @@ class Debugger:
             if self._detaching:  # an event set that was on its way when we cleared our requests: let it go
                 await self._release(suspension)
                 return
-            for prepare in prepares:
-                for changed in await self.breakpoints.on_class_prepare(prepare):
-                    event = BreakpointVerified(changed) if changed.status == "verified" else BreakpointRejected(changed)
-                    self._publish(event)
+            try:
+                for prepare in prepares:
+                    for changed in await self.breakpoints.on_class_prepare(prepare):
+                        event = (BreakpointVerified(changed) if changed.status == "verified"
+                                 else BreakpointRejected(changed))
+                        self._publish(event)
+                if reasons:
+                    await self._clear_step()  # whatever stops next ends the step in flight
+                    state = await self._new_stop(tuple(dict.fromkeys(reasons)), suspension, stop_location,
+                                                 tuple(dict.fromkeys(breakpoint_ids)))
+            except CommandError:
+                # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure.
+                await self._release(suspension)
+                raise
             if not reasons:
                 await self._release(suspension)
                 return
-            await self._clear_step()  # whatever stops next ends the step in flight
-            state = await self._new_stop(tuple(dict.fromkeys(reasons)), suspension, stop_location,
-                                         tuple(dict.fromkeys(breakpoint_ids)))
             if self._current is None:
                 self._current = state
                 self._publish(Stopped(state.stop))

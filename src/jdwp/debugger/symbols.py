@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 
 from ..client import JdwpClient
 from ..protocol.commands.reftypes import LineTableReply, MethodInfo, VariableTableReply
-from ..protocol.errors import AbsentInformation
+from ..protocol.constants import ErrorCode
+from ..protocol.errors import AbsentInformation, CommandError
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather
 from .model import SourcePosition
@@ -50,22 +51,26 @@ class Symbols:
         return self._methods[ref]
 
     async def line_table(self, ref: ReferenceTypeId, method: MethodId) -> LineTableReply | None:
-        """The method's line table, or ``None`` when the class has none (compiled without ``-g:lines``)."""
+        """The method's line table, or ``None`` when it has none (compiled without ``-g:lines``, or native)."""
         key = (ref, method)
         if key not in self._lines:
             try:
                 self._lines[key] = await self._vm.method.line_table(ref, method)
-            except AbsentInformation:
+            except CommandError as exc:
+                if not _is_absent(exc):
+                    raise
                 self._lines[key] = None
         return self._lines[key]
 
     async def variable_table(self, ref: ReferenceTypeId, method: MethodId) -> VariableTableReply | None:
-        """The method's variables, or ``None`` for ABSENT_INFORMATION (compiled without ``-g:vars``)."""
+        """The method's variables, or ``None`` when absent (compiled without ``-g:vars``, or native)."""
         key = (ref, method)
         if key not in self._variables:
             try:
                 self._variables[key] = await self._vm.method.variable_table(ref, method)
-            except AbsentInformation:
+            except CommandError as exc:
+                if not _is_absent(exc):
+                    raise
                 self._variables[key] = None
         return self._variables[key]
 
@@ -123,6 +128,11 @@ class Symbols:
             line=line_at(table, loc.index) if table else None,
             code_index=loc.index,
         )
+
+
+def _is_absent(exc: CommandError) -> bool:
+    """ABSENT_INFORMATION, or NATIVE_METHOD: HotSpot's answer for a native method's tables (it has no code)."""
+    return isinstance(exc, AbsentInformation) or exc.code == ErrorCode.NATIVE_METHOD
 
 
 def line_at(table: LineTableReply, index: int) -> int | None:

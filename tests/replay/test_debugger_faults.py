@@ -1,0 +1,215 @@
+"""The debugger engine against a scripted VM: behaviour HotSpot does not show on demand.
+
+- A stop that arrives while another is current is queued (HotSpot's agent holds further events after a
+  suspend-all set until Resume, so live it never queues; ART and other agents may).
+- An event set whose handling fails still has its suspension released.
+- An empty variable table is ``unknown`` (ART reports this when it cannot tell "absent" from "none").
+
+The scripted VM answers each command by name from a table of handlers and records what it was sent.
+Every test runs under ``trio.fail_after``; in-memory streams let ``wait_all_tasks_blocked`` say "settled".
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+import jdwp
+from jdwp.debugger import Debugger, StaleReference, Stopped, open_debugger
+from jdwp.protocol.commands import BY_ID, Event
+from jdwp.protocol.commands._base import Empty
+from jdwp.protocol.commands.events import BreakpointEvent, ClassPrepareEvent, Composite, SetReply
+from jdwp.protocol.commands.reftypes import (
+    ClassLoaderReply,
+    LineEntry,
+    LineTableReply,
+    MethodInfo,
+    MethodsReply,
+    SignatureReply,
+    SourceFileReply,
+    VariableTableReply,
+)
+from jdwp.protocol.commands.threads import (
+    Frame,
+    FrameCountReply,
+    FramesReply,
+    SuspendCountReply,
+    ThisObjectReply,
+    ThreadNameReply,
+)
+from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, ThreadsReply
+from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag, TypeTag
+from jdwp.protocol.types import Location
+from jdwp.protocol.values import Value
+from support.fakevm import FakeVm
+
+CLASS = "com.example.Q"
+CLASS_ID, METHOD_ID, LOADER = 0x10, 0x20, 0x99
+THREADS = {0x100: "one", 0x200: "two"}
+LOCATION = Location(TypeTag.CLASS, CLASS_ID, METHOD_ID, 4)
+
+Handler = Callable[[Any], Any]
+
+
+class ScriptedVm(FakeVm):
+    """Answers by command name; a handler returns the reply record, or an ``int`` error code."""
+
+    def __init__(self, stream: trio.abc.Stream, handlers: dict[str, Handler]) -> None:
+        super().__init__(stream)
+        self.handlers = handlers
+        self.sent: list[str] = []
+        self._request_ids = 0
+
+    def next_request_id(self) -> int:
+        self._request_ids += 1
+        return self._request_ids
+
+    async def serve(self) -> None:
+        await self.open()
+        while (packet := await self.receive()) is not None:
+            command = BY_ID[packet.key]
+            self.sent.append(command.name)
+            handler = self.handlers.get(command.name)
+            if handler is None:
+                await self.reply(packet, error=ErrorCode.NOT_IMPLEMENTED)
+                continue
+            answer = handler(command.decode_out(packet.body, self.sizes))
+            if isinstance(answer, int):
+                await self.reply(packet, error=answer)
+            else:
+                await self.reply(packet, command.encode_reply(answer, self.sizes))
+
+    async def event(self, *events: Any, policy: int = SuspendPolicy.ALL) -> None:
+        await self.send_command(64, 100, Event.Composite.encode_out(Composite(policy, list(events)), self.sizes))
+
+    def count(self, name: str) -> int:
+        return self.sent.count(name)
+
+
+def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str, Handler]:
+    """One class ``com.example.Q`` with one method whose line 5 starts at code index 4."""
+    return {
+        "EventRequest.Set": lambda out: SetReply(vm_ref[0].next_request_id()),
+        "EventRequest.Clear": lambda out: Empty(),
+        "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply(
+            [ClassRef(TypeTag.CLASS, CLASS_ID, 7)] if loaded else []),
+        "ReferenceType.Signature": lambda out: SignatureReply("Lcom/example/Q;"),
+        "ReferenceType.SourceFile": lambda out: SourceFileReply("Q.java"),
+        "ReferenceType.Methods": lambda out: MethodsReply([MethodInfo(METHOD_ID, "run", "()V", 1)]),
+        "ReferenceType.ClassLoader": lambda out: ClassLoaderReply(LOADER),
+        "Method.LineTable": lambda out: LineTableReply(0, 9, [LineEntry(0, 4), LineEntry(4, 5)]),
+        "ThreadReference.Name": lambda out: ThreadNameReply(THREADS[out.thread]),
+        "ThreadReference.FrameCount": lambda out: FrameCountReply(1),
+        "ThreadReference.Frames": lambda out: FramesReply([Frame(0x7000 + out.thread, LOCATION)]),
+        "VirtualMachine.Resume": lambda out: Empty(),
+        "VirtualMachine.AllThreads": lambda out: ThreadsReply(list(THREADS)),
+        "ThreadReference.SuspendCount": lambda out: SuspendCountReply(0),
+        "VirtualMachine.Dispose": lambda out: Empty(),
+    }
+
+
+@asynccontextmanager
+async def scripted(handlers: Callable[[list[ScriptedVm]], dict[str, Handler]]
+                   ) -> AsyncIterator[tuple[ScriptedVm, Debugger]]:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    vm_ref: list[ScriptedVm] = []
+    fake = ScriptedVm(vm_end, handlers(vm_ref))
+    vm_ref.append(fake)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.serve)
+            async with jdwp.open_jdwp(client_end) as client, open_debugger(client) as debugger:
+                yield fake, debugger
+            nursery.cancel_scope.cancel()
+
+
+def hit(request_id: int, thread: int) -> BreakpointEvent:
+    return BreakpointEvent(request_id, thread, LOCATION)
+
+
+async def test_a_stop_arriving_during_another_is_queued_then_current_after_resume() -> None:
+    async with scripted(class_handlers) as (vm, debugger):
+        bp = await debugger.set_breakpoint(CLASS, 5)
+        assert bp.status == "verified" and bp.locations[0].class_loader_id == f"{LOADER:#x}"
+        request_id = vm._request_ids  # the breakpoint request came last
+        await vm.event(hit(request_id, 0x100))
+        await vm.event(hit(request_id, 0x200))
+        first = await debugger.events.receive()
+        assert isinstance(first, Stopped) and first.stop.thread_name == "one"
+        await trio.testing.wait_all_tasks_blocked()  # the second event set is handled: queued
+        with pytest.raises(trio.WouldBlock):
+            debugger.events.receive_nowait()
+        assert debugger.current_stop == first.stop and vm.count("VirtualMachine.Resume") == 0
+
+        await debugger.resume(first.stop.stop_id)
+        assert vm.count("VirtualMachine.Resume") == 1  # exactly the first stop's suspension
+        second = debugger.events.receive_nowait()  # published by the resume itself
+        assert isinstance(second, Stopped) and second.stop.thread_name == "two"
+        assert second.stop.stop_id == "stop-2" and debugger.current_stop == second.stop
+        with pytest.raises(StaleReference):
+            await debugger.stack(first.stop.stop_id, first.stop.thread_id)
+        page = await debugger.stack(second.stop.stop_id, second.stop.thread_id)
+        assert page.frames[0].line == 5 and page.frames[0].source == "Q.java"
+
+        await debugger.resume(second.stop.stop_id)
+        assert vm.count("VirtualMachine.Resume") == 2 and debugger.state == "running"
+        cleanup = await debugger.detach()
+        assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
+        assert vm.count("VirtualMachine.Resume") == 2  # nothing left to release: no Resume we do not own
+
+
+async def test_an_event_set_whose_handling_fails_is_still_released() -> None:
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref, loaded=False)
+        table["Method.LineTable"] = lambda out: ErrorCode.INVALID_METHODID
+        return table
+
+    async with scripted(handlers) as (vm, debugger):
+        bp = await debugger.set_breakpoint(CLASS, 5)
+        assert bp.status == "pending"
+        prepare_id = vm._request_ids
+        await vm.event(ClassPrepareEvent(prepare_id, 0x100, TypeTag.CLASS, CLASS_ID, "Lcom/example/Q;", 7))
+        await trio.testing.wait_all_tasks_blocked()
+        assert vm.sent[-1] == "VirtualMachine.Resume"  # the class-prepare suspension was released
+        assert debugger.terminal is None and debugger.state == "running"
+
+
+async def test_an_empty_variable_table_is_unknown_not_unavailable() -> None:
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        table["Method.VariableTable"] = lambda out: VariableTableReply(0, [])
+        table["StackFrame.ThisObject"] = lambda out: ThisObjectReply(Value(Tag.OBJECT, 0))
+        return table
+
+    async with scripted(handlers) as (vm, debugger):
+        await debugger.set_breakpoint(CLASS, 5)
+        await vm.event(hit(vm._request_ids, 0x100))
+        stopped = await debugger.events.receive()
+        assert isinstance(stopped, Stopped)
+        page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
+        result = await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+        assert result.availability == "unknown" and result.reason == "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
+        assert result.locals == () and result.this is None
+        await debugger.resume(stopped.stop.stop_id)
+
+
+async def test_thread_policy_event_sets_are_released_per_thread() -> None:
+    """An EVENT_THREAD set (another agent's choice, e.g. a VM start) is released with ThreadReference.Resume."""
+
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        table["ThreadReference.Resume"] = lambda out: Empty()
+        return table
+
+    async with scripted(handlers) as (vm, debugger):
+        await debugger.set_breakpoint(CLASS, 5)
+        await vm.event(hit(vm._request_ids, 0x200), policy=SuspendPolicy.EVENT_THREAD)
+        stopped = await debugger.events.receive()
+        assert isinstance(stopped, Stopped) and stopped.stop.thread_name == "two"
+        await debugger.resume(stopped.stop.stop_id)
+        assert vm.count("ThreadReference.Resume") == 1 and vm.count("VirtualMachine.Resume") == 0

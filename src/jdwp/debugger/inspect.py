@@ -3,7 +3,7 @@
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
 
 Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
-frames' methods (cached): three round trips for unseen classes, one for seen ones. Locals: the method's
+frames' methods together (cached): two round trips for unseen classes, one for seen ones. Locals: the method's
 variable table (cached), then ``StackFrame.GetValues`` with ``ThisObject``, then every string's value and
 every array's length together: three round trips. No field traversal, no ``toString()``, no invocation.
 """

@@ -2,7 +2,7 @@
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). Everything here is immutable for a loaded class,
 so it is fetched once per class (or method) and kept for the session. Batch lookups fetch what is
-missing for many locations in two pipelined rounds (class facts, then line tables).
+missing for many locations in one pipelined round (class facts and line tables together).
 """
 
 from __future__ import annotations
@@ -111,9 +111,13 @@ class Symbols:
             await gather([lambda k=k: self.line_table(ReferenceTypeId(k[0]), MethodId(k[1])) for k in missing])
 
     async def describe(self, locations: Sequence[Location]) -> list[SourcePosition]:
-        """Class, method, source and line of each location, in at most two round trips."""
-        await self.prefetch_classes(loc.class_id for loc in locations)
-        await self.prefetch_lines((loc.class_id, loc.method_id) for loc in locations)
+        """Class, method, source and line of each location, in one round trip.
+
+        A location names its method, so its line table need not wait for the class's facts.
+        """
+        classes = [loc.class_id for loc in locations]
+        methods = [(loc.class_id, loc.method_id) for loc in locations]
+        await gather([lambda: self.prefetch_classes(classes), lambda: self.prefetch_lines(methods)])
         return [self.position(loc) for loc in locations]
 
     def position(self, loc: Location) -> SourcePosition:

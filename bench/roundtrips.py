@@ -1,0 +1,203 @@
+"""Sequential round trips of the debugger engine's inspections, through a proxy that delays every packet.
+
+    python bench/roundtrips.py                 # RTT 10 ms and 50 ms
+    python bench/roundtrips.py --rtt-ms 20     # one RTT
+
+A loopback proxy (port 0) sits between the engine and a real JVM (``com.example.debuggee.Bench``) and holds
+each JDWP packet for half the injected RTT in each direction, in order. It counts *rounds*: a round starts
+when the client sends a command after a reply has reached it since the previous command, so a burst of
+pipelined requests is one round however many packets it holds. Measured, each in a fresh session:
+
+- (a) ``locals`` of ``Fifty.locals`` — 50 live variables: 20 strings, 5 arrays, 25 primitives;
+- (b) ``stack`` of 20 frames whose classes the engine has not seen (``chain.Chain19`` … ``Chain01`` and
+  ``Bench.main``, below the stop in ``Chain20``).
+
+Goal (issue 3): at most 3 sequential round trips each. Prints the rounds, the packets, and the wall time
+as a multiple of the injected RTT; asserts nothing about time (machines here are noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import jdwp
+from jdwp.debugger import Debugger, Stopped, open_debugger
+from support.jvm import Debuggee, compile_fixtures, find_mark
+
+HANDSHAKE = b"JDWP-Handshake"
+HEADER = struct.Struct(">IIB")
+REPLY_FLAG = 0x80
+
+
+class DelayProxy:
+    """Relays one connection at a time to the VM, holding each packet ``one_way`` seconds, and counts."""
+
+    def __init__(self, vm_port: int, rtt: float) -> None:
+        self.vm_port = vm_port
+        self.one_way = rtt / 2
+        self.reset()
+
+    def reset(self) -> None:
+        self.rounds = 0
+        self.commands = 0
+        self._replied = True  # the next command starts a round
+
+    async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        for extra in listeners[1:]:
+            await extra.aclose()
+        listener = listeners[0]
+        task_status.started(listener.socket.getsockname()[1])
+        async with listener:
+            while True:
+                client = await listener.accept()
+                vm = await trio.open_tcp_stream("127.0.0.1", self.vm_port)
+                async with client, vm, trio.open_nursery() as nursery:
+                    nursery.start_soon(self._direction, client, vm, True)
+                    nursery.start_soon(self._direction, vm, client, False)
+
+    async def _direction(self, source: trio.abc.Stream, sink: trio.abc.Stream, from_client: bool) -> None:
+        send, receive = trio.open_memory_channel[tuple[float, bytes, bool]](1000)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._deliver, receive, sink, from_client)
+            try:
+                async with send:
+                    async for packet in _packets(source):
+                        is_reply = len(packet) >= HEADER.size and bool(HEADER.unpack_from(packet)[2] & REPLY_FLAG)
+                        if from_client and packet != HANDSHAKE and not is_reply:
+                            self.commands += 1
+                            if self._replied:
+                                self.rounds += 1
+                                self._replied = False
+                        await send.send((trio.current_time() + self.one_way, packet, is_reply))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+
+    async def _deliver(self, receive: trio.MemoryReceiveChannel[tuple[float, bytes, bool]],
+                       sink: trio.abc.Stream, from_client: bool) -> None:
+        try:
+            async with receive:
+                async for due, packet, is_reply in receive:
+                    await trio.sleep_until(due)
+                    await sink.send_all(packet)
+                    if is_reply and not from_client:
+                        self._replied = True
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            await trio.aclose_forcefully(sink)
+
+
+async def _packets(stream: trio.abc.Stream) -> AsyncIterator[bytes]:
+    """The handshake, then whole JDWP packets, as they arrive."""
+    buffer = bytearray()
+    handshaken = False
+    while True:
+        data = await stream.receive_some(65536)
+        if not data:
+            return
+        buffer += data
+        while True:
+            if not handshaken:
+                if len(buffer) < len(HANDSHAKE):
+                    break
+                yield bytes(buffer[: len(HANDSHAKE)])
+                del buffer[: len(HANDSHAKE)]
+                handshaken = True
+            elif len(buffer) >= 4 and len(buffer) >= (length := struct.unpack_from(">I", buffer)[0]):
+                yield bytes(buffer[:length])
+                del buffer[:length]
+            else:
+                break
+
+
+@asynccontextmanager
+async def paused_at(classes: Path, class_name: str, mark: str, rtt: float
+                    ) -> AsyncIterator[tuple[DelayProxy, Debugger, Any]]:
+    """A fresh JVM and engine session through the delaying proxy, stopped at ``mark`` of ``class_name``."""
+    debuggee = Debuggee(classes, "com.example.debuggee.Bench", java=shutil.which("java") or "java")
+    try:
+        debuggee.wait_for_line("^ready$", timeout=30)
+        proxy = DelayProxy(debuggee.port, rtt)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(proxy.serve)
+            async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm, open_debugger(vm) as debugger:
+                await debugger.set_breakpoint(class_name, find_mark(mark)[1])
+                event = await debugger.events.receive()
+                while not isinstance(event, Stopped):  # the class may load after the breakpoint is set
+                    event = await debugger.events.receive()
+                yield proxy, debugger, event.stop
+                await debugger.detach()
+            nursery.cancel_scope.cancel()
+    finally:
+        debuggee.stop()
+
+
+async def measure(proxy: DelayProxy, rtt: float, call: Callable[[], Awaitable[Any]]) -> tuple[Any, int, int, float]:
+    proxy.reset()
+    start = time.perf_counter()
+    result = await call()
+    elapsed = time.perf_counter() - start
+    return result, proxy.rounds, proxy.commands, elapsed / rtt
+
+
+def report(label: str, rounds: int, commands: int, multiple: float) -> None:
+    verdict = "ok" if rounds <= 3 else "OVER GOAL"
+    print(f"  {label:<44} {rounds:>2} rounds  {commands:>3} commands  {multiple:5.2f} x RTT  [{verdict}]")
+
+
+async def run(classes: Path, rtt_ms: float) -> None:
+    rtt = rtt_ms / 1000
+    print(f"RTT {rtt_ms:g} ms (each packet held {rtt_ms / 2:g} ms each way)")
+
+    async with paused_at(classes, "com.example.debuggee.Fifty", "fifty", rtt) as (proxy, debugger, stop):
+        page = await debugger.stack(stop.stop_id, stop.thread_id, limit=1)
+        frame = page.frames[0].frame_id
+        result, rounds, commands, multiple = await measure(proxy, rtt, lambda: debugger.locals(stop.stop_id, frame))
+        kinds = [local.kind for local in result.locals]
+        assert len(kinds) == 50 and kinds.count("string") == 20 and kinds.count("array") == 5, kinds
+        report("(a) locals: 50 variables, 20 strings, 5 arrays", rounds, commands, multiple)
+        _, rounds, commands, multiple = await measure(proxy, rtt, lambda: debugger.locals(stop.stop_id, frame))
+        report("    the same locals again (tables cached)", rounds, commands, multiple)
+
+    async with paused_at(classes, "com.example.debuggee.chain.Chain20", "chain-bottom", rtt) as (
+            proxy, debugger, stop):
+        page, rounds, commands, multiple = await measure(
+            proxy, rtt, lambda: debugger.stack(stop.stop_id, stop.thread_id, offset=1, limit=20))
+        classes_seen = {frame.class_name for frame in page.frames}
+        assert len(page.frames) == 20 and len(classes_seen) == 20, classes_seen
+        assert all(frame.line is not None for frame in page.frames)
+        report("(b) stack: 20 frames of 20 unseen classes", rounds, commands, multiple)
+        _, rounds, commands, multiple = await measure(
+            proxy, rtt, lambda: debugger.stack(stop.stop_id, stop.thread_id, offset=1, limit=20))
+        report("    the same frames again (classes cached)", rounds, commands, multiple)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rtt-ms", type=float, action="append", help="injected RTT (default: 10 and 50)")
+    args = parser.parse_args()
+    if not shutil.which("java") or not shutil.which("javac"):
+        sys.exit("bench/roundtrips.py needs java and javac (OpenJDK 17) on PATH")
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = compile_fixtures(Path(tmp), javac=shutil.which("javac") or "javac")
+        for rtt_ms in args.rtt_ms or [10.0, 50.0]:
+            trio.run(run, classes, rtt_ms)
+
+
+if __name__ == "__main__":
+    main()

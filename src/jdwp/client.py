@@ -223,12 +223,19 @@ class JdwpClient(Mirrors):
         return Event.Composite.decode_out(packet.body, self.id_sizes)
 
     async def events(self) -> AsyncIterator[Composite]:
-        """Iterate over event sets until the connection ends (then :attr:`terminal_error` says why)."""
+        """Iterate over event sets until the connection ends (then :attr:`terminal_error` says why).
+
+        It ends however the connection ended — EOF, or bytes that could not be framed (``ProtocolError``).
+
+        Raises:
+            ProtocolError: one event set cannot be decoded (the connection itself is still framed).
+        """
         while True:
             try:
-                yield await self.receive_event()
-            except ConnectionClosed:
+                packet = await self._events_out.receive()
+            except trio.EndOfChannel:
                 return
+            yield Event.Composite.decode_out(packet.body, self.id_sizes)
 
     async def receive_ddm(self) -> DdmChunk:
         """The next DDM chunk the VM sent unasked (Android only; command set 199).

@@ -299,3 +299,21 @@ async def test_usage_errors_change_nothing() -> None:
                 with pytest.raises(jdwp.UsageError):
                     await vm.request(VirtualMachine.ClassesBySignature, wrong_field="x")
                 assert vm.statistics()["requests"] == 1  # only IDSizes went out
+
+
+async def test_events_end_when_the_peer_sends_unframeable_bytes() -> None:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            async def vm_side() -> None:
+                await fake.open()
+                body = bytes([0, 0, 0, 0, 1, jdwp.EventKind.VM_DEATH]) + struct.pack(">i", 0)
+                await fake.send_command(64, 100, body)
+                await fake.stream.send_all(struct.pack(">IIBH", 0xFFFF_FFF0, 9, 0, 0))  # a length past the cap
+
+            nursery.start_soon(vm_side)
+            async with jdwp.open_jdwp(client_end) as vm:
+                received = [event_set async for event_set in vm.events()]  # ends; never raises
+                assert [type(e) for s in received for e in s.events] == [jdwp.VMDeathEvent]
+                assert isinstance(vm.terminal_error, jdwp.ProtocolError)

@@ -2,7 +2,8 @@
 
 Debuggees (``fixtures/java/com/example/debuggee``): ``Main`` (Worker's locals, the lazily loaded ``Lazy``,
 ``load``/``isolated`` commands), ``Scenes`` (nested calls to step through, a recursion 1500 deep, long,
-non-BMP and NUL strings), ``Twins`` (two threads running one line together). Lines are found by their
+non-BMP and NUL strings, ``Crowd``'s 111 locals), ``Twins`` (two threads running one line together),
+``Initialized`` (a static initialiser run from native code, a native method). Lines are found by their
 ``// MARK:`` comments. Synchronisation is by engine events and printed lines, never by sleeping.
 """
 

@@ -41,6 +41,7 @@ class SessionManager:
         self._ended: OrderedDict[str, tuple[float, DebugSession]] = OrderedDict()
         self._blocked: dict[str, str] = {}  # device key -> session whose cleanup failed
         self._inputs: dict[str, TargetInput] = {}
+        self._cleanups: dict[str, trio.Event] = {}  # session id -> set when its detach or retry finished
 
     def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         """Run ``fn(*args)`` in the server's nursery (work that must outlive the tool call)."""
@@ -133,14 +134,37 @@ class SessionManager:
         return session
 
     async def detach(self, session: DebugSession) -> None:
-        """Detach an active session, or retry the unconfirmed cleanup of an ended one."""
-        if not session.is_terminal or session.id in self._active:
-            await session.close("detached")
-            with trio.move_on_after(RETRY_DEADLINE + 1):
-                await session.done.wait()
-            return
-        if session.cleanup is not None and session.cleanup.get("status") == "failed":
-            await self._retry_cleanup(session)
+        """Detach an active session, or retry the unconfirmed cleanup of an ended one, and wait for it.
+
+        The cleanup runs in the server's nursery, not in the caller's task: a caller that stops waiting
+        (its ``timeoutMs`` ran out) leaves it running to its own deadline, and a second call joins it.
+        """
+        done = self._cleanups.get(session.id)
+        if done is None:
+            if not session.is_terminal or session.id in self._active:
+                retry = False
+                if session.engine is not None and session.cleanup is None:
+                    session.cleanup = {"status": "pending", "execution_state": "unknown", "remaining": [],
+                                       "errors": []}
+            elif session.cleanup is not None and session.cleanup.get("status") == "failed":
+                retry = True
+            else:
+                return
+            done = self._cleanups[session.id] = trio.Event()
+            self.spawn(self._clean_up, session, retry, done)
+        await done.wait()
+
+    async def _clean_up(self, session: DebugSession, retry: bool, done: trio.Event) -> None:
+        try:
+            if retry:
+                await self._retry_cleanup(session)
+            else:
+                await session.close("detached")
+                with trio.move_on_after(RETRY_DEADLINE + 1):
+                    await session.done.wait()
+        finally:
+            del self._cleanups[session.id]
+            done.set()
 
     async def _retry_cleanup(self, session: DebugSession) -> None:
         """Connect again and look: with no thread left suspended, the app provably runs.

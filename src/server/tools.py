@@ -71,7 +71,7 @@ class Tool:
     read_only: bool
     #: Changes what the VM does; a timeout or cancellation leaves its outcome unknown.
     uncertain_on_interrupt: bool = False
-    #: ``timeoutMs`` is how long to wait for events, not a failure deadline.
+    #: ``timeoutMs`` is how long to wait (for events, for cleanup), not a failure deadline.
     waits: bool = False
     destructive: bool = False
 
@@ -206,7 +206,13 @@ async def detach(call: Call) -> Any:
     inp: SessionInput = call.input
     session = call.manager.get(inp.debugSessionId)
     call.session = session
-    await call.manager.detach(session)
+    with trio.move_on_after(inp.timeoutMs / 1000) as waited:
+        await call.manager.detach(session)
+    if waited.cancelled_caught and not session.is_terminal:
+        # The cleanup goes on in the background, to its own 10 s deadline; say so rather than fail.
+        return {"detached": False, "terminal_reason": None,
+                "note": "cleanup is still running (cleanup.status pending); call detach_debugger or "
+                        "get_debugger_state again to see it finish"}
     return {"detached": True, "terminal_reason": session.terminal_reason}
 
 
@@ -276,8 +282,9 @@ TOOLS: tuple[Tool, ...] = (
     Tool("detach_debugger", "Detach and clean up",
          "End a session: clear its breakpoints and requests, release its suspensions so the app runs on, close the "
          "connection (and any adb forward). Idempotent; if cleanup.status is failed, call it again to retry. "
-         "Never kills the app.",
-         SessionInput, detach, read_only=False, destructive=True),
+         "Returns within timeoutMs: a slower cleanup goes on in the background (state detaching, cleanup.status "
+         "pending); call it again to wait for the end. Never kills the app.",
+         SessionInput, detach, read_only=False, destructive=True, waits=True),
 )
 
 BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -448,7 +448,7 @@ async def test_worker_locals_of_every_kind(debuggee: Debuggee) -> None:
                 local = by_name[name]
                 assert (local.kind, local.type, local.value) == (kind, type_, value), local
             assert by_name["numbers"].length == 3 and by_name["mixed"].length == 3
-            assert by_name["greeting"].length == len(expect["greeting"][2]) and not by_name["greeting"].truncated
+            assert by_name["greeting"].length == 18 and not by_name["greeting"].truncated  # Java: the emoji is 2
             assert by_name["self"].object_id and by_name["nothing"].object_id is None
             assert by_name["even"].value in ("true", "false")
             caller = await debugger.locals(stop.stop_id, page.frames[1].frame_id)
@@ -470,6 +470,7 @@ async def test_strings_are_cut_at_256_with_their_length_and_exact_otherwise(scen
             exact = by_name["exact"]
             assert (exact.value, exact.length, exact.truncated) == ("x" * 256, 256, False)
             assert by_name["emoji"].value == "\U0001F600 grin \U0001F389" and not by_name["emoji"].truncated
+            assert by_name["emoji"].length == 10  # String.length(): each emoji is two UTF-16 units
             assert by_name["withNul"].value == "before\x00after" and by_name["withNul"].length == 12
             assert by_name["builder"].kind == "object" and by_name["builder"].type == "java.lang.StringBuilder"
             await debugger.resume(stop.stop_id)

@@ -135,6 +135,22 @@ async def _details(vm: JdwpClient, values: list[Value]) -> list[str | int | None
     return out
 
 
+def java_prefix(text: str, limit: int) -> tuple[str, int]:
+    """The first ``limit`` UTF-16 units of ``text`` and its length in UTF-16 units, as Java counts them.
+
+    ``String.length()`` counts UTF-16 units, so an emoji counts two; a cut never splits a surrogate pair.
+    """
+    units = text.encode("utf-16-be", "surrogatepass")
+    length = len(units) // 2
+    if length <= limit:
+        return text, length
+    cut = units[: 2 * limit]
+    if 0xD800 <= int.from_bytes(cut[-2:], "big") <= 0xDBFF and 0xDC00 <= int.from_bytes(
+            units[2 * limit : 2 * limit + 2], "big") <= 0xDFFF:
+        cut = cut[:-2]
+    return cut.decode("utf-16-be", "surrogatepass"), length
+
+
 def _local(name: str, declared: str, value: Value, detail: str | int | None) -> Local:
     if value.is_null:
         return Local(name, declared, "null", None)
@@ -142,7 +158,8 @@ def _local(name: str, declared: str, value: Value, detail: str | int | None) -> 
         return Local(name, declared, "primitive", java_text(value.tag, value.value))
     object_id = f"{value.value:#x}"
     if value.tag == Tag.STRING and isinstance(detail, str):
-        return Local(name, declared, "string", detail[:MAX_STRING], len(detail) > MAX_STRING, len(detail), object_id)
+        shown, length = java_prefix(detail, MAX_STRING)
+        return Local(name, declared, "string", shown, length > MAX_STRING, length, object_id)
     if value.tag == Tag.ARRAY:
         return Local(name, declared, "array", None, False, detail if isinstance(detail, int) else None, object_id)
     return Local(name, declared, "object", None, False, None, object_id)

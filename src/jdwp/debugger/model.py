@@ -99,7 +99,8 @@ class StackPage:
 class Local:
     """One variable. ``value`` is text: a primitive as Java prints it, a string (maybe cut), or ``None``.
 
-    ``length`` is a string's full length or an array's length; ``object_id`` is an opaque handle for
+    ``length`` is a string's full length in UTF-16 units (Java's ``String.length()``; strings are cut at
+    256 of those) or an array's length; ``object_id`` is an opaque handle for
     objects, strings and arrays (no field traversal is offered).
     """
 

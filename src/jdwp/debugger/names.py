@@ -73,8 +73,11 @@ def _format_floating(value: float, single: bool) -> str:
         # The fewest digits that still read back as the same float32.
         for precision in range(1, 10):
             text = f"{abs(value):.{precision}e}"
-            if struct.unpack(">f", struct.pack(">f", float(text)))[0] == abs(value):
-                break
+            try:
+                if struct.unpack(">f", struct.pack(">f", float(text)))[0] == abs(value):
+                    break
+            except OverflowError:  # rounding up past Float.MAX_VALUE: needs more digits
+                continue
     else:
         text = f"{abs(value):.17e}"
         for precision in range(1, 18):

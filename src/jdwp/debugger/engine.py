@@ -85,6 +85,7 @@ class _StopState:
     suspension: _Suspension
     threads: dict[str, ThreadId]
     frames: dict[str, FrameRef] = dataclasses.field(default_factory=dict)
+    frame_counts: dict[ThreadId, int] = dataclasses.field(default_factory=dict)
 
 
 class Debugger:
@@ -212,10 +213,11 @@ class Debugger:
             raise InvalidArgument("offset must be >= 0 and limit between 1 and 100")
         state = self._stop_for(stop_id)
         thread = self._thread_for(state, thread_id)
-        page, handles = await stack_page(self.vm, self.symbols, thread, offset, limit,
-                                         f"{thread_id}.f{{}}")
+        page, handles, count = await stack_page(self.vm, self.symbols, thread, offset, limit,
+                                                f"{thread_id}.f{{}}", state.frame_counts.get(thread))
         if self._current is state:
             state.frames.update(handles)
+            state.frame_counts[thread] = count  # a suspended thread's stack does not change
         return page
 
     async def locals(self, stop_id: str, frame_id: str) -> Locals:

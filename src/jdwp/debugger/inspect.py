@@ -40,14 +40,21 @@ class FrameRef:
 
 
 async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset: int, limit: int,
-                     frame_handle: str) -> tuple[StackPage, dict[str, FrameRef]]:
+                     frame_handle: str, known_count: int | None = None,
+                     ) -> tuple[StackPage, dict[str, FrameRef], int]:
     """One page of frames; ``frame_handle`` is a format string taking the frame index.
 
-    Returns the page and the new frame handles it issued.
+    ``known_count`` is the thread's frame count when an earlier page of the same stop learnt it.
+    Returns the page, the new frame handles it issued, and the frame count.
     """
-    # The count and the frames go out together; asking for "all from offset" cannot overrun the stack.
-    total_frames, tail = await gather([lambda: vm.thread_reference.frame_count(thread),
-                                       lambda: _frames_from(vm, thread, offset)])
+    if known_count is None:
+        # The count and the frames go out together; "all from offset" cannot overrun the stack.
+        total_frames, tail = await gather([lambda: vm.thread_reference.frame_count(thread),
+                                           lambda: _frames_from(vm, thread, offset)])
+    else:
+        total_frames = known_count
+        wanted = min(limit, min(known_count, MAX_FRAMES_PER_STOP) - offset)
+        tail = await vm.thread_reference.frames(thread, offset, wanted) if wanted > 0 else []
     total = min(total_frames, MAX_FRAMES_PER_STOP)
     raw = tail[: max(0, min(limit, total - offset))]
     positions = await symbols.describe([f.location for f in raw])
@@ -58,7 +65,8 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
         frames.append(Frame(handle, index, position.class_name, position.method, position.source, position.line,
                             position.code_index))
     end = offset + len(frames)
-    return StackPage(tuple(frames), total, end if end < total else None, total_frames > total), handles
+    page = StackPage(tuple(frames), total, end if end < total else None, total_frames > total)
+    return page, handles, total_frames
 
 
 async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[Any]:

@@ -6,14 +6,12 @@ Layer: ``jdwp.debugger`` (trio).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import trio
 
-T = TypeVar("T")
 
-
-async def gather(thunks: Sequence[Callable[[], Awaitable[T]]]) -> list[T]:
+async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
     """Await every thunk at once; return their results in order.
 
     All requests go out before any reply is awaited, so N requests cost one round trip. If any fails,
@@ -23,7 +21,7 @@ async def gather(thunks: Sequence[Callable[[], Awaitable[T]]]) -> list[T]:
         return [await thunks[0]()]
     results: list[Any] = [None] * len(thunks)
 
-    async def run(index: int, thunk: Callable[[], Awaitable[T]]) -> None:
+    async def run(index: int, thunk: Callable[[], Awaitable[Any]]) -> None:
         results[index] = await thunk()
 
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from functools import partial
 
 from ..client import JdwpClient
 from ..protocol.commands.events import ClassMatch, ClassPrepareEvent, LocationOnly
@@ -42,6 +43,9 @@ class _Entry:
     requests: dict[int, Location] = dataclasses.field(default_factory=dict)  # JDWP request ID -> location
     bound_types: set[int] = dataclasses.field(default_factory=set)
     removed: bool = False
+
+    def rejected(self) -> bool:
+        return self.status == "rejected"
 
     def snapshot(self) -> Breakpoint:
         return Breakpoint(self.breakpoint_id, self.class_name, self.line, self.status, tuple(self.locations),
@@ -92,7 +96,7 @@ class Breakpoints:
         prepared = [c.type_id for c in classes if c.status & ClassStatus.PREPARED]
         if prepared:
             await self._bind(entry, prepared)
-        if entry.status == "rejected":
+        if entry.rejected():
             await self._unwatch_class(class_name)
         return entry.snapshot()
 
@@ -125,7 +129,7 @@ class Breakpoints:
             await self._bind(entry, [event.type_id])
             if (entry.status, len(entry.locations)) != before:
                 changed.append(entry.snapshot())
-            if entry.status == "rejected":
+            if entry.rejected():
                 await self._unwatch_class(name)
         return changed
 
@@ -148,7 +152,7 @@ class Breakpoints:
         await self._symbols.prefetch_classes(types)
         methods = {t: await self._symbols.methods(t) for t in types}
         await self._symbols.prefetch_lines((t, m) for t in types for m in methods[t])
-        loaders = await gather([lambda t=t: self._symbols.class_loader(t) for t in types])
+        loaders = await gather([partial(self._symbols.class_loader, t) for t in types])
         any_table = False
         targets: list[tuple[int, int, Location]] = []
         for type_id, loader in zip(types, loaders, strict=True):
@@ -171,7 +175,7 @@ class Breakpoints:
                 entry.reason = Reason(LOCATION_UNAVAILABLE, why)
             return
         request_ids = await gather([
-            lambda loc=loc: self._vm.event_request.set(EventKind.BREAKPOINT, SuspendPolicy.ALL, [LocationOnly(loc)])
+            partial(self._vm.event_request.set, EventKind.BREAKPOINT, SuspendPolicy.ALL, [LocationOnly(loc)])
             for _, _, loc in targets])
         for (_, loader, location), request_id in zip(targets, request_ids, strict=True):
             entry.requests[request_id] = location

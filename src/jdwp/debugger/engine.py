@@ -23,6 +23,8 @@ import math
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
+from typing import Literal
 
 import trio
 
@@ -40,7 +42,7 @@ from ..protocol.commands.events import (
 )
 from ..protocol.constants import EventKind, StepDepth, StepSize, SuspendPolicy
 from ..protocol.errors import CommandError, ConnectionClosed, JdwpError
-from ..protocol.types import ThreadId
+from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
 from .errors import EngineClosed, InvalidArgument, NotFound, NotPaused, StaleReference
@@ -371,9 +373,8 @@ class Debugger:
             try:
                 for prepare in prepares:
                     for changed in await self.breakpoints.on_class_prepare(prepare):
-                        event = (BreakpointVerified(changed) if changed.status == "verified"
-                                 else BreakpointRejected(changed))
-                        self._publish(event)
+                        self._publish(BreakpointVerified(changed) if changed.status == "verified"
+                                      else BreakpointRejected(changed))
                 if reasons:
                     await self._clear_step()  # whatever stops next ends the step in flight
                     state = await self._new_stop(tuple(dict.fromkeys(reasons)), suspension, stop_location,
@@ -391,7 +392,7 @@ class Debugger:
             else:
                 self._queue.append(state)
 
-    async def _new_stop(self, reasons: tuple[StopReason, ...], suspension: _Suspension, location: object,
+    async def _new_stop(self, reasons: tuple[StopReason, ...], suspension: _Suspension, location: Location | None,
                         breakpoint_ids: tuple[str, ...]) -> _StopState:
         self._stops_issued += 1
         stop_id = f"stop-{self._stops_issued}"
@@ -467,7 +468,7 @@ class Debugger:
         except ConnectionClosed as exc:
             await self.vm.aclose()
             return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
-        status = "complete" if not errors and not remaining else "failed"
+        status: Literal["complete", "failed"] = "complete" if not errors and not remaining else "failed"
         return Cleanup(status, "running" if running else "unknown", tuple(remaining), tuple(errors))
 
     async def _drain_events(self) -> None:
@@ -478,7 +479,7 @@ class Debugger:
         """Evidence for "the app runs": no thread is left suspended (asked of every thread, at once)."""
         try:
             threads = await self.vm.all_threads()
-            counts = await gather([lambda t=t: self.vm.thread_reference.suspend_count(t) for t in threads])
+            counts = await gather([partial(self.vm.thread_reference.suspend_count, t) for t in threads])
         except CommandError:
             return False  # a thread ended while we asked: no proof either way
         return all(count == 0 for count in counts)

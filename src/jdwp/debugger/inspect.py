@@ -11,6 +11,7 @@ every array's length together: three round trips. No field traversal, no ``toStr
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
@@ -137,7 +138,7 @@ async def _details(vm: JdwpClient, values: list[Value]) -> list[str | int | None
     out: list[str | int | None] = [None] * len(values)
     wanted = [i for i, v in enumerate(values) if not v.is_null and v.tag in (Tag.STRING, Tag.ARRAY)]
     if wanted:
-        results = await gather([lambda v=values[i]: detail(v) for i in wanted])
+        results = await gather([partial(detail, values[i]) for i in wanted])
         for i, result in zip(wanted, results, strict=True):
             out[i] = result
     return out

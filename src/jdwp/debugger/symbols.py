@@ -8,7 +8,9 @@ missing for many locations in one pipelined round (class facts and line tables t
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import partial
+from typing import Any
 
 from ..client import JdwpClient
 from ..protocol.commands.reftypes import LineTableReply, MethodInfo, VariableTableReply
@@ -92,15 +94,15 @@ class Symbols:
 
     async def prefetch_classes(self, refs: Iterable[int]) -> None:
         """Signature, source file and methods of every class not cached yet: one round trip."""
-        thunks = []
+        thunks: list[Callable[[], Awaitable[Any]]] = []
         for ref in dict.fromkeys(refs):
             rid = ReferenceTypeId(ref)
             if ref not in self._signatures:
-                thunks.append(lambda rid=rid: self.signature(rid))
+                thunks.append(partial(self.signature, rid))
             if ref not in self._sources:
-                thunks.append(lambda rid=rid: self.source(rid))
+                thunks.append(partial(self.source, rid))
             if ref not in self._methods:
-                thunks.append(lambda rid=rid: self.methods(rid))
+                thunks.append(partial(self.methods, rid))
         if thunks:
             await gather(thunks)
 
@@ -108,7 +110,7 @@ class Symbols:
         """Line tables of every (class, method) not cached yet: one round trip."""
         missing = [k for k in dict.fromkeys(keys) if k not in self._lines]
         if missing:
-            await gather([lambda k=k: self.line_table(ReferenceTypeId(k[0]), MethodId(k[1])) for k in missing])
+            await gather([partial(self.line_table, ReferenceTypeId(k[0]), MethodId(k[1])) for k in missing])
 
     async def describe(self, locations: Sequence[Location]) -> list[SourcePosition]:
         """Class, method, source and line of each location, in one round trip.

@@ -465,7 +465,7 @@ class Debugger:
             await self._drain_events()
             running = await self._threads_run_free()
             await self.vm.dispose()
-        except ConnectionClosed as exc:
+        except JdwpError as exc:  # lost, garbled (ProtocolError) or unanswered: nothing more can be confirmed
             await self.vm.aclose()
             return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
         status: Literal["complete", "failed"] = "complete" if not errors and not remaining else "failed"

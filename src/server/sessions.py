@@ -162,6 +162,10 @@ class SessionManager:
                 await session.close("detached")
                 with trio.move_on_after(RETRY_DEADLINE + 1):
                     await session.done.wait()
+        except Exception as exc:  # a bug: never into the server's nursery, which would end every session
+            log.error("cleanup of session %s failed", session.id, exc_info=exc)
+            session.cleanup = {**(session.cleanup or {}), "status": "failed", "execution_state": "unknown",
+                               "errors": [f"internal error ({type(exc).__name__}); see the server's log"]}
         finally:
             del self._cleanups[session.id]
             done.set()

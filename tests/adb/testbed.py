@@ -1,4 +1,8 @@
-"""Fixtures for tests/adb: a real adb server + a real adbd + JVMs registered as Android app processes.
+"""The adb testbed: a real adb server + a real adbd + JVMs registered as Android app processes.
+
+Its fixtures are registered once, in tests/conftest.py, for every tier that needs them (tests/adb and
+tests/server): the adbd they start binds the machine-wide abstract socket @jdwp-control, so a second
+testbed in the same run would see no app process at all.
 
 What runs (see ../shared/testbed/README.md for how each fact was measured):
 - Debian's ``adb`` on a free port (``adb -P <port> start-server``), killed at session end;

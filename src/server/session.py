@@ -68,6 +68,7 @@ class DebugSession:
         self.terminal_message: str | None = None
         self.app: dict[str, Any] = {}
         self._close_reason: str | None = None
+        self._closed: trio.Event | None = None  # set once close()'s detach has finished
         self._started = trio.current_time()
         self.last_activity = self._started
         self._pause_mark: tuple[str, float] | None = None
@@ -132,24 +133,40 @@ class DebugSession:
                             nursery.start_soon(self._ddm, conn.vm)
                         await self._pump(engine)
                         nursery.cancel_scope.cancel()
-                self._record_cleanup()
+                await self._record_cleanup()
         except BaseException as exc:
             if not started:
                 raise
-            if not isinstance(exc, trio.Cancelled):
+            # A cancellation from outside (server shutdown) reaches us wrapped in the nursery's group.
+            cancelled = isinstance(exc, trio.Cancelled) or (
+                isinstance(exc, BaseExceptionGroup) and exc.split(trio.Cancelled)[1] is None)
+            if not cancelled:
                 log.error("session %s failed", self.id, exc_info=exc)
             self._end("failed", f"the session failed: {type(exc).__name__}")
-            self._record_cleanup()
-            if isinstance(exc, trio.Cancelled):
+            await self._record_cleanup()
+            if cancelled:
                 raise
         finally:
             if started:
                 self._end(self._close_reason or "disconnected", "the session ended")
                 self.ring.close()
+                cleanup = self.cleanup or {}
+                log.info("session %s ended (%s); cleanup %s, app %s", self.id, self.terminal_reason,
+                         cleanup.get("status", "not reported"), cleanup.get("execution_state", "unknown"))
             self.done.set()
 
-    def _record_cleanup(self) -> None:
-        if self.engine is not None and self.engine.cleanup is not None:
+    async def _record_cleanup(self) -> None:
+        """Keep the report of the detach that did the work.
+
+        After close(), that is close()'s own result: ``open_debugger``'s exit detaches once more when the
+        connection ends, possibly while close()'s detach is still running, and that second detach sees
+        only a closed connection (it would report ``complete``/``unknown`` even when cleanup failed, and
+        the device would not be blocked). So wait for close() — bounded by its 10 s detach deadline.
+        """
+        if self._closed is not None:
+            with trio.CancelScope(shield=True):
+                await self._closed.wait()
+        elif self.engine is not None and self.engine.cleanup is not None:
             self.cleanup = jsonable(self.engine.cleanup)
 
     async def _pump(self, engine: Debugger) -> None:
@@ -216,11 +233,15 @@ class DebugSession:
         """Detach (idempotent; shielded, 10 s). Returns the cleanup report."""
         if self._close_reason is None and self.terminal_reason is None:
             self._close_reason = reason
+        closed = self._closed = self._closed or trio.Event()
         engine = self.engine
-        if engine is not None:
-            with trio.CancelScope(shield=True):
-                cleanup = await engine.detach()
-            self.cleanup = jsonable(cleanup)
+        try:
+            if engine is not None:
+                with trio.CancelScope(shield=True):
+                    cleanup = await engine.detach()
+                self.cleanup = jsonable(cleanup)
+        finally:
+            closed.set()
         self._poke()
         return self.cleanup
 

@@ -202,4 +202,11 @@ class SessionManager:
         with trio.CancelScope(shield=True):
             async with trio.open_nursery() as nursery:
                 for session in self.active:
-                    nursery.start_soon(session.close, "shutdown")
+                    nursery.start_soon(self._close_for_shutdown, session)
+
+    @staticmethod
+    async def _close_for_shutdown(session: DebugSession) -> None:
+        """Detach, then let the session's task finish its summary before the server's nursery is cancelled."""
+        await session.close("shutdown")
+        with trio.move_on_after(RETRY_DEADLINE + 1):
+            await session.done.wait()

@@ -1,0 +1,220 @@
+"""Every tool through the SDK's in-memory client against a real JVM (``platform: "jvm"``).
+
+The journey (capabilities → attach → breakpoint → wait → stack → locals → step → resume → detach) and the
+errors a client meets on the way: stale IDs after resume and after step, not paused, not found, a
+rejected breakpoint (DEBUGGER_LOCATION_UNAVAILABLE, a successful answer), the second attach (busy), calls
+after detach (disconnected).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import trio
+from mcpkit import WORKER, agent_address, connect, heartbeats_continue, line_of
+from mcpkit import attached as note_attached
+
+from server.capabilities import CAPABILITIES
+from support.jvm import Debuggee
+
+pytestmark = pytest.mark.live
+
+TOOL_NAMES = {
+    "get_debugger_capabilities", "attach_debugger", "get_debugger_state", "set_debugger_breakpoint",
+    "remove_debugger_breakpoint", "wait_for_debugger_event", "get_debugger_stack", "get_debugger_locals",
+    "step_debugger", "resume_debugger", "detach_debugger",
+}
+READ_ONLY = {"get_debugger_capabilities", "get_debugger_state", "wait_for_debugger_event", "get_debugger_stack",
+             "get_debugger_locals"}
+
+
+async def test_lists_the_eleven_tools_with_schemas_and_hints() -> None:
+    with trio.fail_after(20):
+        async with connect() as mcp:
+            tools = (await mcp.client.list_tools()).tools
+    assert {t.name for t in tools} == TOOL_NAMES
+    for tool in tools:
+        assert tool.description and len(tool.description) > 60, tool.name
+        assert tool.input_schema["type"] == "object"
+        assert tool.input_schema.get("additionalProperties") is False, tool.name  # unknown fields rejected
+        assert tool.output_schema is not None and "success" in tool.output_schema["required"]
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is (tool.name in READ_ONLY), tool.name
+    by_name = {t.name: t for t in tools}
+    timeout = by_name["get_debugger_stack"].input_schema["properties"]["timeoutMs"]
+    assert (timeout["minimum"], timeout["maximum"]) == (100, 30000)
+    assert by_name["wait_for_debugger_event"].input_schema["properties"]["timeoutMs"]["default"] == 1000
+
+
+async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
+    with trio.fail_after(60):
+        address = await agent_address(shared_jvm)
+        async with connect() as mcp:
+            caps = await mcp.ok("get_debugger_capabilities", platform="jvm", address=address)
+            assert caps["debug_session_id"] is None and caps["state"] is None  # never attaches
+            assert caps["result"]["prerequisites"]["jdk_required"] is False
+            assert caps["result"]["supported_operations"] == CAPABILITIES["operations"]
+            assert caps["result"]["limitations"]
+
+            attached = await mcp.ok("attach_debugger", platform="jvm", address=address)
+            note_attached(shared_jvm)
+            sid = attached["result"]["debug_session_id"]
+            assert attached["debug_session_id"] == sid and attached["state"] == "running"
+            assert attached["target"]["platform"] == "jvm" and attached["device"] == address
+            vm = attached["result"]["vm"]
+            assert "OpenJDK" in vm["name"] and vm["id_sizes"]["object_id_size"] == 8
+            assert attached["capabilities"]["jdk_required"] is False and attached["limitations"]
+
+            state = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            assert state["result"]["state"] == "running" and state["result"]["stop"] is None
+
+            # Nothing to inspect yet: the IDs a client might invent are "not paused".
+            await mcp.fails("resume_debugger", "DEBUGGER_NOT_PAUSED", debugSessionId=sid, stopId="stop-1")
+            await mcp.fails("get_debugger_stack", "DEBUGGER_NOT_PAUSED", debugSessionId=sid, stopId="stop-1",
+                            threadId="stop-1.t1")
+
+            # A line without code is an answer, not a failure: rejected with its reason, never moved.
+            rejected = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=WORKER, line=3)
+            assert rejected["result"]["status"] == "rejected" and rejected["result"]["locations"] == []
+            assert rejected["result"]["reason"]["code"] == "DEBUGGER_LOCATION_UNAVAILABLE"
+            assert rejected["result"]["requested"] == {"class_name": WORKER, "line": 3}
+
+            stop, cursor = await mcp.stop_at(sid, WORKER, line_of("step"))
+            assert stop["reason"] == "breakpoint" and stop["thread_name"] == "main"
+            assert stop["location"]["class_name"] == WORKER and stop["location"]["line"] == line_of("step")
+            paused = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            assert paused["state"] == "paused" and paused["result"]["stop"]["stop_id"] == stop["stop_id"]
+            assert [b["status"] for b in paused["result"]["breakpoints"]] == ["rejected", "verified"]
+
+            stack = await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"],
+                                 threadId=stop["thread_id"], limit=1)
+            assert stack["result"]["total"] == 2 and stack["result"]["next_offset"] == 1
+            (top,) = stack["result"]["frames"]
+            assert (top["index"], top["method"], top["line"]) == (0, "step", line_of("step"))
+            rest = await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"],
+                                threadId=stop["thread_id"], offset=1)
+            assert [f["method"] for f in rest["result"]["frames"]] == ["main"]
+            assert rest["result"]["next_offset"] is None and rest["result"]["truncated"] is False
+
+            found = await mcp.ok("get_debugger_locals", debugSessionId=sid, stopId=stop["stop_id"],
+                                 frameId=top["frame_id"])
+            assert found["result"]["availability"] == "available"
+            values = {v["name"]: v for v in found["result"]["locals"]}
+            assert values["big"]["value"] == str((1 << 60) + 7)  # a long past 2^53 stays exact, as text
+            assert values["initial"]["value"] == "Z" and values["nothing"]["kind"] == "null"
+            assert values["greeting"]["kind"] == "string" and values["greeting"]["value"].startswith("h\u00e9llo ")
+            assert all(isinstance(v["value"], str | None) for v in values.values())
+
+            # Step: the old stop's IDs expire at once; the new stop arrives as an event.
+            stepped = await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"],
+                                   threadId=stop["thread_id"], kind="over")
+            assert stepped["result"]["acknowledged"] is True and stepped["state"] == "running"
+            for name, extra in (("get_debugger_stack", {"threadId": stop["thread_id"]}),
+                                ("get_debugger_locals", {"frameId": top["frame_id"]}),
+                                ("resume_debugger", {}),
+                                ("step_debugger", {"threadId": stop["thread_id"], "kind": "into"})):
+                await mcp.fails(name, "DEBUGGER_STALE_REFERENCE", retryable=False, debugSessionId=sid,
+                                stopId=stop["stop_id"], **extra)
+            step_event, cursor = await mcp.wait_for(sid, "stopped", cursor)
+            step_stop = step_event["stop"]
+            assert step_stop["reason"] == "step" and step_stop["location"]["line"] == line_of("step") + 1
+
+            # A frame ID of the current stop that was never issued is not found (not stale).
+            await mcp.fails("get_debugger_locals", "DEBUGGER_NOT_FOUND", debugSessionId=sid,
+                            stopId=step_stop["stop_id"], frameId=f"{step_stop['thread_id']}.f0")
+
+            # Remove the breakpoint (twice: still fine), resume: the old stop's IDs are stale now too.
+            bp_id = paused["result"]["breakpoints"][1]["breakpoint_id"]
+            for _ in range(2):
+                removed = await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=bp_id)
+                assert removed["result"]["removed"] is True
+            await mcp.fails("remove_debugger_breakpoint", "DEBUGGER_NOT_FOUND", debugSessionId=sid,
+                            breakpointId="bp-99")
+            resumed = await mcp.ok("resume_debugger", debugSessionId=sid, stopId=step_stop["stop_id"])
+            assert resumed["result"]["acknowledged"] is True and resumed["state"] == "running"
+            await mcp.fails("get_debugger_stack", "DEBUGGER_STALE_REFERENCE", debugSessionId=sid,
+                            stopId=step_stop["stop_id"], threadId=step_stop["thread_id"])
+            await mcp.fails("resume_debugger", "DEBUGGER_STALE_REFERENCE", debugSessionId=sid,
+                            stopId=step_stop["stop_id"])
+            await heartbeats_continue(shared_jvm)
+
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)
+            assert detached["state"] == "detached"
+            assert detached["cleanup"]["status"] == "complete" and detached["cleanup"]["execution_state"] == "running"
+            again = await mcp.ok("detach_debugger", debugSessionId=sid)  # idempotent
+            assert again["state"] == "detached" and again["cleanup"] == detached["cleanup"]
+
+            # After detach: the summary stays readable; everything that needs the VM is disconnected.
+            ended = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            assert ended["result"]["terminal_reason"] == "detached" and ended["result"]["stop"] is None
+            terminated, _ = await mcp.wait_for(sid, "terminated", cursor)
+            assert terminated["reason"] == "detached"
+            for name, extra in (("set_debugger_breakpoint", {"className": WORKER, "line": line_of("step")}),
+                                ("remove_debugger_breakpoint", {"breakpointId": bp_id}),
+                                ("get_debugger_stack", {"stopId": step_stop["stop_id"],
+                                                        "threadId": step_stop["thread_id"]}),
+                                ("get_debugger_locals", {"stopId": step_stop["stop_id"], "frameId": "x"}),
+                                ("step_debugger", {"stopId": step_stop["stop_id"],
+                                                   "threadId": step_stop["thread_id"], "kind": "out"}),
+                                ("resume_debugger", {"stopId": step_stop["stop_id"]})):
+                await mcp.fails(name, "DEBUGGER_DISCONNECTED", retryable=False, debugSessionId=sid, **extra)
+            await mcp.fails("get_debugger_state", "DEBUGGER_NOT_FOUND", debugSessionId="dbg-000000000000")
+            await mcp.fails("wait_for_debugger_event", "DEBUGGER_NOT_FOUND", debugSessionId="dbg-000000000000")
+            await mcp.fails("detach_debugger", "DEBUGGER_NOT_FOUND", debugSessionId="nope")
+
+            # The address is free again: a new session attaches.
+            sid2 = await mcp.attach_jvm(shared_jvm)
+            assert sid2 != sid
+            await mcp.ok("detach_debugger", debugSessionId=sid2)
+        await heartbeats_continue(shared_jvm)
+
+
+async def test_step_into_and_out(shared_jvm: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            stop, cursor = await mcp.stop_at(sid, "com.example.debuggee.Main", line_of("main-loop"))
+            bp = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["breakpoints"][0]
+            await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=bp["breakpoint_id"])
+            await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"], threadId=stop["thread_id"],
+                         kind="into")
+            event, cursor = await mcp.wait_for(sid, "stopped", cursor)
+            into = event["stop"]
+            assert into["reason"] == "step" and into["location"]["class_name"] == WORKER
+            assert into["location"]["method"] == "step"
+            await mcp.ok("step_debugger", debugSessionId=sid, stopId=into["stop_id"], threadId=into["thread_id"],
+                         kind="out")
+            event, cursor = await mcp.wait_for(sid, "stopped", cursor)
+            out = event["stop"]
+            assert out["location"]["class_name"] == "com.example.debuggee.Main" and out["reason"] == "step"
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=out["stop_id"])
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+        await heartbeats_continue(shared_jvm)
+
+
+async def test_detach_while_paused_releases_the_vm(shared_jvm: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            stop, _ = await mcp.stop_at(sid, WORKER, line_of("step"))
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)
+            assert detached["state"] == "detached"
+            assert detached["cleanup"] == {"status": "complete", "execution_state": "running", "remaining": [],
+                                           "errors": []}
+            await mcp.fails("get_debugger_stack", "DEBUGGER_DISCONNECTED", debugSessionId=sid,
+                            stopId=stop["stop_id"], threadId=stop["thread_id"])
+        await heartbeats_continue(shared_jvm)
+
+
+async def test_closing_the_server_while_paused_detaches_cleanly(shared_jvm: Debuggee,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="pyjdwp.server")
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            await mcp.stop_at(sid, WORKER, line_of("step"))
+        # The client has gone with the VM paused: the server's lifespan detached the session.
+        await heartbeats_continue(shared_jvm)
+    assert f"session {sid} ended (shutdown); cleanup complete, app running" in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

@@ -1,0 +1,100 @@
+"""Run every performance benchmark and write docs/performance.md from what they measured.
+
+    python bench/report.py                    # all benchmarks, then writes docs/performance.md
+    python bench/report.py --out /tmp/perf.md --rounds 5 --cycles 50 --starts 3   # a quicker run
+
+Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
+bench/server_startup.py, bench/latency.py, and bench/roundtrips.py at 10 ms injected RTT (as a
+subprocess; its output is included verbatim). The document holds the machine, the commands and the
+tables; nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import subprocess
+import sys
+import time
+
+import journey
+import latency
+import server_startup
+from common import REPO, Table, machine
+
+DOC = REPO / "docs" / "performance.md"
+
+
+def roundtrips(rtt_ms: float) -> str:
+    result = subprocess.run([sys.executable, str(REPO / "bench" / "roundtrips.py"), "--rtt-ms", f"{rtt_ms:g}"],
+                            capture_output=True, text=True, cwd=REPO, timeout=600)
+    if result.returncode:
+        raise RuntimeError(f"bench/roundtrips.py failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout.rstrip()
+
+
+def section(title: str, command: str, tables: list[Table]) -> list[str]:
+    out = [f"## {title}", "", f"`{command}`", ""]
+    for table in tables:
+        out += [table.markdown(), ""]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15, help="journey rounds (default 15)")
+    parser.add_argument("--cycles", type=int, default=200, help="latency cycles per way and series (default 200)")
+    parser.add_argument("--starts", type=int, default=10, help="server cold starts (default 10)")
+    parser.add_argument("--out", default=str(DOC), help=f"where to write (default {DOC.relative_to(REPO)})")
+    args = parser.parse_args()
+
+    began = time.monotonic()
+    before = Table("Machine, before the run", ["", ""], [list(row) for row in machine()])
+    print("journey …", flush=True)
+    journey_tables = journey.measure(args.rounds)
+    print("server startup …", flush=True)
+    startup_tables = server_startup.measure(args.starts)
+    print("latency …", flush=True)
+    latency_tables = latency.measure(args.cycles)
+    print("round trips …", flush=True)
+    trips = roundtrips(10.0)
+
+    after = Table("Machine, after the run", ["", ""], [list(row) for row in machine()][1:2])
+    lines = [
+        "# Performance",
+        "",
+        "Written by `bench/report.py` on "
+        f"{datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')} "
+        f"in {time.monotonic() - began:.0f} s; rerun it to replace this file. Every figure below comes from "
+        "one run on the machine shown; ratios are between ways measured side by side in that run. The "
+        "benchmarks assert nothing about time.",
+        "",
+        before.markdown(),
+        "",
+        after.markdown(),
+        "",
+        "Other processes may run on the machine during the run; the load averages show how busy it was.",
+        "",
+        "To rerun one part: `python bench/journey.py`, `python bench/server_startup.py`, "
+        "`python bench/latency.py`, `python bench/roundtrips.py --rtt-ms 10` (each `--help` lists its "
+        "options). They need `java`, `javac` and `jdb` (OpenJDK 17) on PATH and the package installed "
+        "(`pip install -e .`) so that `pyjdwp-mcp` is beside the Python running them.",
+        "",
+    ]
+    lines += section("The journey: pyjdwp (library, MCP) and jdb side by side",
+                     f"python bench/journey.py --rounds {args.rounds}", journey_tables)
+    lines += section("Server cold start and idle memory", f"python bench/server_startup.py --starts {args.starts}",
+                     startup_tables)
+    lines += section("Breakpoint hit to a visible stop", f"python bench/latency.py --cycles {args.cycles}",
+                     latency_tables)
+    lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",
+              "```", trips, "```", ""]
+    text = "\n".join(lines)
+    with open(args.out, "w", encoding="utf-8") as out:
+        out.write(text)
+    print(text)
+    print(f"\nwrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""Fault injection, CI-sized: the reference journey with each fault at a sample of its packets.
+
+The full matrix (every packet x every fault) is ``python bench/fault_matrix.py``, which writes
+docs/reliability.md; this runs seven points spread over the journey (the first and the last packet
+included) with all four faults, against one real JVM reused run after run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from support.live import require_tool
+
+from .journey import Bench, packet_points
+from .proxy import FAULTS
+
+SAMPLE = 7
+
+
+async def test_every_fault_at_sampled_packets_ends_cleanly(java_classes: Path) -> None:
+    bench = Bench(java_classes, require_tool("java"))
+    failures: list[str] = []
+    try:
+        with trio.fail_after(110):
+            async with trio.open_nursery() as nursery:
+                await bench.serve(nursery)
+                clean = await bench.run(None, None)
+                assert clean.clean and not clean.failed_at, clean
+                assert clean.end == "detached (detached)" and clean.packets > 50, clean
+                for point in packet_points(clean.packets, SAMPLE):
+                    for fault in FAULTS:
+                        outcome = await bench.run(point, fault)
+                        if not outcome.clean:
+                            failures.append(f"packet {point} ({outcome.injected}) {fault}: " + "; ".join(
+                                outcome.hangs + outcome.escaped + outcome.unnamed + outcome.leaks))
+                nursery.cancel_scope.cancel()
+    finally:
+        bench.stop()
+    assert not failures, "\n".join(failures)
+    assert bench.restarts == 0

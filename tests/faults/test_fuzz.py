@@ -1,0 +1,105 @@
+"""Fuzzing, CI-sized: hypothesis over the JDWP decoders and framing, the ADB framing and the tool inputs.
+
+Each target (``fuzz_targets``) must succeed or raise its layer's typed error; anything else is a bug.
+The benchmark run (``python bench/fuzz.py``: ≥ 1,000,000 inputs, random and atheris, with the peak
+allocation) writes its numbers to docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .fuzz_targets import (
+    ADB_ALLOWED,
+    DECODERS,
+    JDWP_ALLOWED,
+    MODEL_ALLOWED,
+    MODELS,
+    SIZES,
+    adb_frames,
+    decode_body,
+    frame_stream,
+    random_adb,
+    random_body,
+    random_json,
+    random_stream,
+    validate_input,
+)
+
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=16),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=10)
+tool_inputs = st.dictionaries(
+    st.sampled_from(["platform", "deviceId", "appId", "processId", "address", "timeoutMs", "debugSessionId",
+                     "className", "line", "breakpointId", "afterSequence", "stopId", "threadId", "frameId", "offset",
+                     "limit", "kind", "unknown"]),
+    json_values | st.sampled_from(["jvm", "android", "127.0.0.1:5005", "over", "x" * 513]) | st.integers(),
+    max_size=6)
+
+
+@FAST
+@given(st.sampled_from(DECODERS), st.sampled_from(SIZES), st.binary(max_size=96))
+def test_every_decoder_raises_only_jdwp_errors(decoder: Any, sizes: Any, body: bytes) -> None:
+    cmd, which = decoder
+    try:
+        decode_body(cmd, which, sizes, body)
+    except JDWP_ALLOWED:
+        pass
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_every_decoder_on_jdwp_shaped_bodies(seed: int) -> None:
+    rng = random.Random(seed)  # forged counts, tags, IDs and strings (random_body) reach past the first field
+    for cmd, which in DECODERS:
+        for sizes in SIZES:
+            try:
+                decode_body(cmd, which, sizes, random_body(rng))
+            except JDWP_ALLOWED:
+                pass
+
+
+@FAST
+@given(st.lists(st.binary(max_size=40), max_size=6))
+def test_framing_raises_only_protocol_errors(chunks: list[bytes]) -> None:
+    try:
+        frame_stream(chunks)
+    except JDWP_ALLOWED:
+        pass
+
+
+@FAST
+@given(st.randoms(use_true_random=False))
+def test_framing_of_forged_headers(rng: random.Random) -> None:
+    try:
+        frame_stream(random_stream(rng))
+    except JDWP_ALLOWED:
+        pass
+
+
+@FAST
+@given(st.binary(max_size=64) | st.randoms(use_true_random=False).map(random_adb))
+def test_adb_framing_raises_only_adb_errors(data: bytes) -> None:
+    try:
+        adb_frames(data)
+    except ADB_ALLOWED:
+        pass
+
+
+@FAST
+@given(st.sampled_from(MODELS), tool_inputs | json_values | st.randoms(use_true_random=False).map(random_json))
+def test_tool_inputs_give_a_model_or_a_validation_error(tool: Any, value: Any) -> None:
+    name, model = tool
+    try:
+        parsed = validate_input(model, value)
+    except MODEL_ALLOWED:
+        return
+    assert isinstance(parsed, model), name
+    assert parsed.timeoutMs is None or 100 <= parsed.timeoutMs <= 30000

@@ -233,7 +233,9 @@ class DebugSession:
         """Detach (idempotent; shielded, 10 s). Returns the cleanup report."""
         if self._close_reason is None and self.terminal_reason is None:
             self._close_reason = reason
-        closed = self._closed = self._closed or trio.Event()
+        if self._closed is None:  # a trio.Event has no truth value: `self._closed or …` raised on a second close
+            self._closed = trio.Event()
+        closed = self._closed
         engine = self.engine
         try:
             if engine is not None:

@@ -149,13 +149,18 @@ class Journey:
             return
         await self.call("detach_debugger", debugSessionId=self.sid)
         state: dict[str, Any] = {}
+        cleanup: dict[str, Any] = {}
         with trio.move_on_after(END_DEADLINE_S):
             while True:
                 body = await self.call("get_debugger_state", debugSessionId=self.sid)
                 state = body.get("result") or {}
+                cleanup = body.get("cleanup") or {}
                 if state.get("state") in TERMINAL or not body:
                     break
                 await trio.sleep(0.1)  # cleanup runs on in the background; poll with a deadline
+        internal = [e for e in cleanup.get("errors", []) if "internal error" in e]
+        if internal:  # an exception the server caught as a bug (and logged): it escaped the code that raised it
+            outcome.escaped.append(f"cleanup: {internal[0]}")
         if state.get("state") in TERMINAL and state.get("terminal_reason"):
             outcome.end = f"{state['state']} ({state['terminal_reason']})"
         else:

@@ -229,6 +229,8 @@ async def test_timeout_keeps_the_session_for_inspections_and_ends_it_for_resume(
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert state["state"] == "failed"
             await mcp.fails("get_debugger_stack", "DEBUGGER_DISCONNECTED", **ids)
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)  # closing it again is fine
+            assert detached["state"] == "failed" and detached["cleanup"]["status"] == "complete"
         await heartbeats_continue(shared_jvm)
 
 

@@ -40,19 +40,24 @@ INSTRUCTIONS = (
     "resume or detach promptly."
 )
 
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    # anyOf rather than a list of types: some MCP clients only understand one type per schema.
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 ENVELOPE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "success": {"type": "boolean"},
-        "debug_session_id": {"type": ["string", "null"]},
-        "device": {"type": ["string", "null"]},
-        "target": {"type": ["object", "null"]},
-        "state": {"type": ["string", "null"],
-                  "enum": ["attaching", "running", "paused", "detaching", "detached", "disconnected", "failed", None]},
+        "debug_session_id": _nullable({"type": "string"}),
+        "device": _nullable({"type": "string"}),
+        "target": _nullable({"type": "object"}),
+        "state": _nullable({"type": "string", "enum": ["attaching", "running", "paused", "detaching", "detached",
+                                                      "disconnected", "failed"]}),
         "captured_at_ms": {"type": "integer"},
-        "capabilities": {"type": ["object", "null"]},
-        "limitations": {"type": ["array", "null"], "items": {"type": "string"}},
-        "cleanup": {"type": ["object", "null"]},
+        "capabilities": _nullable({"type": "object"}),
+        "limitations": _nullable({"type": "array", "items": {"type": "string"}}),
+        "cleanup": _nullable({"type": "object"}),
         "result": {"type": "object"},
         "events": {"type": "array", "items": {"type": "object"}},
         "next_cursor": {"type": "integer"},

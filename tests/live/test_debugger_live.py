@@ -92,7 +92,12 @@ async def next_event(debugger: Debugger, kind: type[Any]) -> Any:
 
 
 async def next_stop(debugger: Debugger) -> Any:
-    return (await next_event(debugger, Stopped)).stop
+    """The next stop; a breakpoint that binds first (its class loaded after it was set) may come before."""
+    event = await debugger.events.receive()
+    while isinstance(event, BreakpointVerified):
+        event = await debugger.events.receive()
+    assert isinstance(event, Stopped), f"expected Stopped, got {event}"
+    return event.stop
 
 
 async def heartbeats(debuggee: Debuggee) -> None:

@@ -107,6 +107,7 @@ class Debugger:
         self._cleanup: Cleanup | None = None
         self._uncertain = False
         self._detaching = False
+        self._detach_running: trio.Event | None = None
         self._handling = False
         self._handled = trio.Event()
 
@@ -424,21 +425,31 @@ class Debugger:
     async def detach(self) -> Cleanup:
         """Clear our requests, release our suspensions, ``VirtualMachine.Dispose``, close.
 
-        Runs under its own 10 s deadline, shielded from the caller's cancellation. Idempotent: a second
-        call returns the first result, or retries a cleanup that failed.
+        Runs under its own 10 s deadline, shielded from the caller's cancellation. Idempotent: a call
+        while another runs waits for it and returns its result; a later call returns the first result,
+        or retries a cleanup that failed while the connection is still open (over a closed one there is
+        nothing left to try, and the failure stands).
         """
-        if self._cleanup is not None and self._cleanup.status == "complete":
+        if self._detach_running is not None:
+            with trio.CancelScope(shield=True):
+                await self._detach_running.wait()
+        if self._cleanup is not None and (self._cleanup.status == "complete" or self.vm.is_closed):
             return self._cleanup
         self._detaching = True
-        with trio.CancelScope(shield=True):
-            with trio.move_on_after(DETACH_DEADLINE) as deadline:
-                cleanup = await self._detach()
-            if deadline.cancelled_caught:
-                await self.vm.aclose()
-                cleanup = Cleanup("failed", "unknown", ("unconfirmed: requests, suspensions",),
-                                  (f"cleanup did not finish within {DETACH_DEADLINE:g} s",))
-        self._cleanup = cleanup
-        self._terminate("detached", "detached by the client")
+        self._detach_running = running = trio.Event()
+        try:
+            with trio.CancelScope(shield=True):
+                with trio.move_on_after(DETACH_DEADLINE) as deadline:
+                    cleanup = await self._detach()
+                if deadline.cancelled_caught:
+                    await self.vm.aclose()
+                    cleanup = Cleanup("failed", "unknown", ("unconfirmed: requests, suspensions",),
+                                      (f"cleanup did not finish within {DETACH_DEADLINE:g} s",))
+            self._cleanup = cleanup
+            self._terminate("detached", "detached by the client")
+        finally:
+            self._detach_running = None
+            running.set()
         return cleanup
 
     async def _detach(self) -> Cleanup:

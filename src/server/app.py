@@ -105,7 +105,7 @@ async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any
     if tool is None:
         return envelope(SessionFields(), error=ToolFailure("INVALID_ARGUMENT", f"unknown tool {name!r}"))
     try:
-        parsed = tool.model.model_validate(arguments or {})
+        parsed: Any = tool.model.model_validate(arguments or {})
     except ValidationError as exc:
         return envelope(SessionFields(), error=failure_of(exc))
     call = Call(manager, parsed)

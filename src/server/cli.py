@@ -72,7 +72,7 @@ async def serve(config: Config) -> None:
                         return
 
             nursery.start_soon(stop_on_signal)
-            async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+            async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
                 await server.run(read_stream, write_stream, server.create_initialization_options())
             nursery.cancel_scope.cancel()
 

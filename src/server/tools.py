@@ -82,13 +82,17 @@ async def get_capabilities(call: Call) -> Any:
     inp: TargetInput = call.input
     if inp.platform == "jvm":
         host, port = check_jvm_address(inp.address or "", call.manager.config)
-        prerequisites = {"jdk_required": False, "jvm": {"address": f"{host}:{port}", "loopback": True,
-                                                         "note": "attach_debugger verifies that a JDWP agent answers"}}
+        prerequisites: dict[str, Any] = {
+            "jdk_required": False,
+            "jvm": {"address": f"{host}:{port}", "loopback": True,
+                    "note": "attach_debugger verifies that a JDWP agent answers"},
+        }
         candidates: list[dict[str, Any]] = []
     else:
         prerequisites = await describe_prerequisites(call.manager.adb, inp.deviceId or "")
         candidates = []
-        if prerequisites.get("device", {}).get("state") == "device":
+        device: dict[str, Any] = prerequisites.get("device") or {}
+        if device.get("state") == "device":
             ours = call.manager.session_on(device_key(inp))
             ours_pid = (ours.target or {}).get("pid") if ours else None
             try:

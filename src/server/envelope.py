@@ -20,7 +20,14 @@ from pydantic import ValidationError
 from android.errors import AdbError
 from jdwp.debugger.errors import DebuggerError, EngineClosed
 from jdwp.protocol.constants import ErrorCode
-from jdwp.protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError, ProtocolError
+from jdwp.protocol.errors import (
+    CommandError,
+    CommandTimeout,
+    ConnectionClosed,
+    FramingError,
+    JdwpError,
+    ProtocolError,
+)
 
 log = logging.getLogger("pyjdwp.server")
 
@@ -73,7 +80,7 @@ def failure_of(exc: BaseException) -> ToolFailure:
         return ToolFailure(exc.code, str(exc), exc.retryable)
     if isinstance(exc, CommandTimeout | trio.TooSlowError):
         return ToolFailure("DEBUGGER_TIMEOUT", _with_hint("DEBUGGER_TIMEOUT", str(exc) or "timed out"), True)
-    if isinstance(exc, ConnectionClosed):
+    if isinstance(exc, ConnectionClosed | FramingError):  # either way, the connection is gone
         return ToolFailure("DEBUGGER_DISCONNECTED", _with_hint("DEBUGGER_DISCONNECTED", str(exc)))
     if isinstance(exc, CommandError):
         if exc.code in (ErrorCode.INVALID_THREAD, ErrorCode.INVALID_FRAMEID, ErrorCode.THREAD_NOT_SUSPENDED):

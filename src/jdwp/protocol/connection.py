@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from .errors import ConnectionClosed, ProtocolError, UsageError
+from .errors import ConnectionClosed, FramingError, ProtocolError, UsageError
 from .wire import (
     DEFAULT_MAX_PACKET,
     HANDSHAKE,
@@ -132,7 +132,7 @@ class JdwpConnection:
     def _check_handshake(self) -> None:
         got = bytes(self._buf[: len(HANDSHAKE)])
         if got != HANDSHAKE[: len(got)]:
-            self._fail(ProtocolError(f"the peer is not a JDWP agent: its handshake starts {got!r}"))
+            self._fail(FramingError(f"the peer is not a JDWP agent: its handshake starts {got!r}"))
         if len(got) == len(HANDSHAKE):
             del self._buf[: len(HANDSHAKE)]
             self.state = State.OPEN

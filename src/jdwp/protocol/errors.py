@@ -17,6 +17,10 @@ class ProtocolError(JdwpError):
     """The peer sent bytes we cannot frame or decode. The connection is unusable afterwards."""
 
 
+class FramingError(ProtocolError):
+    """The peer's bytes cannot even be split into packets (a bad handshake or length): the connection is lost."""
+
+
 class UsageError(JdwpError):
     """Local misuse: a call that cannot be encoded or is not allowed in the connection's state."""
 

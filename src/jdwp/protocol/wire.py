@@ -12,7 +12,7 @@ import struct
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .errors import ProtocolError
+from .errors import FramingError
 
 HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIBH")  # length, id, flags, (set << 8 | command) or error code
@@ -65,15 +65,15 @@ def split_packets(buf: bytearray, max_length: int = DEFAULT_MAX_PACKET) -> Itera
     """Yield every whole packet at the front of ``buf``, removing each before it is yielded.
 
     Raises:
-        ProtocolError: a length shorter than the header or longer than ``max_length``; checked as soon as
+        FramingError: a length shorter than the header or longer than ``max_length``; checked as soon as
             the header is in, so an absurd length is never waited for or allocated.
     """
     while len(buf) >= HEADER_SIZE:
         length, packet_id, flags, code = HEADER.unpack_from(buf)
         if length < HEADER_SIZE:
-            raise ProtocolError(f"packet length {length} is shorter than the {HEADER_SIZE}-byte header")
+            raise FramingError(f"packet length {length} is shorter than the {HEADER_SIZE}-byte header")
         if length > max_length:
-            raise ProtocolError(f"packet length {length} exceeds the {max_length}-byte limit")
+            raise FramingError(f"packet length {length} exceeds the {max_length}-byte limit")
         if len(buf) < length:
             return
         body = bytes(buf[HEADER_SIZE:length])

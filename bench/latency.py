@@ -47,6 +47,7 @@ from mcp import Client, StdioServerParameters
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
+from jdwp.record import read_packets
 from server import Config, build_server
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
 
@@ -89,29 +90,13 @@ class StampProxy:
         scope.cancel()
 
     async def _downstream(self, source: trio.abc.Stream, sink: trio.abc.Stream, scope: trio.CancelScope) -> None:
-        buffer = bytearray()
-        handshaken = False
         try:
-            while data := await source.receive_some(65536):
-                buffer += data
-                while True:
-                    if not handshaken:
-                        if len(buffer) < len(HANDSHAKE):
-                            break
-                        await sink.send_all(bytes(buffer[: len(HANDSHAKE)]))
-                        del buffer[: len(HANDSHAKE)]
-                        handshaken = True
-                        continue
-                    if len(buffer) < HEADER.size:
-                        break
-                    length, _, flags, command_set, command = HEADER.unpack_from(buffer)
-                    if len(buffer) < length:
-                        break
-                    packet = bytes(buffer[:length])
-                    del buffer[:length]
+            async for packet in read_packets(source):
+                if packet != HANDSHAKE:
+                    _, _, flags, command_set, command = HEADER.unpack_from(packet)
                     if not flags & REPLY_FLAG and (command_set, command) == COMPOSITE:
                         self.composites.append(time.perf_counter())
-                    await sink.send_all(packet)
+                await sink.send_all(packet)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         scope.cancel()

@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
+from jdwp.record import read_packets
 from support.jvm import Debuggee, compile_fixtures, find_mark
 
 HANDSHAKE = b"JDWP-Handshake"
@@ -76,7 +77,7 @@ class DelayProxy:
             nursery.start_soon(self._deliver, receive, sink, from_client)
             try:
                 async with send:
-                    async for packet in _packets(source):
+                    async for packet in read_packets(source):
                         is_reply = len(packet) >= HEADER.size and bool(HEADER.unpack_from(packet)[2] & REPLY_FLAG)
                         if from_client and packet != HANDSHAKE and not is_reply:
                             self.commands += 1
@@ -100,29 +101,6 @@ class DelayProxy:
             pass
         finally:
             await trio.aclose_forcefully(sink)
-
-
-async def _packets(stream: trio.abc.Stream) -> AsyncIterator[bytes]:
-    """The handshake, then whole JDWP packets, as they arrive."""
-    buffer = bytearray()
-    handshaken = False
-    while True:
-        data = await stream.receive_some(65536)
-        if not data:
-            return
-        buffer += data
-        while True:
-            if not handshaken:
-                if len(buffer) < len(HANDSHAKE):
-                    break
-                yield bytes(buffer[: len(HANDSHAKE)])
-                del buffer[: len(HANDSHAKE)]
-                handshaken = True
-            elif len(buffer) >= 4 and len(buffer) >= (length := struct.unpack_from(">I", buffer)[0]):
-                yield bytes(buffer[:length])
-                del buffer[:length]
-            else:
-                break
 
 
 @asynccontextmanager

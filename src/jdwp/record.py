@@ -15,16 +15,39 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import AsyncIterator
 from typing import Any, TextIO
 
 import trio
 
 from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
 from .protocol.errors import ProtocolError
-from .protocol.wire import DEFAULT_MAX_PACKET, encode_packet
+from .protocol.wire import DEFAULT_MAX_PACKET, HANDSHAKE, encode_packet
 from .recording import IN, OUT, Writer
 
-__all__ = ["main", "record_session", "serve_recording_proxy"]
+__all__ = ["main", "read_packets", "record_session", "serve_recording_proxy"]
+
+
+async def read_packets(stream: trio.abc.Stream, *, max_packet: int = DEFAULT_MAX_PACKET) -> AsyncIterator[bytes]:
+    """Yield what one side of a JDWP connection sends: its handshake, then each whole packet, header
+    included, byte for byte — for proxies that look at, delay or alter traffic. Ends at end of stream.
+
+    Raises:
+        FramingError: the bytes are not JDWP (a wrong handshake, an impossible length).
+    """
+    framing = JdwpConnection(max_packet)
+    while True:
+        data = await stream.receive_some(65536)
+        handshaking = framing.state is State.AWAIT_HANDSHAKE
+        framing.receive_data(data)
+        if handshaking and framing.state is State.OPEN:
+            yield HANDSHAKE
+        while (event := framing.next_event()) is not NEED_DATA:
+            if isinstance(event, Closed):
+                return
+            yield encode_packet(event)  # type: ignore[arg-type]
+        if not data:
+            return
 
 
 async def _pump(source: trio.abc.Stream, sink: trio.abc.Stream, direction: str, writer: Writer) -> None:

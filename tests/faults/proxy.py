@@ -24,6 +24,8 @@ import struct
 
 import trio
 
+from jdwp.record import read_packets
+
 HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIBBB")
 FAULTS = ("eof", "stall", "garbage", "truncate")
@@ -154,7 +156,7 @@ class _Relay:
     async def direction(self, source: trio.SocketStream, sink: trio.SocketStream, name: str) -> None:
         proxy = self.proxy
         try:
-            async for packet in _packets(source):
+            async for packet in read_packets(source):
                 index = len(proxy.seen)
                 seen = Seen(index, name, describe(packet))
                 proxy.seen.append(seen)
@@ -182,27 +184,3 @@ class _Relay:
         await trio.sleep(seconds)  # the fault itself: a network that delivers nothing for a while
         self.stalling = False
         self.stall_over.set()
-
-
-async def _packets(stream: trio.SocketStream):  # type: ignore[no-untyped-def]
-    """The handshake, then whole JDWP packets, as they arrive; ends at EOF."""
-    buffer = bytearray()
-    handshaken = False
-    while True:
-        data = await stream.receive_some(65536)
-        if not data:
-            return
-        buffer += data
-        while True:
-            if not handshaken:
-                if len(buffer) < len(HANDSHAKE):
-                    break
-                yield bytes(buffer[: len(HANDSHAKE)])
-                del buffer[: len(HANDSHAKE)]
-                handshaken = True
-            elif len(buffer) >= 4 and len(buffer) >= max(11, struct.unpack_from(">I", buffer)[0]):
-                length = max(11, struct.unpack_from(">I", buffer)[0])
-                yield bytes(buffer[:length])
-                del buffer[:length]
-            else:
-                break

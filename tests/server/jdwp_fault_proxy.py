@@ -19,6 +19,7 @@ import struct
 import trio
 from mcpkit import agent_port, attached
 
+from jdwp.record import read_packets
 from support.jvm import Debuggee
 
 HANDSHAKE = b"JDWP-Handshake"
@@ -72,37 +73,23 @@ class JdwpProxy:
 
     async def _pump(self, src: trio.SocketStream, dst: trio.SocketStream, from_vm: bool,
                     scope: trio.CancelScope) -> None:
-        buf = bytearray()
-        handshaken = False
         try:
-            while True:
-                data = await src.receive_some(65536)
-                if not data:
-                    break
-                buf += data
-                if not handshaken:
-                    if len(buf) < len(HANDSHAKE):
-                        continue
-                    await dst.send_all(bytes(buf[: len(HANDSHAKE)]))
-                    del buf[: len(HANDSHAKE)]
-                    handshaken = True
-                while len(buf) >= HEADER.size:
-                    (length, _, flags) = HEADER.unpack_from(buf)
-                    if len(buf) < length:
-                        break
-                    packet = bytes(buf[:length])
-                    del buf[:length]
-                    if from_vm:
-                        await self._gate.wait()
-                        if flags & REPLY and self._fail_code is not None:
-                            packet = packet[:9] + struct.pack(">H", self._fail_code)
-                            packet = struct.pack(">I", len(packet)) + packet[4:]
-                            self._fail_code = None
-                    elif self._cut:
-                        self._cut = False
-                        scope.cancel()
-                        return
+            async for packet in read_packets(src):
+                if packet == HANDSHAKE:
                     await dst.send_all(packet)
+                    continue
+                (_, _, flags) = HEADER.unpack_from(packet)
+                if from_vm:
+                    await self._gate.wait()
+                    if flags & REPLY and self._fail_code is not None:
+                        packet = packet[:9] + struct.pack(">H", self._fail_code)
+                        packet = struct.pack(">I", len(packet)) + packet[4:]
+                        self._fail_code = None
+                elif self._cut:
+                    self._cut = False
+                    scope.cancel()
+                    return
+                await dst.send_all(packet)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         scope.cancel()

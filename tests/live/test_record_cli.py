@@ -1,0 +1,55 @@
+"""``pyjdwp-record`` from the command line: a real session through it is written as a replayable recording."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+import jdwp
+from jdwp import recording
+from jdwp.protocol.commands import BY_ID
+from support.jvm import Debuggee
+
+
+def recorder_command() -> list[str]:
+    beside = Path(sys.executable).with_name("pyjdwp-record")
+    return [str(beside)] if beside.exists() else [sys.executable, "-m", "jdwp.record"]
+
+
+async def test_recording_a_session_from_the_command_line(debuggee: Debuggee, tmp_path: Path) -> None:
+    out = tmp_path / "session.jsonl"
+    process = subprocess.Popen([*recorder_command(), "--target", f"127.0.0.1:{debuggee.port}", "--out", str(out),
+                                "--vm", "OpenJDK 17", "--note", "version and threads"],
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        line = await trio.to_thread.run_sync(process.stderr.readline)
+        match = re.search(r"connect the debugger to 127\.0\.0\.1:(\d+)", line)
+        assert match, line
+        with trio.fail_after(30):
+            async with jdwp.open_jdwp_tcp("127.0.0.1", int(match.group(1))) as vm:
+                version = await vm.version()
+                threads = await vm.all_threads()
+                await vm.dispose()
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    rec = recording.load(out)
+    assert rec.header["vm"] == "OpenJDK 17" and rec.header["synthetic"] is False
+    assert [line.kind for line in rec.lines[:2]] == ["handshake", "handshake"]
+    notes = [line.note for line in rec.lines if line.dir == recording.OUT and line.kind == "command"]
+    assert notes == ["VirtualMachine.IDSizes", "VirtualMachine.Version", "VirtualMachine.AllThreads",
+                     "VirtualMachine.Dispose"]
+    sizes = rec.id_sizes()
+    for _, reply in rec.exchanges():
+        if reply is not None and reply[0] is BY_ID[(1, 1)]:
+            assert reply[0].decode_reply(reply[1].body, sizes) == version
+        if reply is not None and reply[0] is BY_ID[(1, 4)]:
+            assert reply[0].decode_reply(reply[1].body, sizes).threads == threads
+    debuggee.wait_for_more_heartbeats()

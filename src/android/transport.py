@@ -105,8 +105,15 @@ class JdwpStream(trio.abc.HalfCloseableStream):
         try:
             await self._inner.aclose()
         finally:
-            with trio.CancelScope(shield=True), trio.move_on_after(_CLEANUP_TIMEOUT):
-                await self.remove_forward()
+            with trio.CancelScope(shield=True), trio.move_on_after(_CLEANUP_TIMEOUT) as scope:
+                try:
+                    await self.remove_forward()
+                except AdbError as exc:
+                    # Closing must not fail on top of whatever ended the session; say what remains.
+                    log.warning("the adb forward %s for pid %d may remain: %s", self.forward_local, self.pid, exc)
+            if scope.cancelled_caught:
+                log.warning("removing the adb forward %s for pid %d took over %g s; it may remain",
+                            self.forward_local, self.pid, _CLEANUP_TIMEOUT)
 
     async def remove_forward(self) -> bool:
         """Remove this stream's forward if the server still has it for our serial and pid.

@@ -16,7 +16,7 @@ from typing import Any
 
 from .strings import decode_string
 from .types import IdSizes
-from .values import read_array_region, read_tagged, read_value, tag_of
+from .values import read_array_region, read_tagged, read_tagged_list, read_value, tag_of
 
 _INT = struct.Struct(">i")
 _LONG = struct.Struct(">q")
@@ -151,7 +151,8 @@ def frames(body: bytes, sizes: IdSizes, frame_cls: Any, location_cls: Any) -> li
 def tagged_values(body: bytes, sizes: IdSizes) -> list[Any]:
     """A count of tagged values (``StackFrame.GetValues``, ``ObjectReference.GetValues``)."""
     reader = Reader(body, sizes)
-    values = [reader.tagged() for _ in range(reader.count())]
+    count = reader.count()
+    values, reader.pos = read_tagged_list(body, reader.pos, count, sizes.object_id_size)
     reader.done()
     return values
 

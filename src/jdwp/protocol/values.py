@@ -104,6 +104,42 @@ def read_tagged(buf: bytes, pos: int, object_id_size: int) -> tuple[Value, int]:
     return Value(tag, raw), pos
 
 
+def read_tagged_list(buf: bytes, pos: int, count: int, object_id_size: int) -> tuple[list[Value], int]:
+    """Read ``count`` tagged values from ``pos``: :func:`read_tagged` in a loop, inlined (frame values)."""
+    out: list[Value] = []
+    append = out.append
+    size = len(buf)
+    primitives, object_tags, tags = _PRIMITIVES, _OBJECT_TAG_INTS, _TAGS
+    boolean, char = int(Tag.BOOLEAN), int(Tag.CHAR)
+    for _ in range(count):
+        if pos >= size:
+            raise ValueError("tagged value runs past the end of the packet")
+        byte = buf[pos]
+        pos += 1
+        fmt = primitives.get(byte)
+        raw: Primitive
+        if fmt is not None:
+            end = pos + fmt.size
+            if end > size:
+                raise ValueError("value runs past the end of the packet")
+            raw = fmt.unpack_from(buf, pos)[0]
+            if byte == boolean:
+                raw = raw != 0
+            elif byte == char:
+                raw = chr(raw)  # type: ignore[arg-type]
+        elif byte in object_tags:
+            end = pos + object_id_size
+            if end > size:
+                raise ValueError("object ID runs past the end of the packet")
+            raw = int.from_bytes(buf[pos:end], "big")
+        else:
+            tag_of(byte)  # raises for an unknown tag; what is left is VOID, which has no value
+            end, raw = pos, None
+        pos = end
+        append(Value(tags[byte], raw))
+    return out, pos
+
+
 def write_value(tag: int, value: Primitive, object_id_size: int) -> bytes:
     """The untagged bytes of ``value`` as ``tag``."""
     fmt = _PRIMITIVES.get(tag)

@@ -47,7 +47,7 @@ from mcp import Client, StdioServerParameters
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
-from jdwp.record import read_packets
+from jdwp.record import open_listener, read_packets
 from server import Config, build_server
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
 
@@ -68,10 +68,7 @@ class StampProxy:
         self.composites: list[float] = []
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        for extra in listeners[1:]:
-            await extra.aclose()
-        listener = listeners[0]
+        listener = await open_listener()
         task_status.started(listener.socket.getsockname()[1])
         async with listener:
             while True:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
-from jdwp.record import read_packets
+from jdwp.record import open_listener, read_packets
 from support.jvm import Debuggee, compile_fixtures, find_mark
 
 HANDSHAKE = b"JDWP-Handshake"
@@ -58,10 +58,7 @@ class DelayProxy:
         self._replied = True  # the next command starts a round
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        for extra in listeners[1:]:
-            await extra.aclose()
-        listener = listeners[0]
+        listener = await open_listener()
         task_status.started(listener.socket.getsockname()[1])
         async with listener:
             while True:

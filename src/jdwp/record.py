@@ -25,7 +25,18 @@ from .protocol.errors import ProtocolError
 from .protocol.wire import DEFAULT_MAX_PACKET, HANDSHAKE, encode_packet
 from .recording import IN, OUT, Writer
 
-__all__ = ["main", "read_packets", "record_session", "serve_recording_proxy"]
+__all__ = ["main", "open_listener", "read_packets", "record_session", "serve_recording_proxy"]
+
+
+async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
+    """One TCP listener on ``host:port`` (port 0: the OS picks one; read it from ``listener.socket``).
+
+    ``trio.open_tcp_listeners`` may open one per address family; a proxy wants exactly one.
+    """
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    for extra in listeners[1:]:
+        await extra.aclose()
+    return listeners[0]
 
 
 async def read_packets(stream: trio.abc.Stream, *, max_packet: int = DEFAULT_MAX_PACKET) -> AsyncIterator[bytes]:
@@ -91,10 +102,7 @@ async def serve_recording_proxy(listen_host: str, listen_port: int, target_host:
 
     ``task_status.started`` reports the port actually bound (useful with port 0).
     """
-    listeners = await trio.open_tcp_listeners(listen_port, host=listen_host)
-    listener = listeners[0]
-    for extra in listeners[1:]:
-        await extra.aclose()
+    listener = await open_listener(listen_host, listen_port)
     async with listener:
         task_status.started(listener.socket.getsockname()[1])
         debugger = await listener.accept()

@@ -24,7 +24,7 @@ import struct
 
 import trio
 
-from jdwp.record import read_packets
+from jdwp.record import open_listener, read_packets
 
 HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIBBB")
@@ -99,10 +99,7 @@ class FaultProxy:
             scope.cancel()
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        for extra in listeners[1:]:
-            await extra.aclose()
-        listener = listeners[0]
+        listener = await open_listener()
         task_status.started(listener.socket.getsockname()[1])
         async with listener, trio.open_nursery() as nursery:
             while True:

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import trio
 
+from ._groups import sole_exception
 from .mirrors import Mirrors
 from .protocol.commands import DDM, Command, Event, VirtualMachine
 from .protocol.commands.events import Composite, DdmChunk
@@ -393,9 +394,7 @@ async def open_jdwp(
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         # The reader never raises, so a group holds exactly what the caller's block raised.
-        if len(group.exceptions) != 1:
-            raise
-        raise group.exceptions[0] from group.exceptions[0].__cause__
+        raise sole_exception(group)  # noqa: B904 - the group is what we unwrap
 
 
 async def _handshake(stream: trio.abc.Stream, connection: JdwpConnection, timeout: float) -> None:

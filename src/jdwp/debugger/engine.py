@@ -28,6 +28,7 @@ from typing import Literal
 
 import trio
 
+from .._groups import sole_exception
 from ..client import JdwpClient
 from ..protocol.commands.events import (
     BreakpointEvent,
@@ -509,6 +510,4 @@ async def open_debugger(vm: JdwpClient) -> AsyncIterator[Debugger]:
                 await debugger.detach()
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        if len(group.exceptions) != 1:
-            raise
-        raise group.exceptions[0] from group.exceptions[0].__cause__
+        raise sole_exception(group)  # noqa: B904 - the group is what we unwrap

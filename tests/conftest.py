@@ -10,7 +10,7 @@ import pytest
 # The adb testbed (tests/adb, tests/server) is registered here once: its adbd owns the machine-wide
 # @jdwp-control socket, so a second testbed in the same run could not register any app process.
 from adb.testbed import adb_path, adbd_path, apps, debuggee_classes, java_tools, testbed  # noqa: F401
-from support.jvm import Debuggee, compile_fixtures
+from support.jvm import Debuggee, compile_fixtures, debuggees
 from support.live import require_tool
 
 LIVE_FIXTURES = frozenset({"java_classes", "java_classes_nodebug", "debuggee", "suspended_debuggee"})
@@ -39,19 +39,11 @@ def java_classes_nodebug(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def debuggee(java_classes: Path) -> Iterator[Debuggee]:
     """The fixture program running under the JDWP agent (``suspend=n``), listening on a loopback port."""
-    process = Debuggee(java_classes, "com.example.debuggee.Main", java=require_tool("java"))
-    try:
-        process.wait_for_line("^ready$", timeout=30)
-        yield process
-    finally:
-        process.stop()
+    yield from debuggees(java_classes, "com.example.debuggee.Main", java=require_tool("java"))
 
 
 @pytest.fixture
 def suspended_debuggee(java_classes: Path) -> Iterator[Debuggee]:
     """The fixture program started with ``suspend=y``: it waits for a debugger; VMStart comes first."""
-    process = Debuggee(java_classes, "com.example.debuggee.Main", suspend=True, java=require_tool("java"))
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from debuggees(java_classes, "com.example.debuggee.Main", ready=False, suspend=True,
+                         java=require_tool("java"))

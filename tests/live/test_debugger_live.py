@@ -34,7 +34,7 @@ from jdwp.debugger import (
     Terminated,
     open_debugger,
 )
-from support.jvm import Debuggee, find_mark
+from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 
 PACKAGE = "com.example.debuggee"
@@ -51,12 +51,7 @@ def line(mark: str) -> int:
 
 
 def _start(classpath: str | Path, main_class: str) -> Iterator[Debuggee]:
-    process = Debuggee(Path(classpath), main_class, java=require_tool("java"))
-    try:
-        process.wait_for_line("^ready$", timeout=30)
-        yield process
-    finally:
-        process.stop()
+    yield from debuggees(Path(classpath), main_class, java=require_tool("java"))
 
 
 @pytest.fixture

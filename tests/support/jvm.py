@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 JAVA_SOURCES = REPO / "fixtures" / "java"
@@ -123,10 +124,13 @@ class Debuggee:
                     pass
 
 
-def debuggees(classpath: Path, main_class: str, **options: object) -> Iterator[Debuggee]:
-    """Yield a started debuggee and stop it afterwards (for fixtures)."""
-    debuggee = Debuggee(classpath, main_class, **options)  # type: ignore[arg-type]
+def debuggees(classpath: Path, main_class: str, *, ready: bool = True, **options: Any) -> Iterator[Debuggee]:
+    """Yield a started debuggee — once it printed ``ready``, unless ``ready`` is False (``suspend=y``
+    programs print it only after a debugger resumes them) — and stop it afterwards (for fixtures)."""
+    debuggee = Debuggee(classpath, main_class, **options)
     try:
+        if ready:
+            debuggee.wait_for_line("^ready$", timeout=30)
         yield debuggee
     finally:
         debuggee.stop()

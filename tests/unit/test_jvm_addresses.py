@@ -6,9 +6,11 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from server.addresses import JvmAddress, format_address, is_ascii_number, normal_ip, parse_address
 from server.envelope import ToolFailure
+from server.models import TargetInput
 
 
 @pytest.mark.parametrize(("text", "host", "port"), [
@@ -63,3 +65,13 @@ def test_ipv4_mapped_ipv6_is_its_ipv4_address() -> None:
     assert str(normal_ip("::1")) == "::1" and normal_ip("::1").is_loopback
     with pytest.raises(ValueError):
         normal_ip("localhost")
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    ({"deviceId": "emulator-5554"}, "deviceId is for platform android"),
+    ({"deviceId": "e", "appId": "a.b"}, "deviceId and appId are for platform android"),
+    ({"deviceId": "e", "appId": "a.b", "processId": 7}, "deviceId, appId and processId are for platform android"),
+])
+def test_android_fields_on_a_jvm_target_are_named_in_good_grammar(extra: dict[str, object], says: str) -> None:
+    with pytest.raises(ValidationError, match=says):
+        TargetInput.model_validate({"platform": "jvm", "address": "127.0.0.1:5005", **extra})

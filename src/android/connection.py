@@ -62,7 +62,7 @@ class ServerAddress:
         env = os.environ if environ is None else environ
         host = env.get("ANDROID_ADB_SERVER_ADDRESS") or DEFAULT_HOST
         raw_port = env.get("ANDROID_ADB_SERVER_PORT") or str(DEFAULT_PORT)
-        if not raw_port.isdigit() or not 0 < int(raw_port) < 65536:
+        if not (raw_port.isascii() and raw_port.isdigit()) or not 0 < int(raw_port) < 65536:
             raise InvalidArgument(f"ANDROID_ADB_SERVER_PORT must be a port number, got {raw_port!r}")
         return cls(host, int(raw_port))
 

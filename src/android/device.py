@@ -5,7 +5,8 @@ output), the ``read_*`` coroutines run them through ``AdbClient.shell``. Never i
 Spec: ../shared/DESIGN.md §4 ("Process facts", input validation).
 
 Everything that reaches a device shell is validated first: appIds must be Java package names and
-pids positive integers, so no caller-controlled text is ever interpreted by ``sh``.
+pids positive integers, so no caller-controlled text is ever interpreted by ``sh``. Numbers read back
+(pids, uids, ticks) are ASCII digits only: ``str.isdigit`` and ``int`` also accept other scripts' digits.
 """
 
 from __future__ import annotations
@@ -74,6 +75,11 @@ def validate_pid(pid: object) -> int:
     if not 0 < pid <= PID_MAX:
         raise InvalidArgument(f"processId {pid} is outside 1..{PID_MAX}")
     return pid
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only (``"１２３".isdigit()`` is true, and ``int`` reads it as 123)."""
+    return text.isascii() and text.isdigit()
 
 
 def belongs_to_app(process_name: str, app_id: str) -> bool:
@@ -158,7 +164,7 @@ def _start_ticks(stat: str) -> int | None:
     if close < 0:
         return None
     rest = stat[close + 1 :].split()
-    if len(rest) < 20 or not rest[19].isdigit():
+    if len(rest) < 20 or not _is_number(rest[19]):
         return None
     return int(rest[19])
 
@@ -166,7 +172,7 @@ def _start_ticks(stat: str) -> int | None:
 def _uid(line: str) -> int | None:
     # "Uid:\t<real>\t<effective>\t<saved>\t<fs>": the real uid is the process's app uid.
     parts = line.split()
-    if len(parts) >= 2 and parts[0] == "Uid:" and parts[1].isdigit():
+    if len(parts) >= 2 and parts[0] == "Uid:" and _is_number(parts[1]):
         return int(parts[1])
     return None
 
@@ -186,7 +192,7 @@ def parse_facts(text: str) -> tuple[str, dict[int, ProcessFacts | None]]:
         key, _, value = raw.partition(" ")
         if key == "boot" and current is None:
             boot_id = value.strip()
-        elif key == "pid" and value.strip().isdigit():
+        elif key == "pid" and _is_number(value.strip()):
             current = {}
             order.append((int(value.strip()), current))
         elif current is not None and key in ("name", "stat", "uid") and key not in current:
@@ -220,10 +226,20 @@ async def read_process_facts(client: AdbClient, serial: str, pids: Sequence[int]
 # --- process list -----------------------------------------------------------------------------------
 
 
+PS_SEPARATOR = "--pyjdwp-ps--"
+"""The line between ``ps_command``'s two listings."""
+
+
 def ps_command() -> str:
     """List every process with its argv[0]: toybox (Android 8+) and procps understand ``-A -o``;
-    Android 7 and older print only a header for it, so the plain ``ps`` follows a separator."""
-    return "ps -A -o pid,args 2>/dev/null; echo '--pyjdwp-ps--'; ps 2>/dev/null"
+    Android 7 and older print only a header for it, so the plain ``ps`` follows a separator line.
+
+    The shell running this command is itself in the first listing, with its whole argv: the separator is
+    put together at run time, so that argv never holds it in one piece (and ``parse_ps`` splits only at
+    a line that is the separator and nothing else, which no listing row is: rows start with a pid).
+    """
+    head, tail = PS_SEPARATOR[:8], PS_SEPARATOR[8:]
+    return f"ps -A -o pid,args 2>/dev/null; s='{tail}'; echo \"{head}$s\"; ps 2>/dev/null"
 
 
 _NAME_LAST = {"NAME"}
@@ -237,15 +253,20 @@ def parse_ps(text: str) -> list[tuple[int, str]]:
     ``NAME`` (toolbox puts an unlabelled state column before NAME, so NAME is the last word), and
     ``CMD``. The first listing with any process row wins.
     """
-    for section in text.split("--pyjdwp-ps--"):
+    sections: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.strip() == PS_SEPARATOR:
+            sections.append([])
+        elif line.strip():
+            sections[-1].append(line)
+    for section in sections:
         rows = _parse_one_ps(section)
         if rows:
             return rows
     return []
 
 
-def _parse_one_ps(section: str) -> list[tuple[int, str]]:
-    lines = [line for line in section.splitlines() if line.strip()]
+def _parse_one_ps(lines: list[str]) -> list[tuple[int, str]]:
     if not lines:
         return []
     header = lines[0].split()
@@ -267,7 +288,7 @@ def _parse_one_ps(section: str) -> list[tuple[int, str]]:
                 continue
             name = fields[-1]
         pid_text = fields[pid_index]
-        if pid_text.isdigit() and name:
+        if _is_number(pid_text) and name:
             rows.append((int(pid_text), name))
     return rows
 
@@ -315,7 +336,7 @@ def parse_package_uid(text: str, app_id: str) -> int | None:
         for word in words[1:]:
             if word.startswith("uid:"):
                 first = word[4:].split(",")[0]
-                if first.isdigit():
+                if _is_number(first):
                     return int(first)
         return None
     return None

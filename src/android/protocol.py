@@ -239,7 +239,7 @@ class DeviceInfo:
     @property
     def transport_id(self) -> int | None:
         value = self.attributes.get("transport_id", "")
-        return int(value) if value.isdigit() else None
+        return int(value) if value.isascii() and value.isdigit() else None
 
 
 _KEYED = re.compile(r"^(product|model|device|transport_id):(.*)$")

@@ -369,7 +369,8 @@ async def open_jdwp(
     Raises:
         ConnectionClosed: the peer closed the stream during the handshake (on Android this is what a
             process already being debugged does).
-        CommandTimeout: no handshake within ``handshake_timeout`` seconds.
+        CommandTimeout: no handshake, or no reply to the first command (``VirtualMachine.IDSizes``),
+            within ``handshake_timeout`` seconds each.
         ProtocolError: the peer is not a JDWP agent.
     """
     connection = JdwpConnection(max_packet)
@@ -386,7 +387,12 @@ async def open_jdwp(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(client._read_loop)
             try:
-                await client._load_id_sizes(handshake_timeout)
+                try:
+                    await client._load_id_sizes(handshake_timeout)
+                except CommandTimeout:
+                    # A peer that echoes what it gets passes the handshake; the first reply tells.
+                    raise CommandTimeout(f"the peer answered the JDWP handshake but not its first command, "
+                                         f"VirtualMachine.IDSizes (1,7), within {handshake_timeout:g} s") from None
                 yield client
             finally:
                 with trio.CancelScope(shield=True):

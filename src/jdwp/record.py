@@ -112,7 +112,7 @@ async def serve_recording_proxy(listen_host: str, listen_port: int, target_host:
 
 def _address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         raise argparse.ArgumentTypeError(f"expected host:port, got {text!r}")
     return host or "127.0.0.1", int(port)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import signal
 import stat
@@ -25,14 +26,25 @@ DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (o
 for a debugger, in pure Python (no JDK needed). It speaks MCP on stdin/stdout."""
 
 
+def _seconds(text: str) -> float:
+    """A time limit: positive and finite (``nan`` would fail every deadline; ``inf`` would mean no limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive and finite (seconds), got {text!r}")
+    return value
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="pyjdwp-mcp", description=DESCRIPTION)
-    parser.add_argument("--pause-limit-s", type=float, default=60.0, metavar="S",
+    parser.add_argument("--pause-limit-s", type=_seconds, default=60.0, metavar="S",
                         help="detach a session whose app stays paused on one stop for S seconds (default 60)")
-    parser.add_argument("--idle-limit-s", type=float, default=300.0, metavar="S",
+    parser.add_argument("--idle-limit-s", type=_seconds, default=300.0, metavar="S",
                         help="detach a session after S seconds without any tool call on it; polling counts "
                              "(default 300)")
-    parser.add_argument("--session-limit-s", type=float, default=1800.0, metavar="S",
+    parser.add_argument("--session-limit-s", type=_seconds, default=1800.0, metavar="S",
                         help="detach every session after S seconds in total (default 1800)")
     parser.add_argument("--adb-transport", choices=("direct", "forward"), default="direct",
                         help="direct (default): JDWP over the adb server's own socket, no local port; forward: an "
@@ -45,11 +57,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--transport", choices=("stdio",), default="stdio",
                         help="stdio only: the SDK's streamable-HTTP server runs on asyncio, not under trio")
     parser.add_argument("--version", action="version", version=f"pyjdwp-mcp {VERSION}")
-    args = parser.parse_args(argv)
-    for name in ("pause_limit_s", "idle_limit_s", "session_limit_s"):
-        if getattr(args, name) <= 0:
-            parser.error(f"--{name.replace('_', '-')} must be positive")
-    return args
+    return parser.parse_args(argv)
 
 
 async def serve(config: Config) -> None:

@@ -35,8 +35,9 @@ class TargetInput(Input):
     processId: PositiveInt | None = Field(
         default=None, description="android: the pid, needed only when the app runs several debuggable processes.")
     address: Text | None = Field(
-        default=None, description="jvm: host:port of a JVM started with -agentlib:jdwp=transport=dt_socket,"
-                                  "server=y,address=...; loopback unless the server allows remote JVMs.")
+        default=None, description="jvm: host:port ([v6]:port) of a JVM started with -agentlib:jdwp=transport="
+                                  "dt_socket,server=y,address=...; a name is resolved once and every address it "
+                                  "resolves to must be loopback, unless the server allows remote JVMs.")
     timeoutMs: Timeout = 10000
 
     @model_validator(mode="after")
@@ -52,7 +53,9 @@ class TargetInput(Input):
                 raise ValueError("platform jvm needs address (host:port)")
             extra = [n for n in ("deviceId", "appId", "processId") if getattr(self, n) is not None]
             if extra:
-                raise ValueError(f"{', '.join(extra)} are for platform android; jvm takes address")
+                listed = extra[0] if len(extra) == 1 else f"{', '.join(extra[:-1])} and {extra[-1]}"
+                raise ValueError(f"{listed} {'is' if len(extra) == 1 else 'are'} for platform android; "
+                                 "jvm takes address")
         return self
 
 

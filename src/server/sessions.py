@@ -21,7 +21,7 @@ from android import AdbClient
 from .envelope import ToolFailure
 from .models import TargetInput
 from .session import DebugSession
-from .targets import Config, check_jvm_address, connect, device_key
+from .targets import Config, check_target, connect, device_keys
 
 log = logging.getLogger("pyjdwp.server")
 
@@ -41,6 +41,7 @@ class SessionManager:
         self._ended: OrderedDict[str, tuple[float, DebugSession]] = OrderedDict()
         self._blocked: dict[str, str] = {}  # device key -> session whose cleanup failed
         self._inputs: dict[str, TargetInput] = {}
+        self._keys: dict[str, tuple[str, ...]] = {}  # session id -> its device keys (a JVM: one per address)
         self._cleanups: dict[str, trio.Event] = {}  # session id -> set when its detach or retry finished
 
     def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
@@ -59,29 +60,38 @@ class SessionManager:
         """Resolve, connect and start a session.
 
         Raises:
-            ToolFailure: DEBUGGER_BUSY (device taken, or four sessions), DEBUGGER_CLEANUP_FAILED (the
-                device's last cleanup is unconfirmed), INVALID_ARGUMENT (a refused address).
+            ToolFailure: DEBUGGER_BUSY (device taken — a JVM under any spelling of its address — or four
+                sessions), DEBUGGER_CLEANUP_FAILED (the device's last cleanup is unconfirmed),
+                INVALID_ARGUMENT (a refused address), DEBUGGER_ATTACH_FAILED (the address did not resolve).
             AdbError, JdwpError: from resolving or attaching; nothing stays open.
         """
-        if inp.platform == "jvm":
-            check_jvm_address(inp.address or "", self.config)  # before any connection is attempted
-        key = device_key(inp)
-        if key in self._by_device:
-            raise ToolFailure("DEBUGGER_BUSY", f"session {self._by_device[key]} is already attached to "
-                              f"{key.split(':', 1)[1]}; detach it first (one session per device)")
-        if key in self._blocked:
-            raise ToolFailure("DEBUGGER_CLEANUP_FAILED", f"the cleanup of session {self._blocked[key]} on this device "
-                              "is not confirmed; call detach_debugger on it again before attaching", retryable=True)
+        inp = await check_target(inp, self.config)  # a JVM's address, resolved once, before any connection
+        keys = device_keys(inp)
+        for key in keys:
+            if key in self._by_device:
+                taken = key.split(":", 1)[1]
+                spelling = "" if inp.platform != "jvm" or inp.address == taken else f" ({inp.address} is {taken})"
+                raise ToolFailure("DEBUGGER_BUSY", f"session {self._by_device[key]} is already attached to "
+                                  f"{taken}{spelling}; detach it first (one session per device)")
+        for key in keys:
+            if key in self._blocked:
+                raise ToolFailure("DEBUGGER_CLEANUP_FAILED", f"the cleanup of session {self._blocked[key]} on this "
+                                  "device is not confirmed; call detach_debugger on it again before attaching",
+                                  retryable=True)
         if len(self._active) >= MAX_ACTIVE:
             raise ToolFailure("DEBUGGER_BUSY", f"this server already has {MAX_ACTIVE} sessions; detach one first")
-        session = DebugSession(f"dbg-{secrets.token_hex(6)}", key, self.config)
+        session = DebugSession(f"dbg-{secrets.token_hex(6)}", keys[0], self.config)
         self._active[session.id] = session
-        self._by_device[key] = session.id
+        self._keys[session.id] = keys
+        for key in keys:
+            self._by_device[key] = session.id
         self._inputs[session.id] = inp
         try:
             await self._nursery.start(self._run, session, inp)
         except BaseException:
             self._release(session)
+            self._keys.pop(session.id, None)
+            self._inputs.pop(session.id, None)
             raise
         return session
 
@@ -95,13 +105,15 @@ class SessionManager:
 
     def _release(self, session: DebugSession) -> None:
         self._active.pop(session.id, None)
-        if self._by_device.get(session.device_key) == session.id:
-            del self._by_device[session.device_key]
+        for key in self._keys.get(session.id, (session.device_key,)):
+            if self._by_device.get(key) == session.id:
+                del self._by_device[key]
 
     def _retire(self, session: DebugSession) -> None:
         self._release(session)
         if session.cleanup is not None and session.cleanup.get("status") == "failed":
-            self._blocked[session.device_key] = session.id
+            for key in self._keys.get(session.id, (session.device_key,)):
+                self._blocked[key] = session.id
         self._ended[session.id] = (trio.current_time() + SUMMARY_TTL_S, session)
         self._ended.move_to_end(session.id)
         self._expire()
@@ -116,6 +128,7 @@ class SessionManager:
     def _forget(self, sid: str) -> None:
         _, session = self._ended.pop(sid)
         self._inputs.pop(sid, None)
+        self._keys.pop(sid, None)
         session.engine = None  # frames, handles and caches go with it
 
     def get(self, session_id: str) -> DebugSession:
@@ -188,7 +201,9 @@ class SessionManager:
                 if all(c == 0 for c in counts):
                     session.cleanup = {"status": "complete", "execution_state": "running", "remaining": [],
                                        "errors": []}
-                    self._blocked.pop(session.device_key, None)
+                    for key in self._keys.get(session.id, (session.device_key,)):
+                        if self._blocked.get(key) == session.id:
+                            del self._blocked[key]
                     return
                 session.cleanup = {**(session.cleanup or {}), "errors": [
                     f"{sum(1 for c in counts if c)} threads are still suspended"]}

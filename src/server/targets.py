@@ -1,23 +1,29 @@
 """From a tool's target input to an open JDWP client: an Android app's process over adb, or a JVM.
 
 Layer: ``server``; uses ``android`` (resolution, identity, JDWP streams) and ``jdwp`` (the client).
-DESIGN.md §4 (Android) and §5 (targets): the device is always explicit; a JVM address is loopback
-unless the server was started with ``--allow-remote-jvm``, checked before any connection is tried.
+DESIGN.md §4 (Android) and §5 (targets): the device is always explicit; a JVM address is resolved once
+and is loopback unless the server was started with ``--allow-remote-jvm``, checked before any
+connection is tried (:mod:`.addresses`); the connection goes to the checked addresses only.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import trio
+
 import jdwp
 from android import AdbClient, ResolvedTarget, open_jdwp_stream, recheck_identity, resolve_target
 
+from .addresses import JvmAddress, format_address, resolve_jvm_address
 from .envelope import ToolFailure
 from .models import TargetInput
+
+STEP_LIMIT_S = 5.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,42 +49,68 @@ class Connected:
     android: bool = False
 
 
-def device_key(inp: TargetInput) -> str:
-    """The key of "one session per device": the serial, or the JVM's address."""
-    if inp.platform == "android":
-        return f"android:{inp.deviceId}"
-    host, port = parse_address(inp.address or "")
-    return f"jvm:{host}:{port}"
+class CheckedTarget(TargetInput):
+    """A JVM target whose address was resolved and checked, once, before its session started.
+
+    Never an MCP input: the session manager makes it, so that the connection goes to the addresses that
+    were checked (no second resolution) and a retried cleanup reaches the same JVM.
+    """
+
+    jvm: JvmAddress
 
 
-def parse_address(address: str) -> tuple[str, int]:
-    """``host:port`` (``[v6]:port`` too).
+def step_timeout(timeout_ms: int) -> float:
+    """The bound of each step of opening a JVM connection: resolving, connecting, the JDWP handshake,
+    the VM's first reply.
+
+    A quarter of the call's ``timeoutMs``, at most 5 s (a JDWP agent answers each at once): a peer that
+    is not JDWP is reported as DEBUGGER_ATTACH_FAILED before the call's own deadline, which would leave
+    the attach's outcome unknown.
+    """
+    return min(STEP_LIMIT_S, timeout_ms / 4000)
+
+
+async def check_target(inp: TargetInput, config: Config) -> TargetInput:
+    """A JVM target with its address resolved and checked (:class:`CheckedTarget`); others as they are.
 
     Raises:
-        ToolFailure: INVALID_ARGUMENT for anything else.
+        ToolFailure: as :func:`check_jvm_address`.
     """
-    host, sep, port = address.rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ToolFailure("INVALID_ARGUMENT", f"address must be host:port (e.g. 127.0.0.1:5005), got {address!r}")
-    return host, int(port)
+    if inp.platform != "jvm" or isinstance(inp, CheckedTarget):
+        return inp
+    jvm = await check_jvm_address(inp, config)
+    return CheckedTarget(**inp.model_dump(), jvm=jvm)
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+async def check_jvm_address(inp: TargetInput, config: Config) -> JvmAddress:
+    """Resolve and check a JVM target's address (loopback unless ``--allow-remote-jvm``); no connection.
+
+    Raises:
+        ToolFailure: INVALID_ARGUMENT (malformed, unknown name, not loopback), DEBUGGER_ATTACH_FAILED
+            (the resolver failed for now, or took longer than :func:`step_timeout`).
+    """
+    if isinstance(inp, CheckedTarget):
+        return inp.jvm
+    return await resolve_jvm_address(inp.address or "", allow_remote=config.allow_remote_jvm,
+                                     timeout=step_timeout(inp.timeoutMs))
 
 
-def check_jvm_address(address: str, config: Config) -> tuple[str, int]:
-    host, port = parse_address(address)
-    if not is_loopback(host) and not config.allow_remote_jvm:
-        raise ToolFailure("INVALID_ARGUMENT", f"{host} is not a loopback address; JDWP has no authentication, so "
-                                              "remote JVMs are refused unless the server runs with --allow-remote-jvm")
-    return host, port
+def device_keys(inp: TargetInput) -> tuple[str, ...]:
+    """The keys of "one session per device": the serial; for a JVM, each address it resolved to.
+
+    Raises:
+        ValueError: a JVM target that was not checked (:func:`check_target`) yet.
+    """
+    if inp.platform == "android":
+        return (f"android:{inp.deviceId}",)
+    if not isinstance(inp, CheckedTarget):
+        raise ValueError("a JVM target's keys are its resolved addresses: check_target it first")
+    return inp.jvm.keys()
+
+
+def device_key(inp: TargetInput) -> str:
+    """The first of :func:`device_keys` (an Android target has one)."""
+    return device_keys(inp)[0]
 
 
 @asynccontextmanager
@@ -89,16 +121,17 @@ async def connect(inp: TargetInput, config: Config, adb: AdbClient) -> AsyncIter
         ToolFailure, AdbError, JdwpError: the target cannot be resolved or attached; nothing is left open.
     """
     if inp.platform == "jvm":
-        host, port = check_jvm_address(inp.address or "", config)
+        jvm = await check_jvm_address(inp, config)
+        step = step_timeout(inp.timeoutMs)
+        tcp, ip = await open_tcp(jvm, step)
+        address = format_address(ip, jvm.port)
         async with AsyncExitStack() as stack:
             try:
-                vm = await stack.enter_async_context(jdwp.open_jdwp_tcp(host, port))
-            except (jdwp.ConnectionClosed, jdwp.CommandTimeout, jdwp.ProtocolError) as exc:
-                raise ToolFailure("DEBUGGER_ATTACH_FAILED", f"{exc}. Is a JVM running with -agentlib:jdwp="
-                                  "transport=dt_socket,server=y at that address, with no other debugger attached?",
-                                  retryable=True) from None
-            address = f"{host}:{port}"
-            yield Connected(f"jvm:{address}", address, {"platform": "jvm", "address": address}, vm)
+                vm = await stack.enter_async_context(jdwp.open_jdwp(tcp, handshake_timeout=step))
+            except jdwp.JdwpError as exc:
+                raise _handshake_failure(address, exc) from None
+            yield Connected(f"jvm:{address}", address,
+                            {"platform": "jvm", "address": address, "requested_address": jvm.given}, vm)
         return
     assert inp.deviceId is not None and inp.appId is not None
     resolved = await resolve_target(adb, inp.deviceId, inp.appId, inp.processId)
@@ -106,6 +139,48 @@ async def connect(inp: TargetInput, config: Config, adb: AdbClient) -> AsyncIter
     async with jdwp.open_jdwp(stream, handshake=False) as vm:
         yield Connected(f"android:{resolved.serial}", resolved.serial, android_target(resolved), vm,
                         recheck=lambda: recheck_identity(adb, resolved), android=True)
+
+
+async def open_tcp(jvm: JvmAddress, timeout: float) -> tuple[trio.SocketStream, str]:
+    """Connect to the first checked address that accepts, within ``timeout`` seconds in all.
+
+    Raises:
+        ToolFailure: DEBUGGER_ATTACH_FAILED; not retryable when every address refused.
+    """
+    failures: list[str] = []
+    refused = True
+    with trio.move_on_after(timeout):
+        for ip in jvm.addresses:
+            sock = trio.socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM)
+            try:
+                await sock.connect((ip, jvm.port))
+            except OSError as exc:
+                sock.close()
+                failures.append(f"{format_address(ip, jvm.port)}: {exc.strerror or exc}")
+                refused = refused and isinstance(exc, ConnectionRefusedError)
+                continue
+            except BaseException:
+                sock.close()
+                raise
+            return trio.SocketStream(sock), ip
+        tried = "; ".join(failures)
+        if refused:
+            raise ToolFailure("DEBUGGER_ATTACH_FAILED", f"nothing accepts connections at {jvm.given} ({tried}): "
+                              "no JVM listens there with -agentlib:jdwp=transport=dt_socket,server=y, or another "
+                              "debugger holds it (a JDWP agent stops listening while a debugger is attached)")
+        raise ToolFailure("DEBUGGER_ATTACH_FAILED", f"cannot connect to {jvm.given} ({tried})", retryable=True)
+    raise ToolFailure("DEBUGGER_ATTACH_FAILED", f"connecting to {jvm.given} took longer than {timeout:g} s",
+                      retryable=True)
+
+
+def _handshake_failure(address: str, exc: jdwp.JdwpError) -> ToolFailure:
+    """What it means when a peer accepted the connection and the JDWP opening failed (not worth a retry)."""
+    if isinstance(exc, jdwp.ConnectionClosed):
+        return ToolFailure("DEBUGGER_ATTACH_FAILED", f"{address} accepted the connection, then closed it during "
+                           f"the JDWP handshake or its first command ({exc}): another debugger holds that JVM "
+                           "(its agent serves one at a time), or no JDWP agent listens there")
+    return ToolFailure("DEBUGGER_ATTACH_FAILED", f"{address} does not speak JDWP: {exc}. A JVM's -agentlib:jdwp "
+                       "answers the JDWP handshake and its first command at once: is something else listening there?")
 
 
 def android_target(resolved: ResolvedTarget) -> dict[str, Any]:

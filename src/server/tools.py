@@ -81,10 +81,10 @@ class Tool:
 async def get_capabilities(call: Call) -> Any:
     inp: TargetInput = call.input
     if inp.platform == "jvm":
-        host, port = check_jvm_address(inp.address or "", call.manager.config)
+        jvm = await check_jvm_address(inp, call.manager.config)
         prerequisites: dict[str, Any] = {
             "jdk_required": False,
-            "jvm": {"address": f"{host}:{port}", "loopback": True,
+            "jvm": {"address": jvm.text, "loopback": jvm.loopback,
                     "note": "attach_debugger verifies that a JDWP agent answers"},
         }
         candidates: list[dict[str, Any]] = []

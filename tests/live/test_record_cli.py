@@ -53,3 +53,11 @@ async def test_recording_a_session_from_the_command_line(debuggee: Debuggee, tmp
         if reply is not None and reply[0] is BY_ID[(1, 4)]:
             assert reply[0].decode_reply(reply[1].body, sizes).threads == threads
     debuggee.wait_for_more_heartbeats()
+
+
+def test_ports_on_the_command_line_are_ascii_digits() -> None:
+    # "１２３" once listened on port 123 and waited for a debugger; the timeout catches that old hang.
+    for bad in ("127.0.0.1:１２３", "127.0.0.1:٥٠٠٥", "127.0.0.1:²"):
+        refused = subprocess.run([*recorder_command(), "--target", bad, "--out", "/dev/null"],
+                                 capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 2 and "expected host:port" in refused.stderr, (bad, refused.stderr)

@@ -22,12 +22,14 @@ import trio
 from jdwp_fault_proxy import JdwpProxy
 from mcpkit import MAIN, WORKER, Mcp, agent_address, connect, heartbeats_continue, line_of
 
-import jdwp
 from adb.testbed import free_port
 from jdwp.protocol.constants import ErrorCode
-from server import Config
+from server import Config, targets
+from server.addresses import JvmAddress
+from server.envelope import ToolFailure
 from support.jvm import Debuggee
 from support.live import require_tool
+from support.resolver import table_resolver
 
 S = "dbg-000000000000"  # a session ID this server never issued
 
@@ -60,21 +62,24 @@ INVALID: list[tuple[str, str, dict[str, Any]]] = [
     ("address-no-port", "attach_debugger", {"platform": "jvm", "address": "127.0.0.1"}),
     ("address-port-0", "attach_debugger", {"platform": "jvm", "address": "127.0.0.1:0"}),
     ("address-port-70000", "get_debugger_capabilities", {"platform": "jvm", "address": "localhost:70000"}),
+    ("address-fullwidth-port", "attach_debugger", {"platform": "jvm", "address": "127.0.0.1:１２３"}),
+    ("address-arabic-indic-port", "get_debugger_capabilities", {"platform": "jvm", "address": "127.0.0.1:٥٠٠٥"}),
+    ("address-superscript-port", "attach_debugger", {"platform": "jvm", "address": "127.0.0.1:²"}),
+    ("address-ipv6-without-brackets", "attach_debugger", {"platform": "jvm", "address": "::1:5005"}),
 ]
 
 
 @pytest.fixture
 def connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """Every JDWP TCP connection the server tries, refused without touching the network."""
+    """Every address the server tries to connect to, failed as an unreachable host would fail, without
+    touching the network."""
     tried: list[tuple[str, int]] = []
 
-    @asynccontextmanager
-    async def refuse(host: str, port: int, **_: Any) -> AsyncIterator[Any]:
-        tried.append((host, port))
-        raise jdwp.ConnectionClosed(f"the test refuses {host}:{port}")
-        yield  # pragma: no cover
+    async def unreachable(jvm: JvmAddress, timeout: float) -> Any:
+        tried.extend((ip, jvm.port) for ip in jvm.addresses)
+        raise ToolFailure("DEBUGGER_ATTACH_FAILED", f"the test cannot reach {jvm.given}", retryable=True)
 
-    monkeypatch.setattr(jdwp, "open_jdwp_tcp", refuse)
+    monkeypatch.setattr(targets, "open_tcp", unreachable)
     return tried
 
 
@@ -89,7 +94,7 @@ async def test_invalid_argument(name: str, arguments: dict[str, Any], connection
 
 @pytest.mark.parametrize("address", ["10.1.2.3:5005", "example.com:5005", "[2001:db8::1]:5005", "0.0.0.0:5005"])
 async def test_remote_jvm_refused_before_any_connection(address: str, connections: list[Any]) -> None:
-    with trio.fail_after(20):
+    with trio.fail_after(20), table_resolver({"example.com": ["192.0.2.80"]}):  # no DNS in tests
         async with connect() as mcp:
             for tool in ("attach_debugger", "get_debugger_capabilities"):
                 body = await mcp.fails(tool, "INVALID_ARGUMENT", platform="jvm", address=address)
@@ -108,7 +113,8 @@ async def test_remote_jvm_allowed_by_the_flag(connections: list[Any]) -> None:
 async def test_attach_failed_when_nothing_listens() -> None:
     with trio.fail_after(20):
         async with connect() as mcp:
-            body = await mcp.fails("attach_debugger", "DEBUGGER_ATTACH_FAILED", retryable=True, platform="jvm",
+            # Refused: nothing listens, or a debugger holds the JVM (its agent stops listening); not retryable.
+            body = await mcp.fails("attach_debugger", "DEBUGGER_ATTACH_FAILED", retryable=False, platform="jvm",
                                    address=f"127.0.0.1:{free_port()}")
             assert body["debug_session_id"] is None
             # A failed attach leaves no session behind.

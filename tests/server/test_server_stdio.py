@@ -203,6 +203,12 @@ def test_cli_help_and_flag_checks(script: str) -> None:
         assert flag in shown.stdout
     refused = subprocess.run([script, "--pause-limit-s", "0"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "must be positive" in refused.stderr
+    # Not a number, or no limit at all: refused at start, naming the flag (nan once failed every session).
+    for flag, value in (("--session-limit-s", "nan"), ("--pause-limit-s", "inf"), ("--idle-limit-s=-inf", None)):
+        refused = subprocess.run([script, flag, *([value] if value else [])], capture_output=True, text=True,
+                                 timeout=60)
+        name = flag.split("=")[0]
+        assert refused.returncode == 2 and f"argument {name}: must be positive and finite" in refused.stderr
 
 
 async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Path) -> None:

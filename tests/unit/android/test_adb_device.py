@@ -69,9 +69,53 @@ def test_ps_outputs_of_three_generations() -> None:
     assert parse_ps("") == []
 
 
+# procps on a host whose pids wrapped: the `sh -c` running the command (whose argv once held the
+# separator) got pid 300, below the app's; every row after the shell's line must still be read.
+PS_SHELL_LINE_BELOW_THE_APP = """\
+    PID COMMAND
+      1 init
+    300 sh -c ps -A -o pid,args 2>/dev/null; echo '--pyjdwp-ps--'; ps 2>/dev/null
+    301 ps -A -o pid,args
+   4242 com.example.app
+   4301 com.example.app:remote
+--pyjdwp-ps--
+    PID TTY          TIME CMD
+    300 ?        00:00:00 sh
+"""
+
+
+def test_ps_listing_is_split_only_at_the_separator_line() -> None:
+    assert parse_ps(PS_SHELL_LINE_BELOW_THE_APP) == [
+        (1, "init"), (300, "sh"), (301, "ps"), (4242, "com.example.app"), (4301, "com.example.app:remote"),
+    ]
+    # A process whose argv holds the separator is a row like any other.
+    assert parse_ps("  PID ARGS\n   7 --pyjdwp-ps--\n   8 app\n") == [(7, "--pyjdwp-ps--"), (8, "app")]
+
+
+def test_ps_command_never_holds_its_separator_in_one_piece() -> None:
+    assert "--pyjdwp-ps--" not in ps_command()
+
+
 def test_ps_command_runs_on_a_posix_host() -> None:
-    out = subprocess.run(["sh", "-c", ps_command()], capture_output=True, text=True, timeout=30).stdout
-    assert any(pid == os.getpid() for pid, _ in parse_ps(out))
+    # The listing holds the shell that runs the command, and processes on both sides of its pid — this
+    # test process (usually below it) and the `ps` it forks (usually above; the other way once pids
+    # wrap): all three are read whatever the order.
+    shell = subprocess.Popen(["sh", "-c", ps_command()], stdout=subprocess.PIPE, text=True)
+    out, _ = shell.communicate(timeout=30)
+    rows = dict(parse_ps(out))
+    assert rows.get(shell.pid) == "sh" and os.getpid() in rows and "ps" in rows.values(), out
+
+
+def test_numbers_read_back_from_a_device_are_ascii_digits() -> None:
+    fullwidth = FACTS_OUTPUT.replace("pid 4242", "pid ４２４２").replace("\t10123\t", "\t１０１２３\t", 1)
+    _, facts = parse_facts(fullwidth)
+    assert 4242 not in facts and set(facts) == {4999}
+    ticks = FACTS_OUTPUT.replace("987654", "９８７６５４").replace("\t10123\t", "\t１０１２３\t", 1)
+    _, facts = parse_facts(ticks)
+    alive = facts[4242]
+    assert alive is not None and alive.start_ticks is None and alive.uid is None
+    assert parse_ps("  PID ARGS\n ４２４２ com.example.app\n   42 other\n") == [(42, "other")]
+    assert parse_package_uid("package:com.example.app uid:１０１２３\n", "com.example.app") is None
 
 
 def test_process_names_of_an_app() -> None:

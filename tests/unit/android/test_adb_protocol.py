@@ -92,6 +92,7 @@ def test_devices_l_states_and_attributes() -> None:
     ]
     assert devices[0].online and not devices[1].online
     assert devices[0].attributes["model"] == "sdk_gphone64_x86_64" and devices[0].transport_id == 1
+    assert DeviceInfo("x", "device", {"transport_id": "１２"}).transport_id is None
     assert devices[2].attributes["devpath"] == "usb:2-1" and devices[2].transport_id == 12
     assert devices[3].attributes["devpath"] == "usb:1-4"
 
@@ -142,8 +143,9 @@ def test_server_address_and_serial_validation() -> None:
     address = ServerAddress.from_env(env)
     assert address == ServerAddress("10.0.2.2", 5038) and not address.is_local
     assert ServerAddress("localhost").is_local and ServerAddress("::1").is_local
-    with pytest.raises(InvalidArgument):
-        ServerAddress.from_env({"ANDROID_ADB_SERVER_PORT": "http"})
+    for bad in ("http", "５０３７", "٥٠٣٧"):  # ports are ASCII digits (int() reads the others too)
+        with pytest.raises(InvalidArgument):
+            ServerAddress.from_env({"ANDROID_ADB_SERVER_PORT": bad})
     assert validate_serial("127.0.0.1:5555") == "127.0.0.1:5555"
     for bad in ("", "a b", "a\nb", "x" * 256):
         with pytest.raises(InvalidArgument):

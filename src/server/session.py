@@ -12,6 +12,7 @@ VM death, a lost connection — the engine detaches (its own 10 s deadline, shie
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -28,7 +29,6 @@ from jdwp.debugger import (
     open_debugger,
 )
 
-from .envelope import jsonable
 from .models import TargetInput
 from .ring import EventRing
 from .targets import Config, connect
@@ -42,13 +42,14 @@ _STATE_OF_REASON = {"detached": "detached", "pause_limit": "detached", "idle_lim
 
 
 def stop_summary(stop: Stop) -> dict[str, Any]:
+    # Records stay records here (the location): the envelope turns the whole answer into JSON once.
     return {
         "stop_id": stop.stop_id,
         "reason": stop.reason,
         "reasons": list(stop.reasons),
         "thread_id": stop.thread_id,
         "thread_name": stop.thread_name,
-        "location": jsonable(stop.location),
+        "location": stop.location,
         "breakpoint_ids": list(stop.breakpoint_ids),
     }
 
@@ -122,7 +123,7 @@ class DebugSession:
                 version = await conn.vm.version()
                 self.target["vm"] = {"name": version.vm_name, "version": version.vm_version,
                                      "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
-                                     "id_sizes": jsonable(conn.vm.id_sizes)}
+                                     "id_sizes": dataclasses.asdict(conn.vm.id_sizes)}
                 async with open_debugger(conn.vm) as engine:
                     self.engine = engine
                     task_status.started()
@@ -167,7 +168,7 @@ class DebugSession:
             with trio.CancelScope(shield=True):
                 await self._closed.wait()
         elif self.engine is not None and self.engine.cleanup is not None:
-            self.cleanup = jsonable(self.engine.cleanup)
+            self.cleanup = dataclasses.asdict(self.engine.cleanup)
 
     async def _pump(self, engine: Debugger) -> None:
         async for event in engine.events:
@@ -241,7 +242,7 @@ class DebugSession:
             if engine is not None:
                 with trio.CancelScope(shield=True):
                     cleanup = await engine.detach()
-                self.cleanup = jsonable(cleanup)
+                self.cleanup = dataclasses.asdict(cleanup)
         finally:
             closed.set()
         self._poke()
@@ -262,8 +263,8 @@ def breakpoint_dict(bp: Any) -> dict[str, Any]:
         "breakpoint_id": bp.breakpoint_id,
         "requested": {"class_name": bp.class_name, "line": bp.line},
         "status": bp.status,
-        "locations": jsonable(bp.locations),
+        "locations": list(bp.locations),
     }
     if bp.reason is not None:
-        out["reason"] = jsonable(bp.reason)
+        out["reason"] = bp.reason
     return out

@@ -129,11 +129,12 @@ def json_text(text: str) -> str:
 
 def jsonable(obj: Any) -> Any:
     """Dataclasses, tuples, enums and mappings as JSON values (field names unchanged), every string made
-    JSON-safe by :func:`json_text`."""
+    JSON-safe by :func:`json_text`. A field whose metadata says ``omit_empty`` is left out while empty."""
     if isinstance(obj, str):
         return json_text(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: jsonable(value) for f in dataclasses.fields(obj)
+                if (value := getattr(obj, f.name)) or not f.metadata.get("omit_empty")}
     if isinstance(obj, Mapping):
         return {json_text(str(k)): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):

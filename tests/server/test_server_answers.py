@@ -18,10 +18,11 @@ import pytest
 import trio
 from mcpkit import connect
 
-from jdwp.debugger.model import Local
+from jdwp.debugger.model import Local, Stop
 from jdwp.protocol.strings import decode_string
 from server import tools
 from server.envelope import ToolFailure, json_text, jsonable
+from server.session import stop_summary
 
 ARGS = {"platform": "jvm", "address": "127.0.0.1:5005"}
 
@@ -53,11 +54,22 @@ def test_json_text_of_a_wire_string_is_a_plain_str() -> None:
     assert type(json_text(wire)) is str and json_text(wire) == "bad-\\uDC00-name"
 
 
-def test_jsonable_escapes_every_string() -> None:
+def test_jsonable_escapes_every_string_and_leaves_out_empty_truncated_names() -> None:
     local = Local("lone", "java.lang.String", "string", "x\ud800y", length=3, object_id="0x1")
     assert jsonable({"k\udc00": [local, ("\ud800",)]}) == {"k\\uDC00": [
         {"name": "lone", "type": "java.lang.String", "kind": "string", "value": "x\\uD800y", "truncated": False,
          "length": 3, "object_id": "0x1"}, ["\\uD800"]]}
+    long = Local("n" * 2000, "int", "primitive", "1")
+    assert jsonable(long)["truncated_names"] == ["name"]
+
+
+def test_a_stop_summary_carries_the_cut_names() -> None:
+    from jdwp.debugger.model import SourcePosition
+
+    stop = Stop("stop-1", ("breakpoint",), "stop-1.t1", "t" * 1_000_000, SourcePosition("C", "m", None, 3, 0), ())
+    summary = jsonable(stop_summary(stop))
+    assert summary["truncated_names"] == ["thread_name"] and len(summary["thread_name"]) == 1024
+    assert "truncated_names" not in summary["location"]
 
 
 async def test_lone_surrogates_anywhere_in_an_answer_are_escaped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,11 +1,14 @@
-"""Java text through every tool against a real JVM: what JSON cannot carry as it is.
+"""Java text through every tool against a real JVM: what JSON cannot carry as it is, and what is too long.
 
 Java strings, chars and names are UTF-16 and may hold unpaired surrogates, which JSON text must not carry
 raw: the server writes each lone surrogate as the six characters ``\\uXXXX`` (a well-formed pair stays the
-real character). The debuggee is ``OddText`` (fixtures/java), loaded into the shared JVM.
+real character). Names the VM supplies are cut at 1024 UTF-16 units, and a record says which of its names
+were cut (``truncated_names``). The debuggee is ``OddText`` (fixtures/java), loaded into the shared JVM.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import trio
@@ -16,6 +19,7 @@ from support.jvm import Debuggee
 pytestmark = pytest.mark.live
 
 ODD = "com.example.debuggee.OddText"
+MAX_NAME = 1024
 
 
 async def _load_odd_text(jvm: Debuggee) -> None:
@@ -53,8 +57,30 @@ async def test_a_thread_named_with_a_lone_surrogate_reports_its_stop(shared_jvm:
         async with connect() as mcp:
             sid = await mcp.attach_jvm(shared_jvm)
             stop, _ = await mcp.stop_at(sid, ODD, line_of("oddtext-bad-thread"))
-            assert stop["thread_name"] == "bad-\\uDC00-name"
+            assert stop["thread_name"] == "bad-\\uDC00-name" and "truncated_names" not in stop
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert state["state"] == "paused" and state["result"]["stop"]["stop_id"] == stop["stop_id"]
             assert state["result"]["stop"]["thread_name"] == "bad-\\uDC00-name"
+            await _finish(mcp, sid, stop["stop_id"], shared_jvm)
+
+
+async def test_a_million_character_thread_name_is_cut(shared_jvm: Debuggee) -> None:
+    with trio.fail_after(90):
+        await _load_odd_text(shared_jvm)
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=ODD,
+                              line=line_of("oddtext-huge-thread"))
+            assert bp["result"]["status"] == "verified"
+            polled = await mcp.call("wait_for_debugger_event", debugSessionId=sid, timeoutMs=10000)
+            while not any(e["kind"] == "stopped" for e in polled["events"]):
+                polled = await mcp.call("wait_for_debugger_event", debugSessionId=sid, timeoutMs=10000,
+                                        afterSequence=polled["next_cursor"])
+            assert len(json.dumps(polled)) < 8000  # the whole poll, not a megabyte
+            stop = next(e for e in polled["events"] if e["kind"] == "stopped")["stop"]
+            assert stop["thread_name"] == "huge-" + "h" * (MAX_NAME - 5)
+            assert stop["truncated_names"] == ["thread_name"]
+            state = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            assert state["result"]["stop"]["truncated_names"] == ["thread_name"]
+            assert len(json.dumps(state)) < 8000
             await _finish(mcp, sid, stop["stop_id"], shared_jvm)

@@ -1,13 +1,17 @@
 """Fuzz the decoders with ≥ 1,000,000 inputs; count exceptions by type and the peak allocation.
 
     python bench/fuzz.py                          # 1,000,000 decoder inputs + 100,000 tool inputs + atheris
-    python bench/fuzz.py --inputs 50000 --atheris-runs 0 --no-write
+    python bench/fuzz.py --inputs 50000 --atheris-runs 0 --vm-text 100 --no-write
 
 Targets (tests/faults/fuzz_targets.py): every JDWP command's ``decode_reply`` and ``decode_out`` at four ID
 widths, JDWP stream framing, the ADB framing and reply parsers (with DDM and track-app), and every MCP
 tool's input model. Inputs are seeded random data shaped like the protocols (forged counts and lengths,
 tags, IDs, strings, cut streams), then — if atheris is installed — a coverage-guided atheris run over the
-same decoder targets in a child process. The only errors allowed are the typed ones (``JdwpError`` and its
+same decoder targets in a child process. Then VM text through the whole server: scripted VMs whose thread,
+class, method, source, variable and VM names and string and char values are random Java text (lone
+surrogates, pairs, NUL, names up to ~1,000,000 UTF-16 units), each attached by the real server under the
+SDK's in-memory client for a whole journey; every answer must be an envelope with bounded, JSON-safe
+text, and the server must keep answering. The only errors allowed are the typed ones (``JdwpError`` and its
 ``ProtocolError``/``UsageError``, ``AdbError``, pydantic's ``ValidationError``); anything else is listed
 with its input. Peak allocation is measured with tracemalloc per batch of inputs and must stay below the
 packet cap. Writes its numbers to docs/reliability.md (section "fuzz"); exits 1 on any untyped error or
@@ -92,6 +96,37 @@ def run_random(inputs: int, model_inputs: int, seed: int) -> dict[str, Any]:
             "cap_bytes": DEFAULT_MAX_PACKET, "decoder_seconds": decoder_seconds, "seed": seed}
 
 
+def run_vm_text(journeys: int, seed: int) -> dict[str, Any]:
+    """``journeys`` scripted VMs speaking random Java text (5% of the strings huge) through one server."""
+    import trio
+
+    t = _targets()
+    rng = random.Random(seed)
+    findings: list[str] = []
+    failed: collections.Counter[str] = collections.Counter()
+    stats: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with t.vm_text_server() as server:
+            for _ in range(journeys):
+                text = t.VmText.random(rng)
+                try:
+                    with trio.fail_after(60):
+                        await server.journey(text)
+                except Exception as exc:  # a finding: record it with a glimpse of its input
+                    failed[type(exc).__name__] += 1
+                    if len(findings) < 20:
+                        findings.append(f"{type(exc).__name__}: {str(exc)[:300]} <- {repr(text)[:200]}")
+            alive = await server.call("get_debugger_state", debugSessionId="dbg-000000000000")
+            stats.update(answers=server.answers, largest=server.largest,
+                         alive=alive["error"]["code"] == "DEBUGGER_NOT_FOUND")
+
+    started = time.perf_counter()
+    trio.run(main)
+    return {"journeys": journeys, "failed": dict(failed), "findings": findings,
+            "seconds": time.perf_counter() - started, "seed": seed, **stats}
+
+
 # --- atheris: a child process, since atheris.Fuzz() owns the process until it exits ----------------
 
 def atheris_child(runs: int) -> None:
@@ -148,7 +183,7 @@ def run_atheris(runs: int) -> dict[str, Any]:
             "seconds": time.perf_counter() - started, "errors_tail": tail, "last_status": cov[0] if cov else ""}
 
 
-def report(result: dict[str, Any], ath: dict[str, Any], command: str) -> str:
+def report(result: dict[str, Any], ath: dict[str, Any], vm_text: dict[str, Any], command: str) -> str:
     from reliability_doc import machine
 
     counts, errors = result["counts"], result["errors"]
@@ -198,6 +233,21 @@ def report(result: dict[str, Any], ath: dict[str, Any], command: str) -> str:
             lines.append("Crash: " + " / ".join(ath["errors_tail"]))
     else:
         lines.append(f"atheris: {ath.get('status')}.")
+    if vm_text.get("journeys"):
+        failures = sum(vm_text["failed"].values())
+        lines += [
+            "",
+            f"VM text through the whole server: **{vm_text['journeys']:,} journeys** (seed {vm_text['seed']}, "
+            f"{vm_text['seconds']:.0f} s), {vm_text['answers']:,} answers: scripted VMs naming their thread, class, "
+            "method, source file, a local and themselves, and holding a string and a char, with random Java text "
+            "(lone surrogates, pairs, NUL; 5% of the strings 1,025 to ~1,000,000 UTF-16 units; 30% sent as "
+            "modified UTF-8), attached by the real server through the SDK's in-memory client: attach, breakpoint, "
+            "poll, state, stack, locals, resume, detach. Journeys with an answer that was not a correct envelope "
+            f"(bounded, escaped text as sent): **{failures}**"
+            + (" — " + "; ".join(f"`{f}`" for f in vm_text["findings"][:5]) if failures else "")
+            + f". Largest answer: {vm_text['largest']:,} characters of JSON. Server still answering at the end: "
+            f"**{'yes' if vm_text['alive'] else 'NO'}**.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -209,22 +259,25 @@ def main() -> None:
     parser.add_argument("--inputs", type=int, default=1_000_000, help="decoder inputs (default 1,000,000)")
     parser.add_argument("--model-inputs", type=int, default=100_000, help="tool inputs (default 100,000)")
     parser.add_argument("--atheris-runs", type=int, default=200_000, help="atheris inputs (0: skip)")
+    parser.add_argument("--vm-text", type=int, default=1000, help="VM-text journeys through the server (0: skip)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/reliability.md alone")
     args = parser.parse_args()
     result = run_random(args.inputs, args.model_inputs, args.seed)
     ath = run_atheris(args.atheris_runs) if args.atheris_runs else {"status": "not run (--atheris-runs 0)"}
+    vm_text = run_vm_text(args.vm_text, args.seed) if args.vm_text else {}
     command = "python bench/fuzz.py" + "".join(
         f" --{name.replace('_', '-')} {getattr(args, name)}" for name, default in
-        (("inputs", 1_000_000), ("model_inputs", 100_000), ("atheris_runs", 200_000), ("seed", 1))
+        (("inputs", 1_000_000), ("model_inputs", 100_000), ("atheris_runs", 200_000), ("vm_text", 1000), ("seed", 1))
         if getattr(args, name) != default)
-    text = report(result, ath, command)
+    text = report(result, ath, vm_text, command)
     print(text)
     if not args.no_write:
         from reliability_doc import write_section
 
         print(f"wrote {write_section('fuzz', text)}")
-    bad = result["untyped"] or result["peak_bytes"] >= result["cap_bytes"] or ath.get("status") == "crashed"
+    bad = (result["untyped"] or result["peak_bytes"] >= result["cap_bytes"] or ath.get("status") == "crashed"
+           or vm_text.get("failed") or vm_text.get("alive") is False)
     sys.exit(1 if bad else 0)
 
 

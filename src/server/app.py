@@ -94,13 +94,53 @@ def session_fields(session: DebugSession | None) -> SessionFields:
                          session.cleanup)
 
 
+def _json(value: Any) -> str:
+    """``value`` as the JSON text a transport writes; raises where the SDK's serialisation would fail
+    later, out of our hands (a lone surrogate, an object that is not a JSON value, NaN)."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    text.encode("utf-8")
+    return text
+
+
 def respond(body: dict[str, Any]) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body, ensure_ascii=False))],
+    """The MCP result of an envelope: its JSON text, and the same object as structured content.
+
+    The SDK serialises the result after this returns; a failure there would answer a bare JSON-RPC error
+    (or, on stdio, end the server). So the body is serialised here first, and one that cannot be is
+    answered as DEBUGGER_WORKER_FAILED in an envelope, keeping the session fields that do serialise.
+    """
+    try:
+        text = _json(body)
+    except (TypeError, ValueError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
+        log.error("an answer could not be serialised", exc_info=exc)
+        fields = {}
+        for name in ("debug_session_id", "device", "target", "state", "capabilities", "limitations", "cleanup"):
+            try:
+                _json(body.get(name))
+                fields[name] = body.get(name)
+            except (TypeError, ValueError, RecursionError):
+                fields[name] = None
+        body = envelope(SessionFields(**fields), error=ToolFailure(
+            "DEBUGGER_WORKER_FAILED", f"internal error: the answer could not be written as JSON "
+                                      f"({type(exc).__name__}); see the server's log"))
+        text = _json(body)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 structured_content=body, is_error=not body["success"])
 
 
 async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-    """Run one tool call to its envelope (the whole behaviour of the server, without MCP framing)."""
+    """Run one tool call to its envelope (the whole behaviour of the server, without MCP framing).
+
+    Every exception becomes an envelope, including one raised after the handler (building the answer,
+    tearing an uncertain session down); only cancellation propagates.
+    """
+    try:
+        return await _call_tool(manager, name, arguments)
+    except Exception as exc:
+        return envelope(SessionFields(), error=failure_of(exc))
+
+
+async def _call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
     tool = BY_NAME.get(name)
     if tool is None:
         return envelope(SessionFields(), error=ToolFailure("INVALID_ARGUMENT", f"unknown tool {name!r}"))

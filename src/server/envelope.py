@@ -3,6 +3,9 @@
 Layer: ``server``; knows the error types of ``jdwp``, ``jdwp.debugger`` and ``android`` (DESIGN.md §5).
 Anything else that escapes a tool is a bug: it is reported as DEBUGGER_WORKER_FAILED and its traceback
 logged to stderr (never a local value: tools do not put values in exception texts).
+
+It is also the serialisation edge: :func:`envelope` passes the whole answer through :func:`jsonable`
+once, so every string in it (results, events, errors, target facts) is JSON-safe text (:func:`json_text`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import logging
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -98,16 +102,45 @@ def engine_closed_failure(exc: EngineClosed) -> ToolFailure:
     return ToolFailure("DEBUGGER_DISCONNECTED", _with_hint("DEBUGGER_DISCONNECTED", str(exc)))
 
 
+_SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+def _surrogate_text(match: re.Match[str]) -> str:
+    found = match.group()
+    if len(found) == 2:  # a well-formed pair that arrived as two code points: the character it encodes
+        return chr(0x10000 + ((ord(found[0]) - 0xD800) << 10) + (ord(found[1]) - 0xDC00))
+    return f"\\u{ord(found):04X}"
+
+
+def json_text(text: str) -> str:
+    """Java text as JSON-safe text: each lone UTF-16 surrogate becomes the six characters ``\\uXXXX``.
+
+    Java strings, chars and names are UTF-16 and may hold unpaired surrogates (``'\\uD83D'`` is a legal
+    ``char``). Python keeps them as lone surrogate code points, which no UTF-8 encoder accepts: the SDK's
+    serialisation and the stdout writer would fail on them and take the answer, or the server, down.
+    So an answer carries each one escaped, visibly, as JSON itself would write it (``x\\uD800y``), never
+    dropped; well-formed pairs stay the real character. The library (``jdwp.debugger``) keeps the real
+    text: this is the server's representation, applied once, by :func:`jsonable`, to every string.
+    """
+    if text.isascii() or _SURROGATES.search(text) is None:
+        return str(text)  # a plain str, not a subclass such as the wire's WireString
+    return _SURROGATES.sub(_surrogate_text, text)
+
+
 def jsonable(obj: Any) -> Any:
-    """Dataclasses, tuples, enums and mappings as JSON values (field names unchanged)."""
+    """Dataclasses, tuples, enums and mappings as JSON values (field names unchanged), every string made
+    JSON-safe by :func:`json_text`. A field whose metadata says ``omit_empty`` is left out while empty."""
+    if isinstance(obj, str):
+        return json_text(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: jsonable(value) for f in dataclasses.fields(obj)
+                if (value := getattr(obj, f.name)) or not f.metadata.get("omit_empty")}
     if isinstance(obj, Mapping):
-        return {str(k): jsonable(v) for k, v in obj.items()}
+        return {json_text(str(k)): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [jsonable(v) for v in obj]
     if isinstance(obj, enum.Enum):
-        return obj.value
+        return jsonable(obj.value)
     return obj
 
 
@@ -142,10 +175,11 @@ def envelope(frame: SessionFields, *, result: Any = None, error: ToolFailure | N
         "cleanup": frame.cleanup,
     }
     if extra:
-        body.update(jsonable(extra))
+        body.update(extra)
     if error is None:
         if result is not None:
-            body["result"] = jsonable(result)
+            body["result"] = result
     else:
         body["error"] = error.as_dict()
-    return body
+    answer: dict[str, Any] = jsonable(body)  # the one pass that turns the whole answer into JSON values and text
+    return answer

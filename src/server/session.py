@@ -12,6 +12,7 @@ VM death, a lost connection — the engine detaches (its own 10 s deadline, shie
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -27,8 +28,9 @@ from jdwp.debugger import (
     Terminated,
     open_debugger,
 )
+from jdwp.debugger.model import MAX_NAME
+from jdwp.debugger.names import java_prefix
 
-from .envelope import jsonable
 from .models import TargetInput
 from .ring import EventRing
 from .targets import Config, connect
@@ -42,15 +44,34 @@ _STATE_OF_REASON = {"detached": "detached", "pause_limit": "detached", "idle_lim
 
 
 def stop_summary(stop: Stop) -> dict[str, Any]:
-    return {
+    # Records stay records here (the location): the envelope turns the whole answer into JSON once.
+    out = {
         "stop_id": stop.stop_id,
         "reason": stop.reason,
         "reasons": list(stop.reasons),
         "thread_id": stop.thread_id,
         "thread_name": stop.thread_name,
-        "location": jsonable(stop.location),
+        "location": stop.location,
         "breakpoint_ids": list(stop.breakpoint_ids),
     }
+    if stop.truncated_names:
+        out["truncated_names"] = list(stop.truncated_names)
+    return out
+
+
+def bounded_names(facts: dict[str, Any]) -> dict[str, Any]:
+    """``facts`` with each string cut to 1024 UTF-16 units, as the engine cuts its records' names, and
+    ``truncated_names`` listing the keys cut: for what the server reads from the VM itself (its name and
+    version, an Android app's name)."""
+    out, cut = dict(facts), []
+    for key, value in facts.items():
+        if isinstance(value, str):
+            out[key], length = java_prefix(value, MAX_NAME)
+            if length > MAX_NAME:
+                cut.append(key)
+    if cut:
+        out["truncated_names"] = cut
+    return out
 
 
 class DebugSession:
@@ -120,9 +141,10 @@ class DebugSession:
                 if conn.recheck is not None:
                     await conn.recheck()  # PROCESS_CHANGED if the pid now names another process
                 version = await conn.vm.version()
-                self.target["vm"] = {"name": version.vm_name, "version": version.vm_version,
-                                     "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
-                                     "id_sizes": jsonable(conn.vm.id_sizes)}
+                self.target["vm"] = bounded_names({
+                    "name": version.vm_name, "version": version.vm_version,
+                    "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
+                    "id_sizes": dataclasses.asdict(conn.vm.id_sizes)})
                 async with open_debugger(conn.vm) as engine:
                     self.engine = engine
                     task_status.started()
@@ -167,7 +189,7 @@ class DebugSession:
             with trio.CancelScope(shield=True):
                 await self._closed.wait()
         elif self.engine is not None and self.engine.cleanup is not None:
-            self.cleanup = jsonable(self.engine.cleanup)
+            self.cleanup = dataclasses.asdict(self.engine.cleanup)
 
     async def _pump(self, engine: Debugger) -> None:
         async for event in engine.events:
@@ -177,15 +199,19 @@ class DebugSession:
                 self.ring.append(event.kind, breakpoint=breakpoint_dict(event.breakpoint))
             elif isinstance(event, Terminated):
                 reason = self._close_reason or event.reason
-                self._end(reason, event.message if reason == event.reason else _LIMIT_TEXT.get(reason, event.message))
+                if reason == event.reason:
+                    self._end(reason, event.message, event.truncated_names)
+                else:
+                    self._end(reason, _LIMIT_TEXT.get(reason, event.message))
             self._poke()
 
-    def _end(self, reason: str, message: str) -> None:
+    def _end(self, reason: str, message: str, truncated_names: tuple[str, ...] = ()) -> None:
         if self.terminal_reason is not None:
             return
         self.terminal_reason = reason
         self.terminal_message = message
-        self.ring.append("terminated", reason=reason, message=message)
+        cut = {"truncated_names": list(truncated_names)} if truncated_names else {}
+        self.ring.append("terminated", reason=reason, message=message, **cut)
 
     async def _timers(self, scope: trio.CancelScope) -> None:
         config = self.config
@@ -221,7 +247,8 @@ class DebugSession:
             except Exception:  # a chunk we cannot read says nothing we need
                 continue
             if isinstance(info, ddm.Hello | ddm.AppName) and info.app_name:
-                self.app["app_name"] = info.app_name
+                self.app.pop("truncated_names", None)
+                self.app.update(bounded_names({"app_name": info.app_name}))
             elif isinstance(info, ddm.Waiting):
                 self.app["waiting_for_debugger"] = True
             if self.target is not None and self.app:
@@ -241,7 +268,7 @@ class DebugSession:
             if engine is not None:
                 with trio.CancelScope(shield=True):
                     cleanup = await engine.detach()
-                self.cleanup = jsonable(cleanup)
+                self.cleanup = dataclasses.asdict(cleanup)
         finally:
             closed.set()
         self._poke()
@@ -262,8 +289,8 @@ def breakpoint_dict(bp: Any) -> dict[str, Any]:
         "breakpoint_id": bp.breakpoint_id,
         "requested": {"class_name": bp.class_name, "line": bp.line},
         "status": bp.status,
-        "locations": jsonable(bp.locations),
+        "locations": list(bp.locations),
     }
     if bp.reason is not None:
-        out["reason"] = jsonable(bp.reason)
+        out["reason"] = bp.reason
     return out

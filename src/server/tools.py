@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from android import AdbError, discover
 
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
-from .envelope import ToolFailure, jsonable
+from .envelope import ToolFailure
 from .models import (
     LocalsInput,
     RemoveBreakpointInput,
@@ -179,15 +179,13 @@ async def wait_for_event(call: Call) -> Any:
 async def get_stack(call: Call) -> Any:
     inp: StackInput = call.input
     session = call.open_session()
-    page = await session.engine.stack(inp.stopId, inp.threadId, inp.offset, inp.limit)  # type: ignore[union-attr]
-    return jsonable(page)
+    return await session.engine.stack(inp.stopId, inp.threadId, inp.offset, inp.limit)  # type: ignore[union-attr]
 
 
 async def get_locals(call: Call) -> Any:
     inp: LocalsInput = call.input
     session = call.open_session()
-    found = await session.engine.locals(inp.stopId, inp.frameId)  # type: ignore[union-attr]
-    return jsonable(found)
+    return await session.engine.locals(inp.stopId, inp.frameId)  # type: ignore[union-attr]
 
 
 async def step(call: Call) -> Any:

@@ -9,28 +9,66 @@ succeed or raise the typed error of its layer:
   ``UsageError``);
 - ADB (``android.protocol``, ``android.ddm``, ``android.track_app``): status, hex blocks, shell-v2 packets,
   the host services' text replies, DDM chunks and track-app protobuf → only ``AdbError``;
-- MCP inputs (``server.models``): any JSON object into every tool's model → a model or ``ValidationError``.
+- MCP inputs (``server.models``): any JSON object into every tool's model → a model or ``ValidationError``;
+- VM text (:class:`VmText`): hostile names and values from a scripted VM through the whole server → an
+  envelope for every answer, every string bounded and JSON-safe, and the server still answering.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import random
 import struct
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import trio
+from mcp import Client
 from pydantic import ValidationError
 
 from android import ddm, track_app
 from android import protocol as adb
 from android.errors import AdbError
+from jdwp.debugger.names import java_prefix
 from jdwp.protocol.commands import ALL_COMMANDS, Command
+from jdwp.protocol.commands._base import Empty
+from jdwp.protocol.commands.events import BreakpointEvent, SetReply
+from jdwp.protocol.commands.objects import StringValueReply
+from jdwp.protocol.commands.reftypes import (
+    ClassLoaderReply,
+    LineEntry,
+    LineTableReply,
+    MethodInfo,
+    MethodsReply,
+    SignatureReply,
+    SourceFileReply,
+    ValuesReply,
+    VariableSlot,
+    VariableTableReply,
+)
+from jdwp.protocol.commands.threads import (
+    Frame,
+    FrameCountReply,
+    FramesReply,
+    SuspendCountReply,
+    ThisObjectReply,
+    ThreadNameReply,
+)
+from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, ThreadsReply, VersionReply
 from jdwp.protocol.connection import NEED_DATA, Closed, JdwpConnection
-from jdwp.protocol.constants import Tag
+from jdwp.protocol.constants import Tag, TypeTag
 from jdwp.protocol.errors import JdwpError
-from jdwp.protocol.types import IdSizes
+from jdwp.protocol.strings import WireString, encode_modified_utf8
+from jdwp.protocol.types import IdSizes, Location
+from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HEADER
+from server import Config, build_server
+from server.envelope import json_text
 from server.tools import TOOLS
+from support.fakevm import Handler, ScriptedVm
 
 JDWP_ALLOWED: tuple[type[BaseException], ...] = (JdwpError,)
 ADB_ALLOWED: tuple[type[BaseException], ...] = (AdbError,)
@@ -218,3 +256,190 @@ def random_json(rng: random.Random, depth: int = 0) -> Any:
     if choice == 6:
         return [random_json(rng, depth + 1) for _ in range(rng.randrange(0, 3))]
     return {rng.choice(_JSON_KEYS): random_json(rng, depth + 1) for _ in range(rng.randrange(0, 6))}
+
+
+# --- VM text through the whole server --------------------------------------------------------------
+#
+# A scripted VM (support.fakevm.ScriptedVm) on a loopback port names its thread, class, method, source
+# file, a local and itself with hostile Java text — lone surrogates, pairs, NUL, up to ~1,000,000 UTF-16
+# units — sent as standard or modified UTF-8; the real server (its MCP handler under the SDK's in-memory
+# client, so the SDK's own serialisation runs too) attaches and walks the journey. Every answer must be
+# an envelope whose JSON text is the structured content, every name cut to 1024 units and every value to
+# 256, escaped as the server writes Java text, and the server must answer the next call.
+
+_TEXT_PIECES = ("a", "Z", "é", "中", "\x00", "$", ";", " ", "\u2028", "\uffff", "\U0001F600",
+                "\ud83d\ude00",  # a pair as two code points: the same character
+                "\ud800", "\udbff", "\udc00", "\udfff", "\ud83d")
+_CHARS = ("a", "\x00", "é", "\uffff", "\ud83d", "\ude00", "\udc00", "\ud800")
+MAX_NAME_UNITS, MAX_VALUE_UNITS = 1024, 256
+
+
+def random_java_text(rng: random.Random, huge: float = 0.05) -> str:
+    """Java text as a VM may send it: mostly short and mixed; sometimes 1,025 to ~1,000,000 units."""
+    if rng.random() < huge:
+        return rng.choice(_TEXT_PIECES) * rng.randrange(1025, 1_000_000) + random_java_text(rng, 0)
+    return "".join(rng.choice(_TEXT_PIECES) for _ in range(rng.randrange(0, 24)))
+
+
+@dataclasses.dataclass(frozen=True)
+class VmText:
+    """Every string one scripted VM sends."""
+
+    thread_name: str
+    class_name: str
+    method: str
+    source: str
+    local_name: str
+    string_value: str
+    char_value: str
+    vm_name: str
+    modified_utf8: bool  # send them as modified UTF-8 (C0 80, CESU pairs), as a VM that does not convert
+
+    @classmethod
+    def random(cls, rng: random.Random, huge: float = 0.05) -> VmText:
+        texts = [random_java_text(rng, huge) for _ in range(6)]
+        return cls(*texts[:5], texts[5], rng.choice(_CHARS), random_java_text(rng, huge), rng.random() < 0.3)
+
+    def wire(self, text: str) -> str:
+        return WireString(text, encode_modified_utf8(text)) if self.modified_utf8 else text
+
+
+_THREAD, _CLASS, _METHOD, _STRING = 0x100, 0x10, 0x20, 0x30
+_LOCATION = Location(TypeTag.CLASS, _CLASS, _METHOD, 4)
+
+
+def vm_text_handlers(vm: ScriptedVm, text: VmText) -> dict[str, Handler]:
+    """One class with one method whose line 5 starts at code index 4; one thread stopped there."""
+    w = text.wire
+    return {
+        "VirtualMachine.Version": lambda out: VersionReply(w("a VM"), 1, 8, w("17"), w(text.vm_name)),
+        "EventRequest.Set": lambda out: SetReply(vm.next_request_id()),
+        "EventRequest.Clear": lambda out: Empty(),
+        "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply([ClassRef(TypeTag.CLASS, _CLASS, 7)]),
+        "ReferenceType.Signature": lambda out: SignatureReply(w(f"L{text.class_name};")),
+        "ReferenceType.SourceFile": lambda out: SourceFileReply(w(text.source)),
+        "ReferenceType.Methods": lambda out: MethodsReply([MethodInfo(_METHOD, w(text.method), "()V", 1)]),
+        "ReferenceType.ClassLoader": lambda out: ClassLoaderReply(0x99),
+        "Method.LineTable": lambda out: LineTableReply(0, 9, [LineEntry(0, 4), LineEntry(4, 5)]),
+        "Method.VariableTable": lambda out: VariableTableReply(0, [
+            VariableSlot(0, w(text.local_name), "Ljava/lang/String;", 9, 0), VariableSlot(0, "c", "C", 9, 1)]),
+        "StackFrame.GetValues": lambda out: ValuesReply([Value(Tag.STRING, _STRING), Value(Tag.CHAR, text.char_value)]),
+        "StackFrame.ThisObject": lambda out: ThisObjectReply(Value(Tag.OBJECT, 0)),
+        "StringReference.Value": lambda out: StringValueReply(w(text.string_value)),
+        "ThreadReference.Name": lambda out: ThreadNameReply(w(text.thread_name)),
+        "ThreadReference.FrameCount": lambda out: FrameCountReply(1),
+        "ThreadReference.Frames": lambda out: FramesReply([Frame(0x7000, _LOCATION)]),
+        "VirtualMachine.Resume": lambda out: Empty(),
+        "VirtualMachine.AllThreads": lambda out: ThreadsReply([_THREAD]),
+        "ThreadReference.SuspendCount": lambda out: SuspendCountReply(0),
+        "VirtualMachine.Dispose": lambda out: Empty(),
+    }
+
+
+def shown(text: str, limit: int) -> tuple[str, bool]:
+    """What the server must answer for ``text`` cut at ``limit`` UTF-16 units, and whether it was cut."""
+    cut, length = java_prefix(text, limit)
+    return json_text(cut), length > limit
+
+
+def answer(result: Any) -> dict[str, Any]:
+    """The envelope of one ``tools/call`` result; AssertionError when it is not one."""
+    body = result.structured_content
+    assert isinstance(body, dict) and result.content and result.content[0].type == "text", result
+    assert json.loads(result.content[0].text) == body, "the JSON text must be the structured content"
+    assert {"success", "debug_session_id", "state", "captured_at_ms"} <= body.keys(), body.keys()
+    assert bool(result.is_error) is (not body["success"])
+    if not body["success"]:
+        assert set(body["error"]) == {"code", "message", "retryable"}, body["error"]
+    return body
+
+
+class VmTextServer:
+    """The real server under the SDK's in-memory client, attached in turn to scripted VMs."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.answers = 0
+        self.largest = 0
+
+    async def call(self, name: str, **arguments: Any) -> dict[str, Any]:
+        result = await self.client.call_tool(name, arguments)
+        body = answer(result)
+        self.answers += 1
+        self.largest = max(self.largest, len(result.content[0].text))
+        return body
+
+    async def ok(self, name: str, **arguments: Any) -> dict[str, Any]:
+        body = await self.call(name, **arguments)
+        assert body["success"], (name, body.get("error"))
+        return body
+
+    async def journey(self, text: VmText) -> None:
+        """Attach to a VM speaking ``text``, stop, read stack and locals, resume, detach; check each answer."""
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            vms: list[ScriptedVm] = []
+
+            async def serve_one() -> None:
+                stream = await listeners[0].accept()
+                await listeners[0].aclose()
+                vm = ScriptedVm(stream, {})
+                vm.handlers = vm_text_handlers(vm, text)
+                vms.append(vm)
+                await vm.serve()
+
+            nursery.start_soon(serve_one)
+            try:
+                await self._walk(text, port, vms)
+            finally:
+                nursery.cancel_scope.cancel()
+
+    async def _walk(self, text: VmText, port: int, vms: list[ScriptedVm]) -> None:
+        attached = await self.ok("attach_debugger", platform="jvm", address=f"127.0.0.1:{port}")
+        sid = attached["result"]["debug_session_id"]
+        vm_facts = attached["result"]["vm"]
+        name, cut = shown(text.vm_name, MAX_NAME_UNITS)
+        assert vm_facts["name"] == name and ("name" in vm_facts.get("truncated_names", ())) is cut
+        bp = await self.ok("set_debugger_breakpoint", debugSessionId=sid, className="com.example.Q", line=5)
+        assert bp["result"]["status"] == "verified"
+        self._check_position(bp["result"]["locations"][0], text)
+        await vms[0].event(BreakpointEvent(vms[0]._request_ids, _THREAD, _LOCATION))
+        cursor, stop = 0, None
+        while stop is None:
+            polled = await self.ok("wait_for_debugger_event", debugSessionId=sid, afterSequence=cursor,
+                                   timeoutMs=5000)
+            cursor = polled["next_cursor"]
+            stop = next((e["stop"] for e in polled["events"] if e["kind"] == "stopped"), None)
+        state = await self.ok("get_debugger_state", debugSessionId=sid)
+        assert state["result"]["stop"] == stop
+        thread_name, cut = shown(text.thread_name, MAX_NAME_UNITS)
+        assert stop["thread_name"] == thread_name and ("thread_name" in stop.get("truncated_names", ())) is cut
+        self._check_position(stop["location"], text)
+        ids = {"debugSessionId": sid, "stopId": stop["stop_id"]}
+        stack = await self.ok("get_debugger_stack", threadId=stop["thread_id"], **ids)
+        (frame,) = stack["result"]["frames"]
+        self._check_position(frame, text)
+        found = await self.ok("get_debugger_locals", frameId=frame["frame_id"], **ids)
+        string_local, char_local = found["result"]["locals"]
+        local_name, cut = shown(text.local_name, MAX_NAME_UNITS)
+        assert string_local["name"] == local_name and ("name" in string_local.get("truncated_names", ())) is cut
+        value, cut = shown(text.string_value, MAX_VALUE_UNITS)
+        assert (string_local["value"], string_local["truncated"]) == (value, cut)
+        assert char_local["value"] == json_text(text.char_value)
+        await self.ok("resume_debugger", **ids)
+        detached = await self.ok("detach_debugger", debugSessionId=sid)
+        assert detached["state"] == "detached"
+
+    @staticmethod
+    def _check_position(position: dict[str, Any], text: VmText) -> None:
+        cut_names = set(position.get("truncated_names", ()))
+        for field, sent in (("class_name", text.class_name), ("method", text.method), ("source", text.source)):
+            expected, cut = shown(sent, MAX_NAME_UNITS)
+            assert position[field] == expected and (field in cut_names) is cut, field
+
+
+@asynccontextmanager
+async def vm_text_server() -> AsyncIterator[VmTextServer]:
+    async with Client(build_server(Config())) as client:
+        yield VmTextServer(client)

@@ -1,6 +1,8 @@
-"""Fuzzing, CI-sized: hypothesis over the JDWP decoders and framing, the ADB framing and the tool inputs.
+"""Fuzzing, CI-sized: hypothesis over the JDWP decoders and framing, the ADB framing and the tool inputs;
+seeded hostile VM text through the whole server.
 
 Each target (``fuzz_targets``) must succeed or raise its layer's typed error; anything else is a bug.
+VM text must come back as envelopes, bounded and JSON-safe, from a server that keeps answering.
 The benchmark run (``python bench/fuzz.py``: ≥ 1,000,000 inputs, random and atheris, with the peak
 allocation) writes its numbers to docs/reliability.md.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +23,7 @@ from .fuzz_targets import (
     MODEL_ALLOWED,
     MODELS,
     SIZES,
+    VmText,
     adb_frames,
     decode_body,
     frame_stream,
@@ -28,6 +32,7 @@ from .fuzz_targets import (
     random_json,
     random_stream,
     validate_input,
+    vm_text_server,
 )
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -103,3 +108,22 @@ def test_tool_inputs_give_a_model_or_a_validation_error(tool: Any, value: Any) -
         return
     assert isinstance(parsed, model), name
     assert parsed.timeoutMs is None or 100 <= parsed.timeoutMs <= 30000
+
+
+#: The worst a VM can name things: a million lone surrogates, long runs of pairs sent as two code points,
+#: NULs, and a value longer than any cut.
+HUGE = VmText(thread_name="\udc00" * 1_000_000, class_name="q" * 300_000 + "\ud83d", method="\ud83d\ude00" * 700,
+              source="\x00" * 5000, local_name="\ud800" * 1025, string_value="v\udfff" * 100_000, char_value="\ud83d",
+              vm_name="\U0001F600" * 600, modified_utf8=False)
+
+
+async def test_vm_text_through_the_whole_server() -> None:
+    rng = random.Random(2024)
+    with trio.fail_after(60):
+        async with vm_text_server() as server:
+            for _ in range(30):
+                await server.journey(VmText.random(rng, huge=0))
+            await server.journey(HUGE)
+            assert server.largest < 64_000  # the largest answer, with 1024-unit names escaped six-fold
+            alive = await server.call("get_debugger_state", debugSessionId="dbg-000000000000")
+            assert alive["error"]["code"] == "DEBUGGER_NOT_FOUND"

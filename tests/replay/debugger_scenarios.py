@@ -26,10 +26,12 @@ LAZY = "com.example.debuggee.Lazy"
 
 
 def plain(value: Any) -> Any:
-    """Engine records as JSON data (tuples become lists), so a summary equals its stored copy."""
+    """Engine records as JSON data (tuples become lists), so a summary equals its stored copy; like the
+    server, it leaves out a field marked ``omit_empty`` while it is empty (``truncated_names``)."""
     def default(record: Any) -> Any:
         if dataclasses.is_dataclass(record) and not isinstance(record, type):
-            return dataclasses.asdict(record)
+            return {f.name: field for f in dataclasses.fields(record)
+                    if (field := getattr(record, f.name)) or not f.metadata.get("omit_empty")}
         raise TypeError(f"{type(record).__name__} is not an engine record")
 
     return json.loads(json.dumps(value, default=default))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 import trio
@@ -21,9 +20,8 @@ import trio.testing
 
 import jdwp
 from jdwp.debugger import Debugger, StaleReference, Stopped, open_debugger
-from jdwp.protocol.commands import BY_ID, Event
 from jdwp.protocol.commands._base import Empty
-from jdwp.protocol.commands.events import BreakpointEvent, ClassPrepareEvent, Composite, SetReply
+from jdwp.protocol.commands.events import BreakpointEvent, ClassPrepareEvent, SetReply
 from jdwp.protocol.commands.reftypes import (
     ClassLoaderReply,
     LineEntry,
@@ -46,50 +44,12 @@ from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, Threads
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag, TypeTag
 from jdwp.protocol.types import Location
 from jdwp.protocol.values import Value
-from support.fakevm import FakeVm
+from support.fakevm import Handler, ScriptedVm
 
 CLASS = "com.example.Q"
 CLASS_ID, METHOD_ID, LOADER = 0x10, 0x20, 0x99
 THREADS = {0x100: "one", 0x200: "two"}
 LOCATION = Location(TypeTag.CLASS, CLASS_ID, METHOD_ID, 4)
-
-Handler = Callable[[Any], Any]
-
-
-class ScriptedVm(FakeVm):
-    """Answers by command name; a handler returns the reply record, or an ``int`` error code."""
-
-    def __init__(self, stream: trio.abc.Stream, handlers: dict[str, Handler]) -> None:
-        super().__init__(stream)
-        self.handlers = handlers
-        self.sent: list[str] = []
-        self._request_ids = 0
-
-    def next_request_id(self) -> int:
-        self._request_ids += 1
-        return self._request_ids
-
-    async def serve(self) -> None:
-        await self.open()
-        while (packet := await self.receive()) is not None:
-            command = BY_ID[packet.key]
-            self.sent.append(command.name)
-            handler = self.handlers.get(command.name)
-            if handler is None:
-                await self.reply(packet, error=ErrorCode.NOT_IMPLEMENTED)
-                continue
-            answer = handler(command.decode_out(packet.body, self.sizes))
-            if isinstance(answer, int):
-                await self.reply(packet, error=answer)
-            else:
-                await self.reply(packet, command.encode_reply(answer, self.sizes))
-
-    async def event(self, *events: Any, policy: int = SuspendPolicy.ALL) -> None:
-        await self.send_command(64, 100, Event.Composite.encode_out(Composite(policy, list(events)), self.sizes))
-
-    def count(self, name: str) -> int:
-        return self.sent.count(name)
-
 
 def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str, Handler]:
     """One class ``com.example.Q`` with one method whose line 5 starts at code index 4."""

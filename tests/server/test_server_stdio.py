@@ -6,6 +6,7 @@ control stdin's EOF and signals exactly), and with a third-party client, the MCP
   must appear in the tool result and nowhere on stderr;
 - shutdown while paused: stdin's EOF, or SIGTERM, makes the server detach (its log says so) and exit 0,
   and the JVM runs on;
+- Java text JSON cannot carry raw (a lone surrogate in a local) answers escaped, and the process lives on;
 - the Inspector CLI (pinned) lists the eleven tools and calls get_debugger_capabilities.
 """
 
@@ -194,6 +195,32 @@ async def test_limit_flags_reach_the_sessions(script: str, shared_jvm: Debuggee,
                     break
             assert [e["reason"] for e in body["events"] if e["kind"] == "terminated"] == ["pause_limit"]
             await heartbeats_continue(shared_jvm)
+
+
+async def test_a_lone_surrogate_local_does_not_end_the_server(script: str, shared_jvm: Debuggee,
+                                                              tmp_path: Path) -> None:
+    odd = "com.example.debuggee.OddText"
+    mark = len(shared_jvm.lines)
+    shared_jvm.send(f"load {odd}")
+    with trio.fail_after(60), (tmp_path / "stderr.txt").open("w") as errlog:
+        await wait_for_line(shared_jvm, f"^loaded {odd}$", after=mark)
+        async with raw_server(script, errlog) as mcp:
+            sid = (await mcp.tool("attach_debugger", platform="jvm",
+                                  address=await agent_address(shared_jvm)))["debug_session_id"]
+            attached(shared_jvm)
+            await mcp.tool("set_debugger_breakpoint", debugSessionId=sid, className=odd, line=line_of("oddtext-locals"))
+            while (state := await mcp.tool("get_debugger_state", debugSessionId=sid))["state"] != "paused":
+                await mcp.tool("wait_for_debugger_event", debugSessionId=sid, timeoutMs=1000)
+            ids = {"debugSessionId": sid, "stopId": state["result"]["stop"]["stop_id"]}
+            stack = await mcp.tool("get_debugger_stack", threadId=state["result"]["stop"]["thread_id"], **ids)
+            found = await mcp.tool("get_debugger_locals", frameId=stack["result"]["frames"][0]["frame_id"], **ids)
+            values = {v["name"]: v["value"] for v in found["result"]["locals"]}
+            assert (values["sur"], values["lone"]) == ("\\uD83D", "x\\uD800y")
+            assert mcp.process.returncode is None
+            await mcp.tool("resume_debugger", **ids)
+            detached = await mcp.tool("detach_debugger", debugSessionId=sid)
+            assert detached["cleanup"]["status"] == "complete"
+    await heartbeats_continue(shared_jvm)
 
 
 def test_cli_help_and_flag_checks(script: str) -> None:

@@ -2,14 +2,21 @@
 
 It stands for the VM side of the JDWP wire protocol only (handshake, packets); tests use it to produce
 faults a real VM will not produce on demand (EOF mid-packet, bad lengths, replies out of order).
+:class:`ScriptedVm` answers each command by name from a table of handlers and records what it was sent
+(the engine's and the server's tests against behaviour, or text, a real VM does not show on demand).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import trio
 
-from jdwp.protocol.commands import VirtualMachine
+from jdwp.protocol.commands import BY_ID, Event, VirtualMachine
+from jdwp.protocol.commands.events import Composite
 from jdwp.protocol.connection import NEED_DATA, Closed, JdwpConnection, State
+from jdwp.protocol.constants import ErrorCode, SuspendPolicy
 from jdwp.protocol.types import HOTSPOT_64, IdSizes
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket, ReplyPacket, encode_packet
 
@@ -47,3 +54,41 @@ class FakeVm:
         packet = await self.receive()
         assert packet is not None and packet.key == VirtualMachine.IDSizes.key
         await self.reply(packet, VirtualMachine.IDSizes.encode_reply(self.sizes, None))
+
+
+Handler = Callable[[Any], Any]
+
+
+class ScriptedVm(FakeVm):
+    """Answers by command name; a handler returns the reply record, or an ``int`` error code."""
+
+    def __init__(self, stream: trio.abc.Stream, handlers: dict[str, Handler]) -> None:
+        super().__init__(stream)
+        self.handlers = handlers
+        self.sent: list[str] = []
+        self._request_ids = 0
+
+    def next_request_id(self) -> int:
+        self._request_ids += 1
+        return self._request_ids
+
+    async def serve(self) -> None:
+        await self.open()
+        while (packet := await self.receive()) is not None:
+            command = BY_ID[packet.key]
+            self.sent.append(command.name)
+            handler = self.handlers.get(command.name)
+            if handler is None:
+                await self.reply(packet, error=ErrorCode.NOT_IMPLEMENTED)
+                continue
+            answer = handler(command.decode_out(packet.body, self.sizes))
+            if isinstance(answer, int):
+                await self.reply(packet, error=answer)
+            else:
+                await self.reply(packet, command.encode_reply(answer, self.sizes))
+
+    async def event(self, *events: Any, policy: int = SuspendPolicy.ALL) -> None:
+        await self.send_command(64, 100, Event.Composite.encode_out(Composite(policy, list(events)), self.sizes))
+
+    def count(self, name: str) -> int:
+        return self.sent.count(name)

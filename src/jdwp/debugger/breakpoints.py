@@ -182,7 +182,8 @@ class Breakpoints:
             self._by_request[request_id] = entry.breakpoint_id
             position = self._symbols.position(location)
             entry.locations.append(BoundLocation(position.class_name, position.method, position.source,
-                                                 entry.line, location.index, f"{loader:#x}"))
+                                                 entry.line, location.index, f"{loader:#x}",
+                                                 truncated_names=position.truncated_names))
         entry.status = "verified"
         entry.reason = None
 

@@ -23,7 +23,7 @@ from ..protocol.types import FrameId, Location, ObjectId, ThreadId
 from ..protocol.values import Value
 from ._gather import gather
 from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, Frame, Local, Locals, StackPage
-from .names import binary_name_of, java_text, type_name
+from .names import binary_name_of, java_prefix, java_text, type_name
 from .symbols import Symbols
 
 MAX_FRAMES_PER_STOP = 1000
@@ -64,7 +64,7 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
         handle = frame_handle.format(index)
         handles[handle] = FrameRef(thread, frame.frame_id, frame.location)
         frames.append(Frame(handle, index, position.class_name, position.method, position.source, position.line,
-                            position.code_index))
+                            position.code_index, truncated_names=position.truncated_names))
     end = offset + len(frames)
     page = StackPage(tuple(frames), total, end if end < total else None, total_frames > total)
     return page, handles, total_frames
@@ -142,22 +142,6 @@ async def _details(vm: JdwpClient, values: list[Value]) -> list[str | int | None
         for i, result in zip(wanted, results, strict=True):
             out[i] = result
     return out
-
-
-def java_prefix(text: str, limit: int) -> tuple[str, int]:
-    """The first ``limit`` UTF-16 units of ``text`` and its length in UTF-16 units, as Java counts them.
-
-    ``String.length()`` counts UTF-16 units, so an emoji counts two; a cut never splits a surrogate pair.
-    """
-    units = text.encode("utf-16-be", "surrogatepass")
-    length = len(units) // 2
-    if length <= limit:
-        return text, length
-    cut = units[: 2 * limit]
-    if 0xD800 <= int.from_bytes(cut[-2:], "big") <= 0xDBFF and 0xDC00 <= int.from_bytes(
-            units[2 * limit : 2 * limit + 2], "big") <= 0xDFFF:
-        cut = cut[:-2]
-    return cut.decode("utf-16-be", "surrogatepass"), length
 
 
 def _local(name: str, declared: str, value: Value, detail: str | int | None) -> Local:

@@ -2,12 +2,19 @@
 
 Layer: ``jdwp.debugger`` (data only). Field names match the MCP payloads of DESIGN.md §5, so the server
 serialises them without renaming. IDs handed out here are opaque strings.
+
+Names the VM supplies (thread, class, method, source, variable and type names, messages) are cut to
+:data:`MAX_NAME` UTF-16 units by the records themselves, and each record lists in ``truncated_names``
+which of its own fields were cut (a nested record, such as a stop's location, lists its own). Text stays
+real Python text, lone surrogates included: making it JSON-safe is the server's business.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
+from typing import Any, Literal
+
+from .names import java_prefix
 
 BreakpointStatus = Literal["pending", "verified", "rejected"]
 StopReason = Literal["breakpoint", "step", "vm_start"]
@@ -20,6 +27,36 @@ LOCATION_UNAVAILABLE = "DEBUGGER_LOCATION_UNAVAILABLE"
 EMPTY_OR_UNAVAILABLE = "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
 ABSENT_INFORMATION = "ABSENT_INFORMATION"
 
+#: The most UTF-16 units of any name or message the VM supplies (DESIGN.md §5; values are cut at 256).
+MAX_NAME = 1024
+#: Metadata of a field a serialiser leaves out while it is empty: ``truncated_names`` is there only when
+#: something was cut, so an answer about ordinary names looks as it always did.
+OMIT_EMPTY = {"omit_empty": True}
+
+
+def _truncated_names() -> Any:
+    return dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+
+def _bound_names(record: Any, *fields: str) -> None:
+    """Cut each of ``fields`` of a record being built to :data:`MAX_NAME` UTF-16 units; list the cut ones.
+
+    The records bound themselves, rather than each place that fills them, so that every producer (and a
+    library user's own code) gets the same bound and the same signal: a VM may name a thread with a
+    million characters, and one stop — or a poll of a hundred — must stay small.
+    """
+    cut = []
+    for name in fields:
+        text = getattr(record, name)
+        if text is None or len(text) <= MAX_NAME // 2:  # so few code points cannot exceed it in UTF-16 units
+            continue
+        shown, length = java_prefix(text, MAX_NAME)
+        if length > MAX_NAME:
+            object.__setattr__(record, name, shown)  # frozen: this is the record's own construction
+            cut.append(name)
+    if cut:
+        object.__setattr__(record, "truncated_names", tuple(dict.fromkeys((*record.truncated_names, *cut))))
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SourcePosition:
@@ -30,6 +67,10 @@ class SourcePosition:
     source: str | None
     line: int | None
     code_index: int
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -42,12 +83,20 @@ class BoundLocation:
     line: int
     code_index: int
     class_loader_id: str
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Reason:
     code: str
     message: str
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "message")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,6 +119,10 @@ class Stop:
     thread_name: str
     location: SourcePosition
     breakpoint_ids: tuple[str, ...]
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "thread_name")
 
     @property
     def reason(self) -> StopReason:
@@ -85,6 +138,10 @@ class Frame:
     source: str | None
     line: int | None
     code_index: int
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -111,6 +168,10 @@ class Local:
     truncated: bool = False
     length: int | None = None
     object_id: str | None = None
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "name", "type")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -158,6 +219,10 @@ class Terminated:
     reason: TerminalReason
     message: str
     kind: Literal["terminated"] = "terminated"
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "message")
 
 
 EngineEvent = Stopped | BreakpointVerified | BreakpointRejected | Terminated

@@ -101,3 +101,33 @@ def java_text(tag: int, value: object) -> str:
     if tag == Tag.VOID:
         return "void"
     return str(value)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def java_length(text: str) -> int:
+    """Java's ``String.length()`` of ``text``: UTF-16 units, so a character past U+FFFF counts two."""
+    if text.isascii():
+        return len(text)
+    try:
+        return len(text.encode("utf-16-le")) // 2
+    except UnicodeEncodeError:  # lone surrogates; "surrogatepass" would take a slow path for each of them
+        return len(text) + _ASTRAL.subn("", text)[1]
+
+
+def java_prefix(text: str, limit: int) -> tuple[str, int]:
+    """The first ``limit`` UTF-16 units of ``text`` and its length in UTF-16 units, as Java counts them.
+
+    ``String.length()`` counts UTF-16 units, so an emoji counts two; a cut never splits a surrogate pair.
+    Only the head of a long text is encoded: a VM may send a name of millions of units.
+    """
+    length = java_length(text)
+    if length <= limit:
+        return text, length
+    units = text[: limit + 1].encode("utf-16-be", "surrogatepass")  # limit + 1 code points: over limit units
+    cut = units[: 2 * limit]
+    if 0xD800 <= int.from_bytes(cut[-2:], "big") <= 0xDBFF and 0xDC00 <= int.from_bytes(
+            units[2 * limit : 2 * limit + 2], "big") <= 0xDFFF:
+        cut = cut[:-2]
+    return cut.decode("utf-16-be", "surrogatepass"), length

@@ -11,7 +11,6 @@ import dataclasses
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -23,12 +22,8 @@ for _path in (REPO / "tests", REPO / "src"):
     if str(_path) not in sys.path:
         sys.path.insert(1, str(_path))
 
-
-def free_port() -> int:
-    """A loopback TCP port nothing listens on right now (for a JVM agent that must re-listen on it)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+# Shared with the tests; the scripts import it from here. Importable only once tests/ is on the path.
+from support.net import free_port as free_port  # noqa: E402
 
 
 def server_command() -> str:

@@ -50,9 +50,9 @@ from jdwp.debugger import Debugger, Stopped, open_debugger
 from jdwp.record import open_listener, read_packets
 from server import Config, build_server
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
+from support.net import HANDSHAKE
 
 CLASS = "com.example.debuggee.Hot"
-HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIBBB")  # length, id, flags, command set, command (for commands)
 COMPOSITE = (64, 100)
 REPLY_FLAG = 0x80

@@ -38,8 +38,8 @@ import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
 from jdwp.record import open_listener, read_packets
 from support.jvm import Debuggee, compile_fixtures, find_mark
+from support.net import HANDSHAKE
 
-HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIB")
 REPLY_FLAG = 0x80
 

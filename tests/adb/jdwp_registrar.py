@@ -10,6 +10,9 @@ Test helper for tests/adb, run as a subprocess: ``python jdwp_registrar.py PID [
   like ART, a second debugger while one is attached is accepted and dropped (fd closed at once).
   Without a JVM_PORT every fd is dropped: a registered pid whose slot is always busy.
 - Prints ``registered`` on stdout once the pid was sent. Stops on SIGTERM or when adbd goes away.
+
+Other helpers reuse :func:`register` with their own handling of each debugger connection
+(tests/server/vanishing_app.py), and :func:`pump` to relay it.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 _busy = threading.Lock()
 
 
-def _pump(src: socket.socket, dst: socket.socket) -> None:
+def pump(src: socket.socket, dst: socket.socket) -> None:
+    """Relay bytes from ``src`` to ``dst`` until either side ends; then shut both down."""
     try:
         while data := src.recv(65536):
             dst.sendall(data)
@@ -47,16 +52,16 @@ def _serve(debugger: socket.socket, jvm_port: int) -> None:
         debugger.close()
         _busy.release()
         return
-    back = threading.Thread(target=_pump, args=(jvm, debugger), daemon=True)
+    back = threading.Thread(target=pump, args=(jvm, debugger), daemon=True)
     back.start()
-    _pump(debugger, jvm)
+    pump(debugger, jvm)
     back.join()
     debugger.close()
     jvm.close()
     _busy.release()
 
 
-def _connect_control(deadline: float) -> socket.socket:
+def connect_control(deadline: float) -> socket.socket:
     while True:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
@@ -71,22 +76,31 @@ def _connect_control(deadline: float) -> socket.socket:
             time.sleep(0.05)
 
 
-def main() -> int:
-    pid = int(sys.argv[1])
-    jvm_port = int(sys.argv[2]) if len(sys.argv) > 2 else None
-    control = _connect_control(time.monotonic() + 10)
+def register(pid: int, on_debugger: Callable[[socket.socket], None], announce: str = "registered") -> int:
+    """Register ``pid`` on @jdwp-control, print ``announce``, and hand each debugger connection adbd
+    passes to ``on_debugger``, until adbd closes the control socket (then return 0)."""
+    control = connect_control(time.monotonic() + 10)
     control.sendall(struct.pack("=i", pid))
-    print("registered", flush=True)
+    print(announce, flush=True)
     while True:
         msg, fds, _flags, _addr = socket.recv_fds(control, 1, 4)
         if not msg and not fds:
             return 0
         for fd in fds:
-            debugger = socket.socket(fileno=fd)
-            if jvm_port is None or not _busy.acquire(blocking=False):
-                debugger.close()  # ART: "accept then drop" a second debugger
-                continue
-            threading.Thread(target=_serve, args=(debugger, jvm_port), daemon=True).start()
+            on_debugger(socket.socket(fileno=fd))
+
+
+def main() -> int:
+    pid = int(sys.argv[1])
+    jvm_port = int(sys.argv[2]) if len(sys.argv) > 2 else None
+
+    def on_debugger(debugger: socket.socket) -> None:
+        if jvm_port is None or not _busy.acquire(blocking=False):
+            debugger.close()  # ART: "accept then drop" a second debugger
+            return
+        threading.Thread(target=_serve, args=(debugger, jvm_port), daemon=True).start()
+
+    return register(pid, on_debugger)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ import pytest
 import trio
 
 from android.client import AdbClient, ServerAddress
+from support.net import free_port
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -48,13 +48,6 @@ def _unavailable(what: str) -> None:
     if REQUIRE_LIVE:
         pytest.fail(f"PYJDWP_REQUIRE_LIVE=1 but {message}", pytrace=False)
     pytest.skip(message)
-
-
-def free_port() -> int:
-    """A loopback TCP port that was free a moment ago (the OS picks it: port 0)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _adbd_candidates() -> list[Path]:

@@ -28,8 +28,9 @@ from mcp import Client
 
 from server import Config, build_server
 from support.jvm import Debuggee, find_mark
+from support.net import free_port
 
-from .proxy import FaultProxy, free_port
+from .proxy import FaultProxy
 
 LAZY = "com.example.debuggee.Lazy"
 WORKER = "com.example.debuggee.Worker"

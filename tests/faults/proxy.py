@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import socket
 import struct
 
 import trio
 
 from jdwp.record import open_listener, read_packets
+from support.net import HANDSHAKE
 
-HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIBBB")
 FAULTS = ("eof", "stall", "garbage", "truncate")
 TO_VM, TO_DEBUGGER = "debugger→vm", "vm→debugger"
@@ -52,13 +51,6 @@ def describe(packet: bytes) -> str:
         code = a << 8 | b
         return f"reply #{packet_id}" + (f" error {code}" if code else "")
     return f"command ({a},{b}) #{packet_id}"
-
-
-def free_port() -> int:
-    """A loopback port that was free a moment ago (the OS picks it: port 0), for a JVM to listen on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def garbage(point: int, size: int = 48) -> bytes:

@@ -19,10 +19,10 @@ import struct
 import trio
 from mcpkit import agent_port, attached
 
-from jdwp.record import read_packets
+from jdwp.record import open_listener, read_packets
 from support.jvm import Debuggee
+from support.net import HANDSHAKE
 
-HANDSHAKE = b"JDWP-Handshake"
 HEADER = struct.Struct(">IIB")  # length, id, flags; then (command set, command) or the error code
 REPLY = 0x80
 
@@ -38,10 +38,10 @@ class JdwpProxy:
         self._cut = False
 
     async def serve(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-        self.port = listeners[0].socket.getsockname()[1]
+        listener = await open_listener()
+        self.port = listener.socket.getsockname()[1]
         task_status.started()
-        await trio.serve_listeners(self._handle, listeners)
+        await trio.serve_listeners(self._handle, [listener])
 
     # --- faults --------------------------------------------------------------------------------------
 

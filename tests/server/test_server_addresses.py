@@ -23,9 +23,8 @@ from mcpkit import Mcp, agent_port, attached, connect, heartbeats_continue
 
 from server import Config
 from support.jvm import Debuggee
+from support.net import HANDSHAKE
 from support.resolver import table_resolver
-
-HANDSHAKE = b"JDWP-Handshake"
 
 
 async def attach_and_detach(mcp: Mcp, jvm: Debuggee, spelling: str) -> None:

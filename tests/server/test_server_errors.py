@@ -22,13 +22,13 @@ import trio
 from jdwp_fault_proxy import JdwpProxy
 from mcpkit import MAIN, WORKER, Mcp, agent_address, connect, heartbeats_continue, line_of
 
-from adb.testbed import free_port
 from jdwp.protocol.constants import ErrorCode
 from server import Config, targets
 from server.addresses import JvmAddress
 from server.envelope import ToolFailure
 from support.jvm import Debuggee
 from support.live import require_tool
+from support.net import free_port
 from support.resolver import table_resolver
 
 S = "dbg-000000000000"  # a session ID this server never issued

@@ -11,37 +11,30 @@ it re-reads the identity after connecting. Prints ``registered PID``; stops on S
 from __future__ import annotations
 
 import socket
-import struct
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adb"))
-from jdwp_registrar import _connect_control, _pump
+from jdwp_registrar import pump, register
 
 
 def main() -> int:
     name, jvm_port = sys.argv[1], int(sys.argv[2])
     child = subprocess.Popen([name, "-c", "import sys; sys.stdin.read()"], executable=sys.executable,
                              stdin=subprocess.PIPE)
-    control = _connect_control(time.monotonic() + 10)
-    control.sendall(struct.pack("=i", child.pid))
-    print(f"registered {child.pid}", flush=True)
-    while True:
-        msg, fds, _flags, _addr = socket.recv_fds(control, 1, 4)
-        if not msg and not fds:
-            return 0
-        for fd in fds:
-            debugger = socket.socket(fileno=fd)
-            if child.poll() is None:
-                child.kill()
-                child.wait()  # reaped: /proc/<pid> is gone before the debugger sees a byte
-            jvm = socket.create_connection(("127.0.0.1", jvm_port), timeout=10)
-            jvm.settimeout(None)
-            threading.Thread(target=_pump, args=(jvm, debugger), daemon=True).start()
-            threading.Thread(target=_pump, args=(debugger, jvm), daemon=True).start()
+
+    def on_debugger(debugger: socket.socket) -> None:
+        if child.poll() is None:
+            child.kill()
+            child.wait()  # reaped: /proc/<pid> is gone before the debugger sees a byte
+        jvm = socket.create_connection(("127.0.0.1", jvm_port), timeout=10)
+        jvm.settimeout(None)
+        threading.Thread(target=pump, args=(jvm, debugger), daemon=True).start()
+        threading.Thread(target=pump, args=(debugger, jvm), daemon=True).start()
+
+    return register(child.pid, on_debugger, announce=f"registered {child.pid}")
 
 
 if __name__ == "__main__":

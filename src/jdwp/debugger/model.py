@@ -19,6 +19,9 @@ TerminalReason = Literal["detached", "vm_death", "disconnected", "failed"]
 LOCATION_UNAVAILABLE = "DEBUGGER_LOCATION_UNAVAILABLE"
 EMPTY_OR_UNAVAILABLE = "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
 ABSENT_INFORMATION = "ABSENT_INFORMATION"
+NATIVE_METHOD = "NATIVE_METHOD"
+NO_CODE_INDEX = -1
+"""The ``code_index`` of a native method's location (JDWP sends the unsigned 64-bit -1, past JSON's 2^53)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -61,15 +64,31 @@ class Breakpoint:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PendingStep:
+    """A step still in flight in another thread: it goes on once this stop is resumed."""
+
+    thread_name: str
+    kind: StepKind
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Stop:
-    """A suspension of the VM that we own: one event set (or several events delivered together)."""
+    """A suspension of the VM that we own: one event set (or several events delivered together).
+
+    ``location`` is ``None`` when the thread has run no code yet (``vm_start`` before ``main``; ``note``
+    says so). ``pending_steps`` are other threads' steps that go on after this stop; ``ended_step`` is the
+    kind of this thread's own step that a breakpoint reached first ended.
+    """
 
     stop_id: str
     reasons: tuple[StopReason, ...]
     thread_id: str
     thread_name: str
-    location: SourcePosition
+    location: SourcePosition | None
     breakpoint_ids: tuple[str, ...]
+    pending_steps: tuple[PendingStep, ...] = ()
+    ended_step: StepKind | None = None
+    note: str | None = None
 
     @property
     def reason(self) -> StopReason:

@@ -12,6 +12,7 @@ VM death, a lost connection — the engine detaches (its own 10 s deadline, shie
 
 from __future__ import annotations
 
+import itertools
 import logging
 from typing import Any
 
@@ -41,8 +42,12 @@ _STATE_OF_REASON = {"detached": "detached", "pause_limit": "detached", "idle_lim
                     "disconnected": "disconnected", "failed": "failed"}
 
 
+_ID_TAGS = itertools.count(1)  # one per session of this process: the sessions' IDs never meet
+
+
 def stop_summary(stop: Stop) -> dict[str, Any]:
-    return {
+    """A stop as the tools show it; ``pending_steps``, ``ended_step`` and ``note`` only when they say something."""
+    summary = {
         "stop_id": stop.stop_id,
         "reason": stop.reason,
         "reasons": list(stop.reasons),
@@ -51,11 +56,19 @@ def stop_summary(stop: Stop) -> dict[str, Any]:
         "location": jsonable(stop.location),
         "breakpoint_ids": list(stop.breakpoint_ids),
     }
+    if stop.pending_steps:
+        summary["pending_steps"] = jsonable(stop.pending_steps)
+    if stop.ended_step is not None:
+        summary["ended_step"] = stop.ended_step
+    if stop.note is not None:
+        summary["note"] = stop.note
+    return summary
 
 
 class DebugSession:
     def __init__(self, session_id: str, device_key: str, config: Config) -> None:
         self.id = session_id
+        self.id_prefix = f"s{next(_ID_TAGS)}-"  # starts every stop, thread, frame and breakpoint ID
         self.device_key = device_key
         self.config = config
         self.device: str | None = None
@@ -123,7 +136,7 @@ class DebugSession:
                 self.target["vm"] = {"name": version.vm_name, "version": version.vm_version,
                                      "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
                                      "id_sizes": jsonable(conn.vm.id_sizes)}
-                async with open_debugger(conn.vm) as engine:
+                async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
                     self.engine = engine
                     task_status.started()
                     started = True

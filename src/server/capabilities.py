@@ -12,7 +12,7 @@ from android import AdbClient, AdbError
 CAPABILITIES: dict[str, Any] = {
     "operations": [
         "line_breakpoints", "pending_breakpoints", "all_class_loaders", "stop_events", "stack", "locals",
-        "step_into", "step_over", "step_out", "resume", "detach",
+        "step_into", "step_over", "step_out", "step_filters", "resume", "detach",
     ],
     "platforms": ["android", "jvm"],
     "jdk_required": False,

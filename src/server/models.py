@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 MAX_SAFE_INT = 2**53 - 1
 
@@ -96,6 +96,9 @@ class StepInput(SessionInput):
     stopId: Text
     threadId: Text
     kind: Literal["into", "over", "out"]
+    stepFilters: StrictBool = Field(
+        default=True, description="Skip JDK, Kotlin-runtime and Android-platform classes and synthetic methods "
+                                  "(bridges, accessors), as IntelliJ does; false steps wherever the VM goes.")
 
 
 class ResumeInput(SessionInput):

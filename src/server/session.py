@@ -13,6 +13,7 @@ VM death, a lost connection — the engine detaches (its own 10 s deadline, shie
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 from typing import Any
 
@@ -43,9 +44,14 @@ _STATE_OF_REASON = {"detached": "detached", "pause_limit": "detached", "idle_lim
                     "disconnected": "disconnected", "failed": "failed"}
 
 
+_ID_TAGS = itertools.count(1)  # one per session of this process: the sessions' IDs never meet
+
+
 def stop_summary(stop: Stop) -> dict[str, Any]:
-    # Records stay records here (the location): the envelope turns the whole answer into JSON once.
-    out = {
+    """A stop as the tools show it; ``pending_steps``, ``ended_step``, ``note`` and ``truncated_names`` only
+    when they say something. Records stay records here (the location): the envelope turns the whole answer
+    into JSON once."""
+    summary: dict[str, Any] = {
         "stop_id": stop.stop_id,
         "reason": stop.reason,
         "reasons": list(stop.reasons),
@@ -54,9 +60,15 @@ def stop_summary(stop: Stop) -> dict[str, Any]:
         "location": stop.location,
         "breakpoint_ids": list(stop.breakpoint_ids),
     }
+    if stop.pending_steps:
+        summary["pending_steps"] = list(stop.pending_steps)
+    if stop.ended_step is not None:
+        summary["ended_step"] = stop.ended_step
+    if stop.note is not None:
+        summary["note"] = stop.note
     if stop.truncated_names:
-        out["truncated_names"] = list(stop.truncated_names)
-    return out
+        summary["truncated_names"] = list(stop.truncated_names)
+    return summary
 
 
 def bounded_names(facts: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +89,7 @@ def bounded_names(facts: dict[str, Any]) -> dict[str, Any]:
 class DebugSession:
     def __init__(self, session_id: str, device_key: str, config: Config) -> None:
         self.id = session_id
+        self.id_prefix = f"s{next(_ID_TAGS)}-"  # starts every stop, thread, frame and breakpoint ID
         self.device_key = device_key
         self.config = config
         self.device: str | None = None
@@ -145,7 +158,7 @@ class DebugSession:
                     "name": version.vm_name, "version": version.vm_version,
                     "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
                     "id_sizes": dataclasses.asdict(conn.vm.id_sizes)})
-                async with open_debugger(conn.vm) as engine:
+                async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
                     self.engine = engine
                     task_status.started()
                     started = True

@@ -43,18 +43,23 @@ class Call:
     session: DebugSession | None = None
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def open_session(self) -> DebugSession:
+    def open_session(self, stop_id: str | None = None) -> DebugSession:
         """The call's session, which must still be attached.
 
         Raises:
-            ToolFailure: DEBUGGER_NOT_FOUND, or DEBUGGER_DISCONNECTED once it has ended.
+            ToolFailure: DEBUGGER_NOT_FOUND; once it has ended, DEBUGGER_STALE_REFERENCE for a ``stop_id``
+                the session issued (its stop ended with it), else DEBUGGER_DISCONNECTED.
         """
         session = self.manager.get(self.input.debugSessionId)
         self.session = session
         session.touch()
         if session.is_terminal or session.engine is None:
-            raise ToolFailure("DEBUGGER_DISCONNECTED", f"session {session.id} has ended ({session.terminal_reason}: "
-                              f"{session.terminal_message}); attach again to continue")
+            why = f"{session.terminal_reason}: {session.terminal_message}"
+            if stop_id is not None and session.engine is not None and session.engine.issued(stop_id):
+                raise ToolFailure("DEBUGGER_STALE_REFERENCE", f"stop {stop_id} ended with its session {session.id}, "
+                                  f"which has ended ({why}); attach again to continue")
+            raise ToolFailure("DEBUGGER_DISCONNECTED", f"session {session.id} has ended ({why}); attach again to "
+                              "continue")
         return session
 
 
@@ -178,27 +183,28 @@ async def wait_for_event(call: Call) -> Any:
 
 async def get_stack(call: Call) -> Any:
     inp: StackInput = call.input
-    session = call.open_session()
+    session = call.open_session(inp.stopId)
     return await session.engine.stack(inp.stopId, inp.threadId, inp.offset, inp.limit)  # type: ignore[union-attr]
 
 
 async def get_locals(call: Call) -> Any:
     inp: LocalsInput = call.input
-    session = call.open_session()
+    session = call.open_session(inp.stopId)
     return await session.engine.locals(inp.stopId, inp.frameId)  # type: ignore[union-attr]
 
 
 async def step(call: Call) -> Any:
     inp: StepInput = call.input
-    session = call.open_session()
+    session = call.open_session(inp.stopId)
     async with session.lock:
-        await session.engine.step(inp.stopId, inp.threadId, inp.kind)  # type: ignore[union-attr]
+        await session.engine.step(inp.stopId, inp.threadId, inp.kind,  # type: ignore[union-attr]
+                                  filters=inp.stepFilters)
     return {"acknowledged": True, "note": "the stop this step leads to arrives via wait_for_debugger_event"}
 
 
 async def resume(call: Call) -> Any:
     inp: ResumeInput = call.input
-    session = call.open_session()
+    session = call.open_session(inp.stopId)
     async with session.lock:
         await session.engine.resume(inp.stopId)  # type: ignore[union-attr]
     return {"acknowledged": True}
@@ -231,7 +237,9 @@ TOOLS: tuple[Tool, ...] = (
          TargetInput, get_capabilities, read_only=True),
     Tool("attach_debugger", "Attach the debugger",
          "Attach to a running, debuggable process and start a session; returns debug_session_id. The app keeps "
-         "running. One session per device (per address for a JVM), four per server. " + _TARGET_HELP +
+         "running — unless it waits for a debugger (a JVM started with suspend=y): then the state is paused on a "
+         "vm_start stop before main; set breakpoints, then resume_debugger. One session per device (per address "
+         "for a JVM), four per server. " + _TARGET_HELP +
          " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
          "Next: set_debugger_breakpoint, then wait_for_debugger_event.",
          TargetInput, attach, read_only=False, uncertain_on_interrupt=True),
@@ -245,7 +253,8 @@ TOOLS: tuple[Tool, ...] = (
          " Binds in every class loader that loaded the class: status verified with locations. A class not loaded "
          "yet gives status pending; it binds when the class loads (event breakpoint_verified). A line without code "
          "or a class without line tables gives status rejected with reason DEBUGGER_LOCATION_UNAVAILABLE — the "
-         "breakpoint is never moved. At most 100 per session. A hit suspends all threads; see "
+         "breakpoint is never moved. At most 100 held at once per session (remove one to set another). A hit "
+         "suspends all threads; see "
          "wait_for_debugger_event.",
          SetBreakpointInput, set_breakpoint, read_only=False),
     Tool("remove_debugger_breakpoint", "Remove a breakpoint",
@@ -268,14 +277,17 @@ TOOLS: tuple[Tool, ...] = (
          "Read the local variables live at a frame (from get_debugger_stack) of the current stop: name, type, kind "
          "(primitive, null, string, object, array), value as text (strings cut to 256 characters, with length), "
          "object_id for objects; `this` separately. At most 100 (truncated: true beyond). availability is "
-         "unavailable when the class has no variable table, unknown when the table is empty "
-         "(EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA). Values may be private: they are returned only here, never logged.",
+         "unavailable when the class has no variable table (ABSENT_INFORMATION) or the frame is a native method's "
+         "(NATIVE_METHOD), unknown when the table is empty (EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA). Values may be "
+         "private: they are returned only here, never logged.",
          LocalsInput, get_locals, read_only=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "
          "Needs the current stopId and threadId. Returns acknowledged once the VM accepted the step; the app runs "
-         "and the resulting stop (or a breakpoint hit first) arrives via wait_for_debugger_event. All IDs of the "
-         "current stop expire.",
+         "and the resulting stop (or a breakpoint of this thread hit first: ended_step) arrives via "
+         "wait_for_debugger_event. Other threads' stops may come first: they list the step in pending_steps, and "
+         "resuming them lets it go on. Step filters (default on; stepFilters: false turns them off) skip JDK, "
+         "Kotlin-runtime and Android-platform classes and synthetic methods. All IDs of the current stop expire.",
          StepInput, step, read_only=False, uncertain_on_interrupt=True),
     Tool("resume_debugger", "Resume the app",
          "Resume from the current stop (stopId): releases exactly the suspension that stop holds. If another stop "

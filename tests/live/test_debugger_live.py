@@ -249,8 +249,10 @@ async def test_native_methods_and_native_frames(debuggee: Debuggee) -> None:
             assert (page.frames[0].method, page.frames[0].line) == ("<clinit>", line("clinit"))
             native = next(f for f in page.frames if f.method == "forName0")
             assert native.class_name == "java.lang.Class" and native.line is None
+            assert native.code_index == -1  # JDWP's index is the unsigned -1 (past 2^53): reported as -1
             result = await debugger.locals(stop.stop_id, native.frame_id)
             assert result.availability == "unavailable" and result.locals == ()
+            assert result.reason == "NATIVE_METHOD"
             assert page.frames[-1].method == "run" or page.next_offset is not None
             await debugger.resume(stop.stop_id)
             await printed(debuggee, f"^loaded {INITIALIZED}$")
@@ -300,6 +302,59 @@ async def test_one_hundred_breakpoints_then_limit_reached_changes_nothing(debugg
                     await debugger.set_breakpoint(*bad)
             cleanup = await debugger.detach()
             assert cleanup.status == "complete" and cleanup.remaining == ()
+
+
+async def test_breakpoint_ids_are_never_reused_and_the_limit_counts_those_held(scenes: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with engine(scenes) as (_, debugger):
+            issued = set()
+            for _ in range(150):  # probing for lines with code: each rejected one is removed again
+                bp = await debugger.set_breakpoint(SCENES, line("no-code"))
+                assert bp.status == "rejected" and bp.breakpoint_id not in issued
+                issued.add(bp.breakpoint_id)
+                await debugger.remove_breakpoint(bp.breakpoint_id)
+            assert debugger.list_breakpoints() == []
+            works = await debugger.set_breakpoint(SCENES, line("outer-after"))
+            assert works.status == "verified" and works.breakpoint_id not in issued
+            await debugger.remove_breakpoint(works.breakpoint_id)
+            await debugger.remove_breakpoint(works.breakpoint_id)  # removed ids stay known: still fine
+            held = [await debugger.set_breakpoint(SCENES, line("no-code")) for _ in range(100)]
+            with pytest.raises(LimitReached) as info:
+                await debugger.set_breakpoint(SCENES, line("outer-after"))
+            assert "100 breakpoints" in str(info.value) and "remove" in str(info.value)
+            await debugger.remove_breakpoint(held[0].breakpoint_id)
+            again = await debugger.set_breakpoint(SCENES, line("outer-after"))  # removing freed a place
+            assert again.status == "verified" and len(debugger.list_breakpoints()) == 100
+            with pytest.raises(NotFound):
+                await debugger.remove_breakpoint("bp-100000")
+
+
+async def test_ids_carry_the_session_prefix_and_others_are_refused(scenes: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", scenes.port) as vm, open_debugger(vm, id_prefix="s7-") as debugger:
+            bp = await debugger.set_breakpoint(SCENES, line("outer-call"))
+            assert bp.breakpoint_id == "s7-bp-1"
+            stop = await next_stop(debugger)
+            assert stop.stop_id == "s7-stop-1" and stop.thread_id.startswith("s7-stop-1.t")
+            # A frame ID built by hand before the stack was listed: the message says how to get one.
+            with pytest.raises(NotFound) as info:
+                await debugger.locals(stop.stop_id, f"{stop.thread_id}.f0")
+            assert "list" in str(info.value) and "stack" in str(info.value)
+            page = await debugger.stack(stop.stop_id, stop.thread_id, limit=1)
+            assert page.frames[0].frame_id == f"{stop.thread_id}.f0"
+            # IDs of another session (another prefix) are not this session's, even with matching numbers.
+            for call in (lambda: debugger.stack("s8-stop-1", stop.thread_id),
+                         lambda: debugger.stack(stop.stop_id, stop.thread_id.replace("s7-", "s8-")),
+                         lambda: debugger.locals(stop.stop_id, page.frames[0].frame_id.replace("s7-", "s8-")),
+                         lambda: debugger.resume("s8-stop-1"),
+                         lambda: debugger.remove_breakpoint("s8-bp-1")):
+                with pytest.raises(NotFound) as info:
+                    await call()
+                assert "another debugging session" in str(info.value)
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            await debugger.resume(stop.stop_id)
+            with pytest.raises(StaleReference):
+                await debugger.resume(stop.stop_id)
 
 
 # --- stops, steps and threads --------------------------------------------------------------------------
@@ -368,6 +423,7 @@ async def test_a_breakpoint_reached_first_ends_the_step(scenes: Debuggee) -> Non
             stop = await next_stop(debugger)
             assert stop.reasons == ("breakpoint",) and stop.breakpoint_ids == (inside.breakpoint_id,)
             assert stop.location.line == line("inner-return")
+            assert stop.ended_step == "over" and stop.pending_steps == ()
             await debugger.remove_breakpoint(inside.breakpoint_id)
             await debugger.resume(stop.stop_id)
             # The step's request was cleared: no step stop in `outer`, the next stop is the loop's next call.
@@ -379,10 +435,13 @@ async def test_a_breakpoint_reached_first_ends_the_step(scenes: Debuggee) -> Non
 async def test_vm_start_stop_with_suspend_y_is_released_by_resume(suspended_debuggee: Debuggee) -> None:
     with trio.fail_after(60):
         async with engine(suspended_debuggee) as (_, debugger):
+            # The VM_START event set comes before any reply: the engine opens with its stop current.
+            assert debugger.state == "paused" and debugger.current_stop is not None
             stop = await next_stop(debugger)
+            assert debugger.current_stop == stop
             assert stop.reasons == ("vm_start",) and stop.breakpoint_ids == ()
             assert stop.thread_name == "main"
-            assert debugger.state == "paused"
+            assert stop.location is None and stop.note is not None and "before main" in stop.note
             await debugger.resume(stop.stop_id)
             await printed(suspended_debuggee, "^ready$")
             await heartbeats(suspended_debuggee)

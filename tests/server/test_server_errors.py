@@ -52,6 +52,8 @@ INVALID: list[tuple[str, str, dict[str, Any]]] = [
     ("timeout-text", "get_debugger_state", {"debugSessionId": S, "timeoutMs": "1000"}),
     ("timeout-bool", "get_debugger_state", {"debugSessionId": S, "timeoutMs": True}),
     ("step-kind", "step_debugger", {"debugSessionId": S, "stopId": "s", "threadId": "t", "kind": "sideways"}),
+    ("step-filters-text", "step_debugger", {"debugSessionId": S, "stopId": "s", "threadId": "t", "kind": "into",
+                                            "stepFilters": "no"}),
     ("platform", "attach_debugger", {"platform": "ios", "deviceId": "x", "appId": "com.example"}),
     ("android-without-app", "attach_debugger", {"platform": "android", "deviceId": "emulator-5554"}),
     ("android-with-address", "attach_debugger", {"platform": "android", "deviceId": "e", "appId": "a.b",
@@ -183,10 +185,14 @@ async def test_disconnected_when_the_jvm_ends(debuggee: Debuggee, how: str, reas
             assert terminated["reason"] == reason, terminated
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert state["state"] == "disconnected" and state["result"]["terminal_reason"] == reason
-            for name, extra in (("set_debugger_breakpoint", {"className": WORKER, "line": line_of("step")}),
-                                ("get_debugger_stack", {"stopId": stop["stop_id"], "threadId": stop["thread_id"]}),
-                                ("resume_debugger", {"stopId": stop["stop_id"]})):
-                await mcp.fails(name, "DEBUGGER_DISCONNECTED", retryable=False, debugSessionId=sid, **extra)
+            # A stop of the lost session is stale (only the killed JVM had one); anything else is disconnected.
+            stop_code = "DEBUGGER_STALE_REFERENCE" if how == "kill" else "DEBUGGER_DISCONNECTED"
+            ended = "DEBUGGER_DISCONNECTED"
+            for name, extra, code in (
+                    ("set_debugger_breakpoint", {"className": WORKER, "line": line_of("step")}, ended),
+                    ("get_debugger_stack", {"stopId": stop["stop_id"], "threadId": stop["thread_id"]}, stop_code),
+                    ("resume_debugger", {"stopId": stop["stop_id"]}, stop_code)):
+                await mcp.fails(name, code, retryable=False, debugSessionId=sid, **extra)
             detached = await mcp.ok("detach_debugger", debugSessionId=sid)  # still fine: idempotent
             assert detached["state"] == "disconnected"
             # Nothing proves the app runs over a lost connection.
@@ -234,7 +240,9 @@ async def test_timeout_keeps_the_session_for_inspections_and_ends_it_for_resume(
             assert terminated["reason"] == "failed"
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert state["state"] == "failed"
-            await mcp.fails("get_debugger_stack", "DEBUGGER_DISCONNECTED", **ids)
+            await mcp.fails("get_debugger_stack", "DEBUGGER_STALE_REFERENCE", **ids)  # its stop ended with it
+            await mcp.fails("set_debugger_breakpoint", "DEBUGGER_DISCONNECTED", debugSessionId=sid, className=WORKER,
+                            line=line_of("step"))
             detached = await mcp.ok("detach_debugger", debugSessionId=sid)  # closing it again is fine
             assert detached["state"] == "failed" and detached["cleanup"]["status"] == "complete"
         await heartbeats_continue(shared_jvm)

@@ -120,9 +120,11 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             step_stop = step_event["stop"]
             assert step_stop["reason"] == "step" and step_stop["location"]["line"] == line_of("step") + 1
 
-            # A frame ID of the current stop that was never issued is not found (not stale).
-            await mcp.fails("get_debugger_locals", "DEBUGGER_NOT_FOUND", debugSessionId=sid,
-                            stopId=step_stop["stop_id"], frameId=f"{step_stop['thread_id']}.f0")
+            # A frame ID of the current stop that was never issued is not found (not stale): frame IDs come
+            # from get_debugger_stack, and the message says so.
+            hand_built = await mcp.fails("get_debugger_locals", "DEBUGGER_NOT_FOUND", debugSessionId=sid,
+                                         stopId=step_stop["stop_id"], frameId=f"{step_stop['thread_id']}.f0")
+            assert "get_debugger_stack" in hand_built["error"]["message"]
 
             # Remove the breakpoint (twice: still fine), resume: the old stop's IDs are stale now too.
             bp_id = paused["result"]["breakpoints"][1]["breakpoint_id"]
@@ -145,19 +147,25 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             again = await mcp.ok("detach_debugger", debugSessionId=sid)  # idempotent
             assert again["state"] == "detached" and again["cleanup"] == detached["cleanup"]
 
-            # After detach: the summary stays readable; everything that needs the VM is disconnected.
+            # After detach: the summary stays readable; the session's stop, thread and frame IDs are stale
+            # (the message says the session ended); everything else that needs the VM is disconnected.
             ended = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert ended["result"]["terminal_reason"] == "detached" and ended["result"]["stop"] is None
             terminated, _ = await mcp.wait_for(sid, "terminated", cursor)
             assert terminated["reason"] == "detached"
-            for name, extra in (("set_debugger_breakpoint", {"className": WORKER, "line": line_of("step")}),
-                                ("remove_debugger_breakpoint", {"breakpointId": bp_id}),
-                                ("get_debugger_stack", {"stopId": step_stop["stop_id"],
+            for name, extra in (("get_debugger_stack", {"stopId": step_stop["stop_id"],
                                                         "threadId": step_stop["thread_id"]}),
-                                ("get_debugger_locals", {"stopId": step_stop["stop_id"], "frameId": "x"}),
+                                ("get_debugger_locals", {"stopId": step_stop["stop_id"], "frameId": top["frame_id"]}),
+                                ("get_debugger_locals", {"stopId": stop["stop_id"], "frameId": "x"}),
                                 ("step_debugger", {"stopId": step_stop["stop_id"],
                                                    "threadId": step_stop["thread_id"], "kind": "out"}),
                                 ("resume_debugger", {"stopId": step_stop["stop_id"]})):
+                stale = await mcp.fails(name, "DEBUGGER_STALE_REFERENCE", retryable=False, debugSessionId=sid,
+                                        **extra)
+                assert "session" in stale["error"]["message"] and "ended" in stale["error"]["message"]
+            for name, extra in (("set_debugger_breakpoint", {"className": WORKER, "line": line_of("step")}),
+                                ("remove_debugger_breakpoint", {"breakpointId": bp_id}),
+                                ("resume_debugger", {"stopId": "stop-99"})):
                 await mcp.fails(name, "DEBUGGER_DISCONNECTED", retryable=False, debugSessionId=sid, **extra)
             await mcp.fails("get_debugger_state", "DEBUGGER_NOT_FOUND", debugSessionId="dbg-000000000000")
             await mcp.fails("wait_for_debugger_event", "DEBUGGER_NOT_FOUND", debugSessionId="dbg-000000000000")
@@ -178,7 +186,7 @@ async def test_step_into_and_out(shared_jvm: Debuggee) -> None:
             bp = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["breakpoints"][0]
             await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=bp["breakpoint_id"])
             await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"], threadId=stop["thread_id"],
-                         kind="into")
+                         kind="into", stepFilters=False)  # app code to app code: the same landing either way
             event, cursor = await mcp.wait_for(sid, "stopped", cursor)
             into = event["stop"]
             assert into["reason"] == "step" and into["location"]["class_name"] == WORKER
@@ -202,8 +210,60 @@ async def test_detach_while_paused_releases_the_vm(shared_jvm: Debuggee) -> None
             assert detached["state"] == "detached"
             assert detached["cleanup"] == {"status": "complete", "execution_state": "running", "remaining": [],
                                            "errors": []}
-            await mcp.fails("get_debugger_stack", "DEBUGGER_DISCONNECTED", debugSessionId=sid,
+            await mcp.fails("get_debugger_stack", "DEBUGGER_STALE_REFERENCE", debugSessionId=sid,
                             stopId=stop["stop_id"], threadId=stop["thread_id"])
+        await heartbeats_continue(shared_jvm)
+
+
+async def test_attach_to_a_jvm_waiting_with_suspend_y_answers_paused(suspended_debuggee: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            address = f"127.0.0.1:{suspended_debuggee.port}"
+            attached = await mcp.ok("attach_debugger", platform="jvm", address=address)
+            sid = attached["result"]["debug_session_id"]
+            assert attached["state"] == "paused"
+            state = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            stop = state["result"]["stop"]
+            assert stop["reason"] == "vm_start" and stop["thread_name"] == "main"
+            assert stop["location"] is None and "before main" in stop["note"]
+            event, _ = await mcp.wait_for(sid, "stopped")
+            assert event["stop"] == stop
+            # Breakpoints set now bind as classes load; resuming lets main start.
+            bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=WORKER, line=line_of("step"))
+            assert bp["result"]["status"] == "pending"
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
+            event, _ = await mcp.wait_for(sid, "stopped", event["sequence"])
+            assert event["stop"]["breakpoint_ids"] == [bp["result"]["breakpoint_id"]]
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+        await heartbeats_continue(suspended_debuggee)
+
+
+async def test_ids_of_another_session_are_refused(shared_jvm: Debuggee, debuggee: Debuggee) -> None:
+    """Two sessions stopped at once: every stop, thread, frame and breakpoint ID names its session, so a
+    mixed-up debugSessionId never acts on the other session's stop with the same number."""
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            first = await mcp.attach_jvm(shared_jvm)
+            second = await mcp.attach_jvm(debuggee)
+            stop_a, _ = await mcp.stop_at(first, WORKER, line_of("step"))
+            stop_b, _ = await mcp.stop_at(second, WORKER, line_of("step"))
+            assert stop_a["stop_id"] != stop_b["stop_id"] and stop_a["thread_id"] != stop_b["thread_id"]
+            frames = await mcp.ok("get_debugger_stack", debugSessionId=first, stopId=stop_a["stop_id"],
+                                  threadId=stop_a["thread_id"], limit=1)
+            frame_a = frames["result"]["frames"][0]["frame_id"]
+            bps = (await mcp.ok("get_debugger_state", debugSessionId=first))["result"]["breakpoints"]
+            for name, extra in (("get_debugger_stack", {"stopId": stop_a["stop_id"], "threadId": stop_a["thread_id"]}),
+                                ("get_debugger_stack", {"stopId": stop_b["stop_id"], "threadId": stop_a["thread_id"]}),
+                                ("get_debugger_locals", {"stopId": stop_b["stop_id"], "frameId": frame_a}),
+                                ("resume_debugger", {"stopId": stop_a["stop_id"]}),
+                                ("remove_debugger_breakpoint", {"breakpointId": bps[0]["breakpoint_id"]})):
+                body = await mcp.fails(name, "DEBUGGER_NOT_FOUND", debugSessionId=second, **extra)
+                assert "another debugging session" in body["error"]["message"]
+            # Neither session was touched: both stops are still current.
+            for sid, stop in ((first, stop_a), (second, stop_b)):
+                state = await mcp.ok("get_debugger_state", debugSessionId=sid)
+                assert state["result"]["stop"]["stop_id"] == stop["stop_id"]
+                await mcp.ok("detach_debugger", debugSessionId=sid)
         await heartbeats_continue(shared_jvm)
 
 

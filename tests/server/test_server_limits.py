@@ -38,7 +38,7 @@ async def test_pause_limit_detaches_and_polling_does_not_extend_it(shared_jvm: D
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert state["state"] == "detached" and state["result"]["terminal_reason"] == "pause_limit"
             assert state["cleanup"]["status"] == "complete" and state["cleanup"]["execution_state"] == "running"
-            await mcp.fails("resume_debugger", "DEBUGGER_DISCONNECTED", debugSessionId=sid, stopId=stop["stop_id"])
+            await mcp.fails("resume_debugger", "DEBUGGER_STALE_REFERENCE", debugSessionId=sid, stopId=stop["stop_id"])
         await heartbeats_continue(shared_jvm)  # the JVM runs on
 
 

@@ -8,6 +8,9 @@ that name in every class loader (``VirtualMachine.ClassesBySignature``), so no l
 two. In each class every code index the line table maps to the line gets an
 ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)``. A line with no code, or a class without a line
 table, rejects the breakpoint: it is never moved to another line.
+
+At most 100 breakpoints are held at once; removing one frees its place. IDs are never reused in a session,
+so a removed breakpoint's ID stays known (removing it again is fine) and never names a new one.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from ..protocol.errors import CommandError, ConnectionClosed
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather
 from .errors import InvalidArgument, LimitReached, NotFound
+from .ids import IdScheme
 from .model import LOCATION_UNAVAILABLE, BoundLocation, Breakpoint, BreakpointStatus, Reason
 from .names import binary_name_of, is_binary_name, signature_of
 from .symbols import Symbols
@@ -42,7 +46,6 @@ class _Entry:
     reason: Reason | None = None
     requests: dict[int, Location] = dataclasses.field(default_factory=dict)  # JDWP request ID -> location
     bound_types: set[int] = dataclasses.field(default_factory=set)
-    removed: bool = False
 
     def rejected(self) -> bool:
         return self.status == "rejected"
@@ -55,18 +58,20 @@ class _Entry:
 class Breakpoints:
     """Every breakpoint of one session and the JDWP requests behind them."""
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols, limit: int = MAX_BREAKPOINTS) -> None:
+    def __init__(self, vm: JdwpClient, symbols: Symbols, limit: int = MAX_BREAKPOINTS,
+                 ids: IdScheme | None = None) -> None:
         self._vm = vm
         self._symbols = symbols
         self._limit = limit
+        self._ids = ids or IdScheme()
         self._issued = 0
-        self._entries: dict[str, _Entry] = {}
+        self._entries: dict[str, _Entry] = {}  # the breakpoints held; a removed one leaves
         self._by_request: dict[int, str] = {}
         self._prepare: dict[str, tuple[int, int]] = {}  # class name -> (request ID, breakpoints using it)
         self._prepare_ids: set[int] = set()
 
     def all(self) -> list[Breakpoint]:
-        return [e.snapshot() for e in self._entries.values() if not e.removed]
+        return [e.snapshot() for e in self._entries.values()]
 
     def owner_of(self, request_id: int) -> str | None:
         """The breakpoint ID behind a JDWP breakpoint request ID."""
@@ -80,16 +85,18 @@ class Breakpoints:
 
         Raises:
             InvalidArgument: not a binary class name, or a line below 1. Nothing is changed.
-            LimitReached: the session has issued its 100 breakpoint IDs.
+            LimitReached: the session holds 100 breakpoints already. Nothing is changed.
         """
         if not is_binary_name(class_name):
             raise InvalidArgument(f"className {class_name!r} is not a binary class name like com.example.Foo$Bar")
         if not isinstance(line, int) or isinstance(line, bool) or line < 1:
             raise InvalidArgument(f"line must be a positive integer, got {line!r}")
-        if self._issued >= self._limit:
-            raise LimitReached(f"this session has used all {self._limit} breakpoint IDs; detach and attach again")
+        held = len(self._entries)
+        if held >= self._limit:
+            raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
+                               "remove one (remove_debugger_breakpoint) to set another")
         self._issued += 1
-        entry = _Entry(f"bp-{self._issued}", class_name, line)
+        entry = _Entry(self._ids.breakpoint(self._issued), class_name, line)
         self._entries[entry.breakpoint_id] = entry
         await self._watch_class(class_name)
         classes = await self._vm.classes_by_signature(signature_of(class_name))
@@ -106,12 +113,12 @@ class Breakpoints:
         Raises:
             NotFound: this session never issued the ID.
         """
-        entry = self._entries.get(breakpoint_id)
+        entry = self._entries.pop(breakpoint_id, None)
         if entry is None:
+            number = self._ids.number(breakpoint_id, "bp")
+            if number is not None and number <= self._issued:
+                return  # removed before
             raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
-        if entry.removed:
-            return
-        entry.removed = True
         await self._clear_requests(entry)
         if entry.status != "rejected":
             await self._unwatch_class(entry.class_name)
@@ -121,7 +128,7 @@ class Breakpoints:
         name = binary_name_of(event.signature)
         changed = []
         for entry in list(self._entries.values()):
-            if entry.removed or entry.class_name != name or entry.status == "rejected":
+            if entry.class_name != name or entry.status == "rejected":
                 continue
             if event.type_id in entry.bound_types:
                 continue
@@ -136,10 +143,10 @@ class Breakpoints:
     async def clear_all(self) -> list[str]:
         """Clear every request we made (for detach); return what could not be cleared."""
         failures: list[str] = []
-        for entry in self._entries.values():
-            if not entry.removed:
-                entry.removed = True
-                failures += await self._clear_requests(entry)
+        entries = list(self._entries.values())
+        self._entries.clear()
+        for entry in entries:
+            failures += await self._clear_requests(entry)
         for name, (request_id, _) in list(self._prepare.items()):
             failures += await self._clear(EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
         self._prepare.clear()

@@ -9,8 +9,11 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   Class-prepare event sets that only serve binding are released as soon as binding is done.
 - **Stops.** The events of one event set form one stop. An event set that arrives while a stop is
   current is queued; resuming the current stop makes the next one current and publishes it.
-- **References.** Stop, thread and frame IDs embed their stop's ID. Once that stop ends, an old ID fails
-  with ``StaleReference`` before anything is sent to the VM.
+- **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
+  as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).
+- **References.** Stop, thread and frame IDs embed their stop's ID, and every ID starts with the session's
+  prefix (:mod:`.ids`). Once a stop ends, an old ID fails with ``StaleReference`` before anything is sent to
+  the VM; another session's ID is ``NotFound``, saying so.
 - **Serialisation.** Changes of state (breakpoints, binding, resume, step, detach) hold one lock;
   inspection does not, and event delivery never waits for a caller.
 """
@@ -33,20 +36,18 @@ from ..client import JdwpClient
 from ..protocol.commands.events import (
     BreakpointEvent,
     ClassPrepareEvent,
-    ClassUnloadEvent,
     Composite,
-    Count,
     SingleStepEvent,
-    Step,
     VMDeathEvent,
     VMStartEvent,
 )
-from ..protocol.constants import EventKind, StepDepth, StepSize, SuspendPolicy
+from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import CommandError, ConnectionClosed, JdwpError
 from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
 from .errors import EngineClosed, InvalidArgument, NotFound, NotPaused, StaleReference
+from .ids import IdScheme
 from .inspect import FrameRef, frame_locals, stack_page
 from .model import (
     Breakpoint,
@@ -55,7 +56,6 @@ from .model import (
     Cleanup,
     EngineEvent,
     Locals,
-    SourcePosition,
     StackPage,
     StepKind,
     Stop,
@@ -64,6 +64,7 @@ from .model import (
     TerminalReason,
     Terminated,
 )
+from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
 
 __all__ = ["Debugger", "open_debugger"]
@@ -71,7 +72,8 @@ __all__ = ["Debugger", "open_debugger"]
 log = logging.getLogger("jdwp.debugger")
 
 DETACH_DEADLINE = 10.0
-_DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
+BEFORE_MAIN = ("no code has run in this thread yet: the VM is suspended at its start, before main; set "
+               "breakpoints now, then resume")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,6 +82,19 @@ class _Suspension:
 
     policy: int
     thread: ThreadId
+
+
+@dataclasses.dataclass
+class _Found:
+    """An event set, sorted: why it stops, in which thread and where, and the class prepares it carries."""
+
+    reasons: list[StopReason] = dataclasses.field(default_factory=list)
+    breakpoint_ids: list[str] = dataclasses.field(default_factory=list)
+    thread: ThreadId | None = None
+    location: Location | None = None
+    step: StepInFlight | None = None  # our step that completed in this set
+    prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
+    suspension: _Suspension = _Suspension(0, ThreadId(0))
 
 
 @dataclasses.dataclass
@@ -94,16 +109,17 @@ class _StopState:
 class Debugger:
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`."""
 
-    def __init__(self, vm: JdwpClient) -> None:
+    def __init__(self, vm: JdwpClient, id_prefix: str = "") -> None:
         self.vm = vm
         self.symbols = Symbols(vm)
-        self.breakpoints = Breakpoints(vm, self.symbols)
+        self._ids = IdScheme(id_prefix)
+        self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
+        self._steps = Steps(vm, self.symbols)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._current: _StopState | None = None
         self._queue: deque[_StopState] = deque()
         self._stops_issued = 0
-        self._step: tuple[int, ThreadId] | None = None  # (request ID, thread) of the step in flight
         self._terminal: Terminated | None = None
         self._cleanup: Cleanup | None = None
         self._uncertain = False
@@ -188,20 +204,39 @@ class Debugger:
             raise NotPaused(f"the VM is not stopped, and {stop_id!r} is not a stop of this session")
         raise NotFound(f"{stop_id!r} is not a stop of this session")
 
-    def _is_issued(self, stop_id: str) -> bool:
-        prefix, _, number = stop_id.partition("-")
-        return prefix == "stop" and number.isdigit() and 0 < int(number) <= self._stops_issued
+    def _is_issued(self, handle: str) -> bool:
+        """Whether a stop, thread or frame ID names a stop this session issued.
+
+        Raises:
+            NotFound: an ID of another session (another prefix).
+        """
+        number = self._ids.number(handle, "stop")
+        return number is not None and number <= self._stops_issued
+
+    def issued(self, handle: str) -> bool:
+        """Whether a stop, thread or frame ID names a stop of this session (current, ended or stale)."""
+        try:
+            return self._is_issued(handle)
+        except NotFound:
+            return False
 
     def _thread_for(self, state: _StopState, thread_id: str) -> ThreadId:
         thread = state.threads.get(thread_id)
         if thread is None:
-            self._raise_for_handle(thread_id, "thread")
+            self._raise_for_handle(state, thread_id, "thread")
         return thread  # type: ignore[return-value]
 
-    def _raise_for_handle(self, handle: str, what: str) -> None:
+    def _raise_for_handle(self, state: _StopState, handle: str, what: str) -> None:
         stop_part = handle.partition(".")[0]
-        if self._is_issued(stop_part) and (self._current is None or stop_part != self._current.stop.stop_id):
+        if self._is_issued(stop_part) and stop_part != state.stop.stop_id:
             raise StaleReference(f"{what} {handle} belongs to stop {stop_part}, which has ended")
+        thread = state.threads.get(handle.rpartition(".")[0]) if what == "frame" else None
+        if thread is not None and thread not in state.frame_counts:
+            raise NotFound(f"{handle!r} was not listed: frame IDs come from the stack listing; list this thread's "
+                           "stack for this stop first (get_debugger_stack) and use its frame_id values")
+        if thread is not None:
+            raise NotFound(f"{handle!r} is not a frame listed for this stop; list the stack (get_debugger_stack, "
+                           "with an offset for deeper frames) and use its frame_id values")
         raise NotFound(f"{handle!r} is not a {what} ID of the current stop")
 
     # --- inspection --------------------------------------------------------------------------------
@@ -233,7 +268,7 @@ class Debugger:
         state = self._stop_for(stop_id)
         ref = state.frames.get(frame_id)
         if ref is None:
-            self._raise_for_handle(frame_id, "frame")
+            self._raise_for_handle(state, frame_id, "frame")
         return await frame_locals(self.vm, self.symbols, ref)  # type: ignore[arg-type]
 
     # --- resume and step ---------------------------------------------------------------------------
@@ -249,26 +284,25 @@ class Debugger:
             state = self._stop_for(stop_id)
             await self._release_current(state)
 
-    async def step(self, stop_id: str, thread_id: str, kind: StepKind) -> None:
+    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True) -> None:
         """Step one line (``into``/``over``/``out``) on a thread of the current stop, then let it run.
 
-        Returns once the VM accepted the step; the stop it leads to arrives as an event later. A
-        breakpoint hit first ends the step too.
+        Returns once the VM accepted the step; the stop it leads to arrives as an event later. Other
+        threads' stops may come first (they list this step in ``pending_steps``; resuming them lets it go
+        on); a breakpoint of this thread reached first ends it (that stop has ``ended_step``).
+        ``filters`` (default on) skips the JDK's, Kotlin's and Android's internals and synthetic
+        methods (:mod:`.steps`).
 
         Raises:
             InvalidArgument: an unknown kind.
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
         """
-        depth = _DEPTHS.get(kind)
-        if depth is None:
+        if kind not in DEPTHS:
             raise InvalidArgument(f"step kind must be into, over or out, not {kind!r}")
         async with self._lock:
             state = self._stop_for(stop_id)
             thread = self._thread_for(state, thread_id)
-            await self._clear_step()
-            request_id = await self.vm.event_request.set(
-                EventKind.SINGLE_STEP, SuspendPolicy.ALL, [Step(thread, StepSize.LINE, depth), Count(1)])
-            self._step = (request_id, thread)
+            await self._steps.start(thread, state.stop.thread_name, kind, filters)
             await self._release_current(state)
 
     async def _release_current(self, state: _StopState) -> None:
@@ -288,17 +322,13 @@ class Debugger:
 
     async def _promote(self) -> None:
         if self._current is None and self._queue:
-            self._current = self._queue.popleft()
-            self._publish(Stopped(self._current.stop))
+            self._make_current(self._queue.popleft())
 
-    async def _clear_step(self) -> None:
-        if self._step is not None:
-            request_id, _ = self._step
-            self._step = None
-            try:
-                await self.vm.event_request.clear(EventKind.SINGLE_STEP, request_id)
-            except CommandError as exc:
-                log.debug("clearing step request %d: %s", request_id, exc)
+    def _make_current(self, state: _StopState) -> None:
+        # Steps pending are told as of now: a queued stop may become current after other steps began.
+        state.stop = dataclasses.replace(state.stop, pending_steps=self._steps.pending(state.suspension.thread))
+        self._current = state
+        self._publish(Stopped(state.stop))
 
     # --- events from the VM ------------------------------------------------------------------------
 
@@ -332,82 +362,90 @@ class Debugger:
         self._terminate(reason, why)
 
     async def _handle(self, event_set: Composite) -> None:
-        reasons: list[StopReason] = []
-        breakpoint_ids: list[str] = []
-        stop_thread: ThreadId | None = None
-        stop_location = None
-        prepares: list[ClassPrepareEvent] = []
+        async with self._lock:
+            if self._terminal is not None:
+                return
+            found = self._classify(event_set)
+            if self._detaching:  # an event set that was on its way when we cleared our requests: let it go
+                await self._release(found.suspension)
+                return
+            try:
+                for prepare in found.prepares:
+                    for changed in await self.breakpoints.on_class_prepare(prepare):
+                        self._publish(BreakpointVerified(changed) if changed.status == "verified"
+                                      else BreakpointRejected(changed))
+                state = await self._stop_of(found) if found.reasons else None
+            except CommandError:
+                # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure.
+                await self._release(found.suspension)
+                raise
+            if state is None:
+                await self._release(found.suspension)
+            elif self._current is None:
+                self._make_current(state)
+            else:
+                self._queue.append(state)
+
+    def _classify(self, event_set: Composite) -> _Found:
+        """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
+        found = _Found()
         for event in event_set.events:
             if isinstance(event, BreakpointEvent):
                 owner = self.breakpoints.owner_of(event.request_id)
                 if owner is None:
                     continue
-                reasons.append("breakpoint")
-                breakpoint_ids.append(owner)
+                found.reasons.append("breakpoint")
+                found.breakpoint_ids.append(owner)
             elif isinstance(event, SingleStepEvent):
-                if self._step is None or event.request_id != self._step[0]:
+                step = self._steps.of_request(event.request_id)
+                if step is None:
                     continue
-                reasons.append("step")
+                found.reasons.append("step")
+                found.step = step
             elif isinstance(event, VMStartEvent):
                 if event_set.suspend_policy == SuspendPolicy.NONE:
                     continue
-                reasons.append("vm_start")
+                found.reasons.append("vm_start")
             elif isinstance(event, ClassPrepareEvent):
                 if self.breakpoints.is_prepare_request(event.request_id):
-                    prepares.append(event)
-                continue
-            elif isinstance(event, ClassUnloadEvent):
+                    found.prepares.append(event)
                 continue
             else:
                 continue
-            if stop_thread is None:
-                stop_thread = event.thread
-                stop_location = getattr(event, "location", None)
-        suspension = _Suspension(event_set.suspend_policy, stop_thread or ThreadId(0))
-        if prepares and stop_thread is None:
-            suspension = _Suspension(event_set.suspend_policy, prepares[0].thread)
-        async with self._lock:
-            if self._terminal is not None:
-                return
-            if self._detaching:  # an event set that was on its way when we cleared our requests: let it go
-                await self._release(suspension)
-                return
-            try:
-                for prepare in prepares:
-                    for changed in await self.breakpoints.on_class_prepare(prepare):
-                        self._publish(BreakpointVerified(changed) if changed.status == "verified"
-                                      else BreakpointRejected(changed))
-                if reasons:
-                    await self._clear_step()  # whatever stops next ends the step in flight
-                    state = await self._new_stop(tuple(dict.fromkeys(reasons)), suspension, stop_location,
-                                                 tuple(dict.fromkeys(breakpoint_ids)))
-            except CommandError:
-                # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure.
-                await self._release(suspension)
-                raise
-            if not reasons:
-                await self._release(suspension)
-                return
-            if self._current is None:
-                self._current = state
-                self._publish(Stopped(state.stop))
-            else:
-                self._queue.append(state)
+            if found.thread is None:
+                found.thread = event.thread
+                found.location = getattr(event, "location", None)
+        thread = found.thread if found.thread is not None else (
+            found.prepares[0].thread if found.prepares else ThreadId(0))
+        found.suspension = _Suspension(event_set.suspend_policy, thread)
+        return found
 
-    async def _new_stop(self, reasons: tuple[StopReason, ...], suspension: _Suspension, location: Location | None,
-                        breakpoint_ids: tuple[str, ...]) -> _StopState:
-        self._stops_issued += 1
-        stop_id = f"stop-{self._stops_issued}"
-        thread = suspension.thread
-        thread_handle = f"{stop_id}.t{thread:x}"
+    async def _stop_of(self, found: _Found) -> _StopState | None:
+        """The stop an event set makes, or ``None`` when a filtered step stepped on past a synthetic method."""
+        thread = found.suspension.thread
+        own = self._steps.of_thread(thread)
+        ended: StepKind | None = None
+        if own is not None:  # its thread stops: the step ends, completed or cut short by a breakpoint
+            await self._steps.end(own)
+            ended = None if own is found.step else own.kind
+        location = found.location
         if location is None:  # VM start: the thread has not run yet; describe its top frame if any
             frames = await self.vm.thread_reference.frames(thread, 0, -1) if thread else []
             location = frames[0].location if frames else None
-        name, positions = await gather([lambda: self.vm.thread_reference.name(thread),
-                                        lambda: self.symbols.describe([location] if location else [])])
-        position = positions[0] if positions else SourcePosition("", "", None, None, -1)
-        stop = Stop(stop_id, reasons, thread_handle, name, position, breakpoint_ids)
-        return _StopState(stop, suspension, {thread_handle: thread})
+        name, positions, _ = await gather([lambda: self.vm.thread_reference.name(thread),
+                                           lambda: self.symbols.describe([location] if location else []),
+                                           lambda: self._steps.drop_ended_threads(thread)])
+        if found.step is not None and found.reasons == ["step"] and location is not None:
+            if await self._steps.step_past_synthetic(found.step, location):
+                return None
+        self._stops_issued += 1
+        stop_id = self._ids.stop(self._stops_issued)
+        thread_handle = f"{stop_id}.t{thread:x}"
+        position = positions[0] if positions else None
+        stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
+                    tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended,
+                    note=BEFORE_MAIN if position is None else None)
+        return _StopState(stop, found.suspension, {thread_handle: thread})
 
     def _publish(self, event: EngineEvent) -> None:
         self._events_in.send_nowait(event)
@@ -420,6 +458,7 @@ class Debugger:
         self._queue.clear()
         self._publish(self._terminal)
         self._events_in.close()
+        self._handled.set()  # nothing more will be handled: wake whoever waits for that
 
     # --- detach ------------------------------------------------------------------------------------
 
@@ -462,7 +501,7 @@ class Debugger:
         errors: list[str] = []
         try:
             async with self._lock:
-                await self._clear_step()
+                await self._steps.end_all()
                 remaining += await self.breakpoints.clear_all()
                 states = ([self._current] if self._current else []) + list(self._queue)
                 self._current = None
@@ -484,7 +523,7 @@ class Debugger:
         return Cleanup(status, "running" if running else "unknown", tuple(remaining), tuple(errors))
 
     async def _drain_events(self) -> None:
-        while self._handling or self.vm.statistics()["buffered_events"]:
+        while self._terminal is None and (self._handling or self.vm.statistics()["buffered_events"]):
             await self._handled.wait()
 
     async def _threads_run_free(self) -> bool:
@@ -498,13 +537,20 @@ class Debugger:
 
 
 @asynccontextmanager
-async def open_debugger(vm: JdwpClient) -> AsyncIterator[Debugger]:
-    """Run a :class:`Debugger` over an open client; detach when the block exits (if not done already)."""
-    debugger = Debugger(vm)
+async def open_debugger(vm: JdwpClient, *, id_prefix: str = "") -> AsyncIterator[Debugger]:
+    """Run a :class:`Debugger` over an open client; detach when the block exits (if not done already).
+
+    ``id_prefix`` (``"s3-"``: up to 12 lowercase letters or digits and a dash) starts every ID the
+    session issues, so IDs stay unique among several sessions. The engine is handed over once the event
+    sets that came with the connection are handled: a JVM started with ``suspend=y`` sends VM_START
+    before it answers any command, so its ``vm_start`` stop is current when this returns.
+    """
+    debugger = Debugger(vm, id_prefix)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(debugger._run)
             try:
+                await debugger._drain_events()
                 yield debugger
             finally:
                 await debugger.detach()

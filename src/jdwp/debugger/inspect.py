@@ -22,7 +22,7 @@ from ..protocol.errors import CommandError
 from ..protocol.types import FrameId, Location, ObjectId, ThreadId
 from ..protocol.values import Value
 from ._gather import gather
-from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, Frame, Local, Locals, StackPage
+from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, NATIVE_METHOD, Frame, Local, Locals, StackPage
 from .names import binary_name_of, java_prefix, java_text, type_name
 from .symbols import Symbols
 
@@ -86,7 +86,8 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef) -> Local
                              lambda: symbols.signature(location.class_id)])
     if table is None:
         this = await _this(vm, symbols, ref)
-        return Locals("unavailable", (), this, ABSENT_INFORMATION)
+        why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
+        return Locals("unavailable", (), this, why)
     if not table.slots:
         this = await _this(vm, symbols, ref)
         return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)

@@ -26,6 +26,9 @@ TerminalReason = Literal["detached", "vm_death", "disconnected", "failed"]
 LOCATION_UNAVAILABLE = "DEBUGGER_LOCATION_UNAVAILABLE"
 EMPTY_OR_UNAVAILABLE = "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
 ABSENT_INFORMATION = "ABSENT_INFORMATION"
+NATIVE_METHOD = "NATIVE_METHOD"
+NO_CODE_INDEX = -1
+"""The ``code_index`` of a native method's location (JDWP sends the unsigned 64-bit -1, past JSON's 2^53)."""
 
 #: The most UTF-16 units of any name or message the VM supplies (DESIGN.md §5; values are cut at 256).
 MAX_NAME = 1024
@@ -110,15 +113,35 @@ class Breakpoint:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PendingStep:
+    """A step still in flight in another thread: it goes on once this stop is resumed."""
+
+    thread_name: str
+    kind: StepKind
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        _bound_names(self, "thread_name")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Stop:
-    """A suspension of the VM that we own: one event set (or several events delivered together)."""
+    """A suspension of the VM that we own: one event set (or several events delivered together).
+
+    ``location`` is ``None`` when the thread has run no code yet (``vm_start`` before ``main``; ``note``
+    says so). ``pending_steps`` are other threads' steps that go on after this stop; ``ended_step`` is the
+    kind of this thread's own step that a breakpoint reached first ended.
+    """
 
     stop_id: str
     reasons: tuple[StopReason, ...]
     thread_id: str
     thread_name: str
-    location: SourcePosition
+    location: SourcePosition | None
     breakpoint_ids: tuple[str, ...]
+    pending_steps: tuple[PendingStep, ...] = ()
+    ended_step: StepKind | None = None
+    note: str | None = None
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:

@@ -18,8 +18,12 @@ from ..protocol.constants import ErrorCode
 from ..protocol.errors import AbsentInformation, CommandError
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather
-from .model import SourcePosition
+from .model import NO_CODE_INDEX, SourcePosition
 from .names import binary_name_of
+
+ACC_NATIVE = 0x0100
+ACC_SYNTHETIC = 0x1000
+JDWP_SYNTHETIC = 0xF0000000  # JDWP's own synthetic bit in Method modBits (ReferenceType.Methods, 2,5)
 
 
 class Symbols:
@@ -132,8 +136,21 @@ class Symbols:
             method=method.name if method else f"<method {loc.method_id:#x}>",
             source=self._sources.get(loc.class_id),
             line=line_at(table, loc.index) if table else None,
-            code_index=loc.index,
+            code_index=code_index(loc),
         )
+
+    async def modifiers(self, loc: Location) -> int:
+        """The access flags of the location's method (0 when the class no longer lists it)."""
+        method = (await self.methods(loc.class_id)).get(loc.method_id)
+        return method.mod_bits if method else 0
+
+    async def is_native(self, loc: Location) -> bool:
+        return code_index(loc) == NO_CODE_INDEX or bool(await self.modifiers(loc) & ACC_NATIVE)
+
+
+def code_index(loc: Location) -> int:
+    """The location's code index; a native method's (JDWP's unsigned 64-bit -1) is -1."""
+    return NO_CODE_INDEX if loc.index >= 1 << 63 else loc.index
 
 
 def _is_absent(exc: CommandError) -> bool:

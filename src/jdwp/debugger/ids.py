@@ -1,0 +1,56 @@
+"""The IDs the engine hands out: stops (with their thread and frame handles) and breakpoints.
+
+Layer: ``jdwp.debugger`` (pure; no I/O). DESIGN.md §5: IDs are opaque strings, unique per server.
+
+Shapes: ``{prefix}stop-{n}``, its thread ``{prefix}stop-{n}.t{thread:x}`` and frame
+``{prefix}stop-{n}.t{thread:x}.f{index}``, and ``{prefix}bp-{n}``. Numbers count up per session and are
+never reused. The prefix (``s3-``; empty for a library user who runs one session) names the session, so
+an ID given to the wrong session is recognised as another session's rather than read as this session's
+stop or breakpoint with the same number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from .errors import InvalidArgument, NotFound
+
+IdKind = Literal["stop", "bp"]
+
+_PREFIX = re.compile(r"(?:[a-z0-9]{1,12}-)?")
+_HEAD = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)(?P<kind>stop|bp)-(?P<number>[1-9][0-9]{0,15})")
+
+
+class IdScheme:
+    """How one session's IDs read, and whether a given ID is one of them."""
+
+    def __init__(self, prefix: str = "") -> None:
+        if not _PREFIX.fullmatch(prefix):
+            raise InvalidArgument(f"an ID prefix is up to 12 lowercase letters or digits and a '-', not {prefix!r}")
+        self.prefix = prefix
+
+    def stop(self, number: int) -> str:
+        return f"{self.prefix}stop-{number}"
+
+    def breakpoint(self, number: int) -> str:
+        return f"{self.prefix}bp-{number}"
+
+    def number(self, handle: str, kind: IdKind) -> int | None:
+        """The number in one of this session's IDs of ``kind`` (a thread or frame handle gives its stop's).
+
+        Returns ``None`` for text that is not such an ID.
+
+        Raises:
+            NotFound: the ID has the shape of another session's (another prefix).
+        """
+        match = _HEAD.fullmatch(handle.partition(".")[0])
+        if match is None or match["kind"] != kind:
+            return None
+        if match["prefix"] != self.prefix:
+            if match["prefix"]:
+                mine = f"start with {self.prefix!r}" if self.prefix else "have no prefix"
+                raise NotFound(f"{handle!r} is an ID of another debugging session (this session's IDs {mine}); "
+                               "use it with the session that issued it")
+            return None
+        return int(match["number"])

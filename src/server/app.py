@@ -22,16 +22,16 @@ import trio
 from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
-from .capabilities import CAPABILITIES, LIMITATIONS
-from .envelope import SessionFields, ToolFailure, envelope, failure_of
+from .capabilities import CAPABILITIES, LIMITATION_CODES, LIMITATIONS, VERSION
+from .envelope import SessionFields, envelope, output_schema
+from .failures import ErrorBody, ToolFailure, failure_of
 from .session import DebugSession
 from .sessions import SessionManager
 from .targets import Config
-from .tools import BY_NAME, TOOLS, Call, Tool
+from .tools import BY_NAME, Call, Tool
 
 log = logging.getLogger("pyjdwp.server")
 
-VERSION = "0.1.0"
 INSTRUCTIONS = (
     "Debug a running Java/Kotlin app on an Android device (over adb) or any JVM listening for a debugger, "
     "with no JDK needed. Typical flow: get_debugger_capabilities → attach_debugger → set_debugger_breakpoint → "
@@ -39,37 +39,6 @@ INSTRUCTIONS = (
     "get_debugger_locals → step_debugger or resume_debugger → detach_debugger. A stop suspends the whole app: "
     "resume or detach promptly."
 )
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    # anyOf rather than a list of types: some MCP clients only understand one type per schema.
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-ENVELOPE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "success": {"type": "boolean"},
-        "debug_session_id": _nullable({"type": "string"}),
-        "device": _nullable({"type": "string"}),
-        "target": _nullable({"type": "object"}),
-        "state": _nullable({"type": "string", "enum": ["attaching", "running", "paused", "detaching", "detached",
-                                                      "disconnected", "failed"]}),
-        "captured_at_ms": {"type": "integer"},
-        "capabilities": _nullable({"type": "object"}),
-        "limitations": _nullable({"type": "array", "items": {"type": "string"}}),
-        "cleanup": _nullable({"type": "object"}),
-        "result": {"type": "object"},
-        "events": {"type": "array", "items": {"type": "object"}},
-        "next_cursor": {"type": "integer"},
-        "overflow": {"type": "boolean"},
-        "timed_out": {"type": "boolean"},
-        "error": {"type": "object", "properties": {"code": {"type": "string"}, "message": {"type": "string"},
-                                                   "retryable": {"type": "boolean"}},
-                  "required": ["code", "message", "retryable"]},
-    },
-    "required": ["success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",
-                 "limitations", "cleanup"],
-}
 
 
 def tool_definition(tool: Tool) -> types.Tool:
@@ -80,18 +49,25 @@ def tool_definition(tool: Tool) -> types.Tool:
         title=tool.title,
         description=tool.description,
         input_schema=schema,
-        output_schema=ENVELOPE_SCHEMA,
+        output_schema=output_schema(tool.result),
         annotations=types.ToolAnnotations(title=tool.title, read_only_hint=tool.read_only,
-                                          destructive_hint=tool.destructive, idempotent_hint=tool.read_only,
+                                          destructive_hint=tool.destructive, idempotent_hint=tool.idempotent,
                                           open_world_hint=False),
     )
 
 
-def session_fields(session: DebugSession | None) -> SessionFields:
+def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields:
+    """The envelope's session fields. Capabilities, limitations and the target's facts go out in full only
+    where ``full`` (attach, get_debugger_capabilities): elsewhere by their profile, codes and identity,
+    since every response repeats them and tokens are an agent's cost."""
     if session is None:
         return SessionFields()
-    return SessionFields(session.id, session.device, session.target, session.state, CAPABILITIES, LIMITATIONS,
-                         session.cleanup)
+    target = session.target
+    if full:
+        return SessionFields(session.id, session.device, target, session.state, CAPABILITIES, LIMITATIONS,
+                             session.cleanup)
+    return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
+                         CAPABILITIES.compact(), LIMITATION_CODES, session.cleanup)
 
 
 def _json(value: Any) -> str:
@@ -107,25 +83,24 @@ def respond(body: dict[str, Any]) -> types.CallToolResult:
 
     The SDK serialises the result after this returns; a failure there would answer a bare JSON-RPC error
     (or, on stdio, end the server). So the body is serialised here first, and one that cannot be is
-    answered as DEBUGGER_WORKER_FAILED in an envelope, keeping the session fields that do serialise.
+    answered as DEBUGGER_WORKER_FAILED in an envelope that keeps only the session's id and state.
     """
     try:
         text = _json(body)
     except (TypeError, ValueError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
         log.error("an answer could not be serialised", exc_info=exc)
-        fields = {}
-        for name in ("debug_session_id", "device", "target", "state", "capabilities", "limitations", "cleanup"):
-            try:
-                _json(body.get(name))
-                fields[name] = body.get(name)
-            except (TypeError, ValueError, RecursionError):
-                fields[name] = None
-        body = envelope(SessionFields(**fields), error=ToolFailure(
+        fields = SessionFields(_plain_text(body.get("debug_session_id")), _plain_text(body.get("device")),
+                               state=body.get("state") if isinstance(body.get("state"), str) else None)
+        body = envelope(fields, error=ErrorBody(
             "DEBUGGER_WORKER_FAILED", f"internal error: the answer could not be written as JSON "
-                                      f"({type(exc).__name__}); see the server's log"))
+                                      f"({type(exc).__name__}); see the server's log", False))
         text = _json(body)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 structured_content=body, is_error=not body["success"])
+
+
+def _plain_text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
@@ -137,32 +112,28 @@ async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any
     try:
         return await _call_tool(manager, name, arguments)
     except Exception as exc:
-        return envelope(SessionFields(), error=failure_of(exc))
+        return envelope(SessionFields(), error=failure_of(exc).body())
 
 
 async def _call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
     tool = BY_NAME.get(name)
     if tool is None:
-        return envelope(SessionFields(), error=ToolFailure("INVALID_ARGUMENT", f"unknown tool {name!r}"))
+        return envelope(SessionFields(), error=ErrorBody("INVALID_ARGUMENT", f"unknown tool {name!r}", False))
     try:
         parsed: Any = tool.model.model_validate(arguments or {})
     except ValidationError as exc:
-        return envelope(SessionFields(), error=failure_of(exc))
+        return envelope(SessionFields(), error=failure_of(exc).body())
     call = Call(manager, parsed)
-    finished = False
     try:
         if tool.waits:
             result = await tool.handler(call)
         else:
             with trio.fail_after(parsed.timeoutMs / 1000):
                 result = await tool.handler(call)
-        finished = True
     except BaseException as exc:
-        if tool.uncertain_on_interrupt and not finished:
+        if tool.uncertain_on_interrupt:
             _tear_down_uncertain(manager, call, exc)
-        if isinstance(exc, trio.Cancelled | KeyboardInterrupt | SystemExit):
-            raise
-        if not isinstance(exc, Exception):
+        if not isinstance(exc, Exception):  # a cancellation, KeyboardInterrupt or SystemExit goes on up
             raise
         failure = failure_of(exc)
         if isinstance(exc, trio.TooSlowError):
@@ -171,12 +142,12 @@ async def _call_tool(manager: SessionManager, name: str, arguments: dict[str, An
                                    if tool.uncertain_on_interrupt else "; nothing was changed"),
                                   retryable=not tool.uncertain_on_interrupt)
         log.info("%s failed: %s", tool.name, failure.code)
-        return envelope(session_fields(call.session), error=failure)
+        return envelope(session_fields(call.session, full=tool.full_envelope), error=failure.body())
     session = call.session
     if session is not None and session.engine is not None and session.engine.uncertain:
         _tear_down_uncertain(manager, call, None)
     log.info("%s ok", tool.name)
-    return envelope(session_fields(session), result=result, extra=call.extra)
+    return envelope(session_fields(session, full=tool.full_envelope), result=result)
 
 
 def _tear_down_uncertain(manager: SessionManager, call: Call, exc: BaseException | None) -> None:
@@ -205,8 +176,10 @@ def build_server(config: Config, *, adb: Any = None) -> Server[SessionManager]:
                 await manager.shutdown()
                 nursery.cancel_scope.cancel()
 
+    definitions = [tool_definition(t) for t in BY_NAME.values()]  # schemas derived once per server
+
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool_definition(t) for t in TOOLS])
+        return types.ListToolsResult(tools=definitions)
 
     async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         return respond(await call_tool(ctx.lifespan_context, params.name, params.arguments))

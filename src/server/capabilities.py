@@ -5,51 +5,56 @@ Layer: ``server``; asks ``android`` for adb and device state (read-only: never a
 
 from __future__ import annotations
 
-from typing import Any
-
 from android import AdbClient, AdbError
 
-CAPABILITIES: dict[str, Any] = {
-    "operations": [
-        "line_breakpoints", "pending_breakpoints", "all_class_loaders", "stop_events", "stack", "locals",
-        "step_into", "step_over", "step_out", "step_filters", "resume", "detach",
-    ],
-    "platforms": ["android", "jvm"],
-    "jdk_required": False,
-    "limits": {"sessions_per_server": 4, "sessions_per_device": 1, "breakpoints_per_session": 100,
-               "frames_per_call": 100, "frames_per_stop": 1000, "locals_per_frame": 100, "string_chars": 256,
-               "event_ring": 256, "events_per_wait": 100},
-}
+from .failures import ErrorBody
+from .results import AdbFacts, Capabilities, DeviceFacts, Limitation, Limits, Prerequisites
 
-LIMITATIONS: list[str] = [
-    "No expression evaluation, method invocation, toString() or field traversal; objects show type and id only.",
-    "No mutation of variables or fields, no hot swap.",
-    "Stops suspend every thread of the app; a stop left alone detaches after the pause limit.",
-    "Kotlin and other JVM languages show what their bytecode debug tables say (no coroutine reconstruction).",
-    "Native (C/C++) frames and iOS are not debugged.",
-    "Local values may be private: returned only on request, never logged or stored.",
-]
+VERSION = "0.1.0"
+
+CAPABILITIES = Capabilities(
+    profile=f"pyjdwp-{VERSION}",
+    operations=("line_breakpoints", "pending_breakpoints", "all_class_loaders", "stop_events", "stack", "locals",
+                "step_into", "step_over", "step_out", "step_filters", "resume", "detach"),
+    platforms=("android", "jvm"),
+    jdk_required=False,
+    limits=Limits(sessions_per_server=4, sessions_per_device=1, breakpoints_per_session=100, frames_per_call=100,
+                  frames_per_stop=1000, locals_per_frame=100, string_chars=256, name_chars=1024, event_ring=256,
+                  events_per_wait=100),
+    limitations=(
+        Limitation("no_evaluation", "No expression evaluation, method invocation, toString() or field traversal; "
+                                    "objects show type and id only."),
+        Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
+        Limitation("stops_suspend_all", "Stops suspend every thread of the app; a stop left alone detaches after "
+                                        "the pause limit."),
+        Limitation("bytecode_tables", "Kotlin and other JVM languages show what their bytecode debug tables say "
+                                      "(no coroutine reconstruction)."),
+        Limitation("no_native", "Native (C/C++) frames and iOS are not debugged."),
+        Limitation("private_values", "Local values may be private: returned only on request, never logged or "
+                                     "stored."),
+    ),
+)
+#: The limitations in full (attach, get_debugger_capabilities), and as their codes (every other call).
+LIMITATIONS: tuple[str, ...] = tuple(limitation.text for limitation in CAPABILITIES.limitations)
+LIMITATION_CODES: tuple[str, ...] = tuple(limitation.code for limitation in CAPABILITIES.limitations)
 
 
-async def describe_prerequisites(adb: AdbClient, serial: str) -> dict[str, Any]:
+async def describe_prerequisites(adb: AdbClient, serial: str) -> Prerequisites:
     """adb reachability and the device's state, as facts (never an exception)."""
-    facts: dict[str, Any] = {"jdk_required": False,
-                             "adb": {"server": f"{adb.address.host}:{adb.address.port}"}}
+    server = f"{adb.address.host}:{adb.address.port}"
     try:
-        facts["adb"]["version"] = await adb.version()
-        facts["adb"]["available"] = True
+        version = await adb.version()
     except AdbError as exc:
-        facts["adb"].update(available=False, error={"code": exc.code, "message": str(exc)})
-        return facts
+        return Prerequisites(False, adb=AdbFacts(server, False, error=ErrorBody(exc.code, str(exc), exc.retryable)))
+    facts = AdbFacts(server, True, version)
     try:
         devices = await adb.devices()
     except AdbError as exc:
-        facts["device"] = {"serial": serial, "state": "unknown", "error": {"code": exc.code, "message": str(exc)}}
-        return facts
+        return Prerequisites(False, adb=facts, device=DeviceFacts(
+            serial, "unknown", error=ErrorBody(exc.code, str(exc), exc.retryable)))
     match = next((d for d in devices if d.serial == serial), None)
     if match is None:
-        facts["device"] = {"serial": serial, "state": "absent",
-                           "known_devices": [d.serial for d in devices]}
+        device = DeviceFacts(serial, "absent", known_devices=tuple(d.serial for d in devices))
     else:
-        facts["device"] = {"serial": serial, "state": match.state, "attributes": dict(match.attributes)}
-    return facts
+        device = DeviceFacts(serial, match.state, attributes=dict(match.attributes))
+    return Prerequisites(False, adb=facts, device=device)

@@ -19,7 +19,8 @@ import anyio
 import trio
 from mcp.server.stdio import stdio_server
 
-from .app import VERSION, build_server
+from .app import build_server
+from .capabilities import VERSION
 from .targets import Config
 
 DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening

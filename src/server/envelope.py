@@ -1,106 +1,80 @@
-"""The response envelope every tool returns, and the one place errors become ``{code, message, retryable}``.
+"""The response envelope every tool returns, its output schema, and the one place answers become JSON.
 
-Layer: ``server``; knows the error types of ``jdwp``, ``jdwp.debugger`` and ``android`` (DESIGN.md §5).
-Anything else that escapes a tool is a bug: it is reported as DEBUGGER_WORKER_FAILED and its traceback
-logged to stderr (never a local value: tools do not put values in exception texts).
-
-It is also the serialisation edge: :func:`envelope` passes the whole answer through :func:`jsonable`
-once, so every string in it (results, events, errors, target facts) is JSON-safe text (:func:`json_text`).
+Layer: ``server``. DESIGN.md §5: every response is ``{success, debug_session_id, device, target, state,
+captured_at_ms, capabilities, limitations, cleanup, result?, error?}`` (a wait puts its events beside
+them). :class:`Envelope` is that shape, typed; :func:`jsonable` turns it — and everything in it — into
+JSON values in one pass, making every string JSON-safe (:func:`json_text`); :func:`output_schema`
+derives each tool's output schema from the same types.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import logging
 import re
 import time
 from collections.abc import Mapping
 from typing import Any
 
-import trio
-from pydantic import ValidationError
+from pydantic import TypeAdapter
 
-from android.errors import AdbError
-from jdwp.debugger.errors import DebuggerError, EngineClosed
-from jdwp.protocol.constants import ErrorCode
-from jdwp.protocol.errors import (
-    CommandError,
-    CommandTimeout,
-    ConnectionClosed,
-    FramingError,
-    JdwpError,
-    ProtocolError,
-)
+from jdwp.debugger import Cleanup
 
-log = logging.getLogger("pyjdwp.server")
-
-CODES = (
-    "INVALID_ARGUMENT", "DEBUGGER_UNSUPPORTED", "DEVICE_UNAVAILABLE", "PROCESS_NOT_FOUND", "PROCESS_AMBIGUOUS",
-    "PROCESS_CHANGED", "DEBUGGER_BUSY", "DEBUGGER_ATTACH_FAILED", "DEBUGGER_NOT_FOUND", "DEBUGGER_NOT_PAUSED",
-    "DEBUGGER_STALE_REFERENCE", "DEBUGGER_LOCATION_UNAVAILABLE", "DEBUGGER_DISCONNECTED", "DEBUGGER_TIMEOUT",
-    "DEBUGGER_CANCELLED", "DEBUGGER_WORKER_FAILED", "DEBUGGER_CLEANUP_FAILED",
-)
-
-_HINTS = {
-    "DEBUGGER_STALE_REFERENCE": "Call wait_for_debugger_event (or get_debugger_state) for the current stop's IDs.",
-    "DEBUGGER_NOT_PAUSED": "Set a breakpoint, make the app reach it, and wait_for_debugger_event for a stop.",
-    "DEBUGGER_NOT_FOUND": "Use an ID this server returned; sessions end on detach and after their time limits.",
-    "DEBUGGER_DISCONNECTED": "The session has ended; get_debugger_state tells why. Attach again to continue.",
-    "DEBUGGER_TIMEOUT": "Retry with a larger timeoutMs if the app is slow; nothing was changed by inspections.",
-}
+from .failures import ErrorBody
+from .results import Capabilities, CapabilitiesRef, EventsPage, RingEvent, SessionState, Target, optional
 
 
-class ToolFailure(Exception):
-    """A tool's failure as the envelope reports it."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class SessionFields:
+    """The session fields of an envelope (all ``None`` before a session exists)."""
 
-    def __init__(self, code: str, message: str, retryable: bool = False) -> None:
-        if code not in CODES:
-            raise ValueError(f"unknown error code {code}")
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retryable = retryable
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "retryable": self.retryable}
+    debug_session_id: str | None = None
+    device: str | None = None
+    target: Target | None = None
+    state: SessionState | None = None
+    capabilities: Capabilities | CapabilitiesRef | None = None
+    limitations: tuple[str, ...] | None = None
+    cleanup: Cleanup | None = None
 
 
-def _with_hint(code: str, message: str) -> str:
-    hint = _HINTS.get(code)
-    return f"{message}. {hint}" if hint and hint not in message else message
+@dataclasses.dataclass(frozen=True, slots=True)
+class Envelope:
+    success: bool
+    debug_session_id: str | None
+    device: str | None
+    target: Target | None
+    state: SessionState | None
+    captured_at_ms: int
+    capabilities: Capabilities | CapabilitiesRef | None
+    limitations: tuple[str, ...] | None
+    cleanup: Cleanup | None
+    result: Any = optional()
+    error: ErrorBody | None = optional()
+    events: tuple[RingEvent, ...] | None = optional()
+    next_cursor: int | None = optional()
+    overflow: bool | None = optional()
+    timed_out: bool | None = optional()
 
 
-def failure_of(exc: BaseException) -> ToolFailure:
-    """Map an exception to the envelope's error (the single place that does so)."""
-    if isinstance(exc, ToolFailure):
-        return exc
-    if isinstance(exc, ValidationError):
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors())
-        return ToolFailure("INVALID_ARGUMENT", f"invalid input: {problems}")
-    if isinstance(exc, DebuggerError):
-        return ToolFailure(exc.code, _with_hint(exc.code, str(exc)), exc.retryable)
-    if isinstance(exc, AdbError):
-        return ToolFailure(exc.code, str(exc), exc.retryable)
-    if isinstance(exc, CommandTimeout | trio.TooSlowError):
-        return ToolFailure("DEBUGGER_TIMEOUT", _with_hint("DEBUGGER_TIMEOUT", str(exc) or "timed out"), True)
-    if isinstance(exc, ConnectionClosed | FramingError):  # either way, the connection is gone
-        return ToolFailure("DEBUGGER_DISCONNECTED", _with_hint("DEBUGGER_DISCONNECTED", str(exc)))
-    if isinstance(exc, CommandError):
-        if exc.code in (ErrorCode.INVALID_THREAD, ErrorCode.INVALID_FRAMEID, ErrorCode.THREAD_NOT_SUSPENDED):
-            return ToolFailure("DEBUGGER_STALE_REFERENCE", _with_hint("DEBUGGER_STALE_REFERENCE", str(exc)))
-        if exc.code == ErrorCode.VM_DEAD:
-            return ToolFailure("DEBUGGER_DISCONNECTED", str(exc))
-        return ToolFailure("DEBUGGER_WORKER_FAILED", str(exc))
-    if isinstance(exc, ProtocolError | JdwpError):
-        return ToolFailure("DEBUGGER_WORKER_FAILED", str(exc))
-    log.error("internal error in a tool", exc_info=exc)
-    return ToolFailure("DEBUGGER_WORKER_FAILED", f"internal error ({type(exc).__name__}); see the server's log")
+def now_ms() -> int:
+    return int(time.time() * 1000)
 
 
-def engine_closed_failure(exc: EngineClosed) -> ToolFailure:
-    return ToolFailure("DEBUGGER_DISCONNECTED", _with_hint("DEBUGGER_DISCONNECTED", str(exc)))
+def envelope(fields: SessionFields, *, result: Any = None, error: ErrorBody | None = None) -> dict[str, Any]:
+    """The answer to one call, as JSON values: ``result`` (an :class:`EventsPage` stands beside the
+    envelope's fields instead), or ``error``."""
+    page = result if isinstance(result, EventsPage) else None
+    body = Envelope(
+        error is None, fields.debug_session_id, fields.device, fields.target, fields.state, now_ms(),
+        fields.capabilities, fields.limitations, fields.cleanup,
+        result=None if page is not None else result, error=error,
+        events=page.events if page else None, next_cursor=page.next_cursor if page else None,
+        overflow=page.overflow if page else None, timed_out=page.timed_out if page else None)
+    answer: dict[str, Any] = jsonable(body)  # the one pass that turns the whole answer into JSON values and text
+    return answer
 
+
+# --- JSON ------------------------------------------------------------------------------------------
 
 _SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
 
@@ -127,14 +101,43 @@ def json_text(text: str) -> str:
     return _SURROGATES.sub(_surrogate_text, text)
 
 
+_KEEP, _OMIT_NONE, _OMIT_EMPTY = 0, 1, 2
+_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, int], ...]:
+    """A record type's field names, each with when it is left out (cached per type)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(
+            (f.name, _OMIT_EMPTY if f.metadata.get("omit_empty") else _OMIT_NONE if f.metadata.get("omit_none")
+             else _KEEP) for f in dataclasses.fields(cls))
+    return found
+
+
+def _left_out(value: Any, rule: int) -> bool:
+    if rule == _KEEP:
+        return False
+    if value is None:
+        return True
+    return rule == _OMIT_EMPTY and isinstance(value, tuple | list | dict) and not value
+
+
 def jsonable(obj: Any) -> Any:
-    """Dataclasses, tuples, enums and mappings as JSON values (field names unchanged), every string made
-    JSON-safe by :func:`json_text`. A field whose metadata says ``omit_empty`` is left out while empty."""
+    """Records, tuples, enums and mappings as JSON values (field names unchanged), every string made
+    JSON-safe by :func:`json_text`. A field whose metadata says ``omit_none`` is left out while ``None``;
+    ``omit_empty``, also while an empty collection (never for ``0`` or ``False``)."""
     if isinstance(obj, str):
         return json_text(obj)
+    if obj is None or isinstance(obj, bool | int | float):
+        return obj
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: jsonable(value) for f in dataclasses.fields(obj)
-                if (value := getattr(obj, f.name)) or not f.metadata.get("omit_empty")}
+        out = {}
+        for name, rule in _fields_of(type(obj)):
+            value = getattr(obj, name)
+            if not _left_out(value, rule):
+                out[name] = jsonable(value)
+        return out
     if isinstance(obj, Mapping):
         return {json_text(str(k)): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
@@ -144,42 +147,26 @@ def jsonable(obj: Any) -> Any:
     return obj
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
+# --- the output schema -----------------------------------------------------------------------------
 
+def output_schema(result_type: type | None) -> dict[str, Any]:
+    """The envelope's JSON schema with ``result`` of ``result_type`` (derived from the types, not written).
 
-@dataclasses.dataclass
-class SessionFields:
-    """The session fields of an envelope (all ``None`` before a session exists)."""
-
-    debug_session_id: str | None = None
-    device: str | None = None
-    target: dict[str, Any] | None = None
-    state: str | None = None
-    capabilities: dict[str, Any] | None = None
-    limitations: list[str] | None = None
-    cleanup: dict[str, Any] | None = None
-
-
-def envelope(frame: SessionFields, *, result: Any = None, error: ToolFailure | None = None,
-             extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "success": error is None,
-        "debug_session_id": frame.debug_session_id,
-        "device": frame.device,
-        "target": frame.target,
-        "state": frame.state,
-        "captured_at_ms": now_ms(),
-        "capabilities": frame.capabilities,
-        "limitations": frame.limitations,
-        "cleanup": frame.cleanup,
-    }
-    if extra:
-        body.update(extra)
-    if error is None:
-        if result is not None:
-            body["result"] = result
+    Fields left out while empty are not required; nullable ones are ``anyOf [X, null]`` (portable to
+    clients that understand one type per schema).
+    """
+    schema: dict[str, Any] = TypeAdapter(Envelope).json_schema(mode="serialization")
+    defs = schema.setdefault("$defs", {})
+    properties = schema["properties"]
+    if result_type is None or result_type is EventsPage:
+        del properties["result"]
     else:
-        body["error"] = error.as_dict()
-    answer: dict[str, Any] = jsonable(body)  # the one pass that turns the whole answer into JSON values and text
-    return answer
+        result_schema = TypeAdapter(result_type).json_schema(mode="serialization", ref_template="#/$defs/{model}")
+        defs.update(result_schema.pop("$defs", {}))
+        properties["result"] = result_schema
+    if result_type is not EventsPage:
+        for name in ("events", "next_cursor", "overflow", "timed_out"):
+            del properties[name]
+    schema["required"] = [name for name, rule in _fields_of(Envelope) if rule == _KEEP]
+    schema.pop("title", None)
+    return schema

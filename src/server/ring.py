@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from typing import Any
 
 import trio
 
-from .envelope import ToolFailure, now_ms
+from jdwp.debugger import Stop
+
+from .envelope import now_ms
+from .failures import ToolFailure
+from .results import BreakpointAnswer, EventKind, RingEvent
 
 CAPACITY = 256
 MAX_READ = 100
@@ -23,14 +26,14 @@ MAX_READ = 100
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Read:
-    events: list[dict[str, Any]]
+    events: tuple[RingEvent, ...]
     next_cursor: int
     overflow: bool
 
 
 class EventRing:
     def __init__(self, capacity: int = CAPACITY) -> None:
-        self._events: deque[dict[str, Any]] = deque(maxlen=capacity)
+        self._events: deque[RingEvent] = deque(maxlen=capacity)
         self._next = 1
         self._changed = trio.Event()
         self._closed = False
@@ -42,8 +45,10 @@ class EventRing:
     def __len__(self) -> int:
         return len(self._events)
 
-    def append(self, kind: str, **fields: Any) -> dict[str, Any]:
-        event = {"sequence": self._next, "received_at_ms": now_ms(), "kind": kind, **fields}
+    def append(self, kind: EventKind, *, stop: Stop | None = None, breakpoint: BreakpointAnswer | None = None,
+               reason: str | None = None, message: str | None = None,
+               truncated_names: tuple[str, ...] = ()) -> RingEvent:
+        event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, truncated_names)
         self._next += 1
         self._events.append(event)
         self._changed.set()
@@ -64,10 +69,10 @@ class EventRing:
         if after > self.newest:
             raise ToolFailure("INVALID_ARGUMENT", f"afterSequence {after} is beyond the newest event ({self.newest}); "
                                                   "pass 0 or a next_cursor this session returned")
-        oldest = self._events[0]["sequence"] if self._events else self._next
+        oldest = self._events[0].sequence if self._events else self._next
         overflow = after < oldest - 1
-        events = [e for e in self._events if e["sequence"] > after][:limit]
-        return Read(events, events[-1]["sequence"] if events else after, overflow)
+        events = tuple(e for e in self._events if e.sequence > after)[:limit]
+        return Read(events, events[-1].sequence if events else after, overflow)
 
     async def wait_after(self, after: int) -> None:
         """Return once an event with a sequence above ``after`` exists, or the ring is closed."""

@@ -23,67 +23,27 @@ from android import AdbClient, ddm
 from jdwp.debugger import (
     BreakpointRejected,
     BreakpointVerified,
+    Cleanup,
     Debugger,
     Stop,
     Stopped,
     Terminated,
     open_debugger,
 )
-from jdwp.debugger.model import MAX_NAME
-from jdwp.debugger.names import java_prefix
 
 from .models import TargetInput
+from .results import AndroidTarget, AppFacts, BreakpointAnswer, SessionState, Target, VmFacts
 from .ring import EventRing
 from .targets import Config, connect
 
 log = logging.getLogger("pyjdwp.server")
 
 TERMINAL_STATES = frozenset({"detached", "disconnected", "failed"})
-_STATE_OF_REASON = {"detached": "detached", "pause_limit": "detached", "idle_limit": "detached",
-                    "session_limit": "detached", "shutdown": "detached", "vm_death": "disconnected",
-                    "disconnected": "disconnected", "failed": "failed"}
-
+_STATE_OF_REASON: dict[str, SessionState] = {
+    "detached": "detached", "pause_limit": "detached", "idle_limit": "detached", "session_limit": "detached",
+    "shutdown": "detached", "vm_death": "disconnected", "disconnected": "disconnected", "failed": "failed"}
 
 _ID_TAGS = itertools.count(1)  # one per session of this process: the sessions' IDs never meet
-
-
-def stop_summary(stop: Stop) -> dict[str, Any]:
-    """A stop as the tools show it; ``pending_steps``, ``ended_step``, ``note`` and ``truncated_names`` only
-    when they say something. Records stay records here (the location): the envelope turns the whole answer
-    into JSON once."""
-    summary: dict[str, Any] = {
-        "stop_id": stop.stop_id,
-        "reason": stop.reason,
-        "reasons": list(stop.reasons),
-        "thread_id": stop.thread_id,
-        "thread_name": stop.thread_name,
-        "location": stop.location,
-        "breakpoint_ids": list(stop.breakpoint_ids),
-    }
-    if stop.pending_steps:
-        summary["pending_steps"] = list(stop.pending_steps)
-    if stop.ended_step is not None:
-        summary["ended_step"] = stop.ended_step
-    if stop.note is not None:
-        summary["note"] = stop.note
-    if stop.truncated_names:
-        summary["truncated_names"] = list(stop.truncated_names)
-    return summary
-
-
-def bounded_names(facts: dict[str, Any]) -> dict[str, Any]:
-    """``facts`` with each string cut to 1024 UTF-16 units, as the engine cuts its records' names, and
-    ``truncated_names`` listing the keys cut: for what the server reads from the VM itself (its name and
-    version, an Android app's name)."""
-    out, cut = dict(facts), []
-    for key, value in facts.items():
-        if isinstance(value, str):
-            out[key], length = java_prefix(value, MAX_NAME)
-            if length > MAX_NAME:
-                cut.append(key)
-    if cut:
-        out["truncated_names"] = cut
-    return out
 
 
 class DebugSession:
@@ -93,14 +53,13 @@ class DebugSession:
         self.device_key = device_key
         self.config = config
         self.device: str | None = None
-        self.target: dict[str, Any] | None = None
+        self.target: Target | None = None
         self.engine: Debugger | None = None
         self.ring = EventRing()
         self.lock = trio.Lock()
-        self.cleanup: dict[str, Any] | None = None
+        self.cleanup: Cleanup | None = None
         self.terminal_reason: str | None = None
         self.terminal_message: str | None = None
-        self.app: dict[str, Any] = {}
         self._close_reason: str | None = None
         self._closed: trio.Event | None = None  # set once close()'s detach has finished
         self._started = trio.current_time()
@@ -112,7 +71,7 @@ class DebugSession:
     # --- what the tools read -----------------------------------------------------------------------
 
     @property
-    def state(self) -> str:
+    def state(self) -> SessionState:
         if self.terminal_reason is not None:
             return _STATE_OF_REASON.get(self.terminal_reason, "failed")
         if self._close_reason is not None:
@@ -125,14 +84,13 @@ class DebugSession:
     def is_terminal(self) -> bool:
         return self.terminal_reason is not None
 
-    def current_stop(self) -> dict[str, Any] | None:
-        stop = self.engine.current_stop if self.engine and not self.is_terminal else None
-        return stop_summary(stop) if stop else None
+    def current_stop(self) -> Stop | None:
+        return self.engine.current_stop if self.engine and not self.is_terminal else None
 
-    def breakpoints(self) -> list[dict[str, Any]]:
+    def breakpoints(self) -> tuple[BreakpointAnswer, ...]:
         if self.engine is None:
-            return []
-        return [breakpoint_dict(b) for b in self.engine.list_breakpoints()]
+            return ()
+        return tuple(BreakpointAnswer.of(b) for b in self.engine.list_breakpoints())
 
     def touch(self) -> None:
         """A client call: resets the idle timer (never the pause or total limit)."""
@@ -154,10 +112,9 @@ class DebugSession:
                 if conn.recheck is not None:
                     await conn.recheck()  # PROCESS_CHANGED if the pid now names another process
                 version = await conn.vm.version()
-                self.target["vm"] = bounded_names({
-                    "name": version.vm_name, "version": version.vm_version,
-                    "jdwp": f"{version.jdwp_major}.{version.jdwp_minor}",
-                    "id_sizes": dataclasses.asdict(conn.vm.id_sizes)})
+                self.target = dataclasses.replace(conn.target, vm=VmFacts(
+                    version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
+                    conn.vm.id_sizes))
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
                     self.engine = engine
                     task_status.started()
@@ -185,9 +142,10 @@ class DebugSession:
             if started:
                 self._end(self._close_reason or "disconnected", "the session ended")
                 self.ring.close()
-                cleanup = self.cleanup or {}
+                cleanup = self.cleanup
                 log.info("session %s ended (%s); cleanup %s, app %s", self.id, self.terminal_reason,
-                         cleanup.get("status", "not reported"), cleanup.get("execution_state", "unknown"))
+                         cleanup.status if cleanup else "not reported",
+                         cleanup.execution_state if cleanup else "unknown")
             self.done.set()
 
     async def _record_cleanup(self) -> None:
@@ -202,14 +160,14 @@ class DebugSession:
             with trio.CancelScope(shield=True):
                 await self._closed.wait()
         elif self.engine is not None and self.engine.cleanup is not None:
-            self.cleanup = dataclasses.asdict(self.engine.cleanup)
+            self.cleanup = self.engine.cleanup
 
     async def _pump(self, engine: Debugger) -> None:
         async for event in engine.events:
             if isinstance(event, Stopped):
-                self.ring.append("stopped", stop=stop_summary(event.stop))
+                self.ring.append("stopped", stop=event.stop)
             elif isinstance(event, BreakpointVerified | BreakpointRejected):
-                self.ring.append(event.kind, breakpoint=breakpoint_dict(event.breakpoint))
+                self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
             elif isinstance(event, Terminated):
                 reason = self._close_reason or event.reason
                 if reason == event.reason:
@@ -223,8 +181,7 @@ class DebugSession:
             return
         self.terminal_reason = reason
         self.terminal_message = message
-        cut = {"truncated_names": list(truncated_names)} if truncated_names else {}
-        self.ring.append("terminated", reason=reason, message=message, **cut)
+        self.ring.append("terminated", reason=reason, message=message, truncated_names=truncated_names)
 
     async def _timers(self, scope: trio.CancelScope) -> None:
         config = self.config
@@ -259,17 +216,19 @@ class DebugSession:
                 info = ddm.decode_chunk(chunk.type, chunk.data)
             except Exception:  # a chunk we cannot read says nothing we need
                 continue
+            target = self.target
+            if not isinstance(target, AndroidTarget):
+                continue
+            app = target.app or AppFacts()
             if isinstance(info, ddm.Hello | ddm.AppName) and info.app_name:
-                self.app.pop("truncated_names", None)
-                self.app.update(bounded_names({"app_name": info.app_name}))
+                app = AppFacts(info.app_name, app.waiting_for_debugger)
             elif isinstance(info, ddm.Waiting):
-                self.app["waiting_for_debugger"] = True
-            if self.target is not None and self.app:
-                self.target["app"] = dict(self.app)
+                app = AppFacts(app.app_name, True)
+            self.target = dataclasses.replace(target, app=app)
 
     # --- ending ------------------------------------------------------------------------------------
 
-    async def close(self, reason: str = "detached") -> dict[str, Any] | None:
+    async def close(self, reason: str = "detached") -> Cleanup | None:
         """Detach (idempotent; shielded, 10 s). Returns the cleanup report."""
         if self._close_reason is None and self.terminal_reason is None:
             self._close_reason = reason
@@ -280,8 +239,7 @@ class DebugSession:
         try:
             if engine is not None:
                 with trio.CancelScope(shield=True):
-                    cleanup = await engine.detach()
-                self.cleanup = dataclasses.asdict(cleanup)
+                    self.cleanup = await engine.detach()
         finally:
             closed.set()
         self._poke()
@@ -296,14 +254,3 @@ _LIMIT_TEXT = {
     "detached": "detached by the client",
 }
 
-
-def breakpoint_dict(bp: Any) -> dict[str, Any]:
-    out = {
-        "breakpoint_id": bp.breakpoint_id,
-        "requested": {"class_name": bp.class_name, "line": bp.line},
-        "status": bp.status,
-        "locations": list(bp.locations),
-    }
-    if bp.reason is not None:
-        out["reason"] = bp.reason
-    return out

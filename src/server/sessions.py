@@ -15,10 +15,10 @@ from typing import Any
 
 import trio
 
-import jdwp
 from android import AdbClient
+from jdwp.debugger import Cleanup, suspended_threads
 
-from .envelope import ToolFailure
+from .failures import ToolFailure
 from .models import TargetInput
 from .session import DebugSession
 from .targets import Config, check_target, connect, device_keys
@@ -111,7 +111,7 @@ class SessionManager:
 
     def _retire(self, session: DebugSession) -> None:
         self._release(session)
-        if session.cleanup is not None and session.cleanup.get("status") == "failed":
+        if session.cleanup is not None and session.cleanup.status == "failed":
             for key in self._keys.get(session.id, (session.device_key,)):
                 self._blocked[key] = session.id
         self._ended[session.id] = (trio.current_time() + SUMMARY_TTL_S, session)
@@ -157,9 +157,8 @@ class SessionManager:
             if not session.is_terminal or session.id in self._active:
                 retry = False
                 if session.engine is not None and session.cleanup is None:
-                    session.cleanup = {"status": "pending", "execution_state": "unknown", "remaining": [],
-                                       "errors": []}
-            elif session.cleanup is not None and session.cleanup.get("status") == "failed":
+                    session.cleanup = Cleanup("pending", "unknown")
+            elif session.cleanup is not None and session.cleanup.status == "failed":
                 retry = True
             else:
                 return
@@ -177,8 +176,8 @@ class SessionManager:
                     await session.done.wait()
         except Exception as exc:  # a bug: never into the server's nursery, which would end every session
             log.error("cleanup of session %s failed", session.id, exc_info=exc)
-            session.cleanup = {**(session.cleanup or {}), "status": "failed", "execution_state": "unknown",
-                               "errors": [f"internal error ({type(exc).__name__}); see the server's log"]}
+            session.cleanup = Cleanup("failed", "unknown", session.cleanup.remaining if session.cleanup else (),
+                                      (f"internal error ({type(exc).__name__}); see the server's log",))
         finally:
             del self._cleanups[session.id]
             done.set()
@@ -195,22 +194,26 @@ class SessionManager:
         with trio.CancelScope(shield=True), trio.move_on_after(RETRY_DEADLINE) as scope:
             try:
                 async with connect(inp, self.config, self.adb) as conn:
-                    threads = await conn.vm.all_threads()
-                    counts = [await conn.vm.thread_reference.suspend_count(t) for t in threads]
+                    suspended = await suspended_threads(conn.vm)
                     await conn.vm.dispose()
-                if all(c == 0 for c in counts):
-                    session.cleanup = {"status": "complete", "execution_state": "running", "remaining": [],
-                                       "errors": []}
+                if suspended == 0:
+                    session.cleanup = Cleanup("complete", "running")
                     for key in self._keys.get(session.id, (session.device_key,)):
                         if self._blocked.get(key) == session.id:
                             del self._blocked[key]
                     return
-                session.cleanup = {**(session.cleanup or {}), "errors": [
-                    f"{sum(1 for c in counts if c)} threads are still suspended"]}
-            except (jdwp.JdwpError, ToolFailure, Exception) as exc:
-                session.cleanup = {**(session.cleanup or {}), "errors": [f"retry failed: {exc}"]}
+                why = ("a thread ended while they were counted" if suspended is None
+                       else f"{suspended} threads are still suspended")
+                self._retry_failed(session, why)
+            except Exception as exc:  # JdwpError, ToolFailure, AdbError or a bug: the cleanup stays unconfirmed
+                self._retry_failed(session, f"retry failed: {exc}")
         if scope.cancelled_caught:
-            session.cleanup = {**(session.cleanup or {}), "errors": ["retry did not finish within 10 s"]}
+            self._retry_failed(session, "retry did not finish within 10 s")
+
+    @staticmethod
+    def _retry_failed(session: DebugSession, error: str) -> None:
+        remaining = session.cleanup.remaining if session.cleanup else ()
+        session.cleanup = Cleanup("failed", "unknown", remaining, (error,))
 
     async def shutdown(self) -> None:
         """Clean up every session (server exit: stdin EOF, SIGTERM). Shielded; bounded by each detach."""

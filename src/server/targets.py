@@ -12,7 +12,6 @@ import dataclasses
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
 
 import trio
 
@@ -20,8 +19,9 @@ import jdwp
 from android import AdbClient, ResolvedTarget, open_jdwp_stream, recheck_identity, resolve_target
 
 from .addresses import JvmAddress, format_address, resolve_jvm_address
-from .envelope import ToolFailure
+from .failures import ToolFailure
 from .models import TargetInput
+from .results import AndroidTarget, JvmTarget, StartIdentity, Target
 
 STEP_LIMIT_S = 5.0
 
@@ -43,7 +43,7 @@ class Connected:
 
     device_key: str
     device: str
-    target: dict[str, Any]
+    target: Target
     vm: jdwp.JdwpClient
     recheck: Callable[[], Awaitable[None]] | None = None
     android: bool = False
@@ -130,8 +130,7 @@ async def connect(inp: TargetInput, config: Config, adb: AdbClient) -> AsyncIter
                 vm = await stack.enter_async_context(jdwp.open_jdwp(tcp, handshake_timeout=step))
             except jdwp.JdwpError as exc:
                 raise _handshake_failure(address, exc) from None
-            yield Connected(f"jvm:{address}", address,
-                            {"platform": "jvm", "address": address, "requested_address": jvm.given}, vm)
+            yield Connected(f"jvm:{address}", address, JvmTarget("jvm", address, requested_address=jvm.given), vm)
         return
     assert inp.deviceId is not None and inp.appId is not None
     resolved = await resolve_target(adb, inp.deviceId, inp.appId, inp.processId)
@@ -183,13 +182,7 @@ def _handshake_failure(address: str, exc: jdwp.JdwpError) -> ToolFailure:
                        "answers the JDWP handshake and its first command at once: is something else listening there?")
 
 
-def android_target(resolved: ResolvedTarget) -> dict[str, Any]:
+def android_target(resolved: ResolvedTarget) -> AndroidTarget:
     facts = resolved.facts
-    return {
-        "platform": "android",
-        "app_id": resolved.app_id,
-        "pid": facts.pid,
-        "process_name": facts.name,
-        "uid": facts.uid,
-        "start_identity": {"start_ticks": facts.start_ticks, "boot_id": facts.boot_id},
-    }
+    return AndroidTarget("android", resolved.app_id, facts.pid, facts.name, facts.uid,
+                         StartIdentity(facts.start_ticks, facts.boot_id))

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import trio
 from pydantic import BaseModel
 
 from android import AdbError, discover
+from jdwp.debugger import Debugger, Locals, StackPage
 
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
-from .envelope import ToolFailure
+from .failures import ErrorBody, ToolFailure
 from .models import (
     LocalsInput,
     RemoveBreakpointInput,
@@ -29,9 +30,32 @@ from .models import (
     TargetInput,
     WaitInput,
 )
-from .session import DebugSession, breakpoint_dict
+from .results import (
+    Acknowledged,
+    AndroidTarget,
+    AttachResult,
+    BreakpointAnswer,
+    Candidate,
+    CapabilitiesResult,
+    Detached,
+    EventsPage,
+    JvmFacts,
+    Prerequisites,
+    Removed,
+    RingCounts,
+    StartIdentity,
+    StateResult,
+)
+from .session import DebugSession
 from .sessions import SessionManager
 from .targets import check_jvm_address, device_key
+
+
+class Attached(NamedTuple):
+    """A session that is still attached, with its engine (never ``None`` here)."""
+
+    session: DebugSession
+    engine: Debugger
 
 
 @dataclasses.dataclass
@@ -41,26 +65,35 @@ class Call:
     manager: SessionManager
     input: Any
     session: DebugSession | None = None
-    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def open_session(self, stop_id: str | None = None) -> DebugSession:
+    def find_session(self) -> DebugSession:
+        """The call's session, attached or ended (within its 10 minutes); counts as client activity.
+
+        Raises:
+            ToolFailure: DEBUGGER_NOT_FOUND.
+        """
+        session = self.manager.get(self.input.debugSessionId)
+        self.session = session
+        session.touch()
+        return session
+
+    def attached(self, stop_id: str | None = None) -> Attached:
         """The call's session, which must still be attached.
 
         Raises:
             ToolFailure: DEBUGGER_NOT_FOUND; once it has ended, DEBUGGER_STALE_REFERENCE for a ``stop_id``
                 the session issued (its stop ended with it), else DEBUGGER_DISCONNECTED.
         """
-        session = self.manager.get(self.input.debugSessionId)
-        self.session = session
-        session.touch()
-        if session.is_terminal or session.engine is None:
+        session = self.find_session()
+        engine = session.engine
+        if session.is_terminal or engine is None:
             why = f"{session.terminal_reason}: {session.terminal_message}"
-            if stop_id is not None and session.engine is not None and session.engine.issued(stop_id):
+            if stop_id is not None and engine is not None and engine.issued(stop_id):
                 raise ToolFailure("DEBUGGER_STALE_REFERENCE", f"stop {stop_id} ended with its session {session.id}, "
                                   f"which has ended ({why}); attach again to continue")
             raise ToolFailure("DEBUGGER_DISCONNECTED", f"session {session.id} has ended ({why}); attach again to "
                               "continue")
-        return session
+        return Attached(session, engine)
 
 
 Handler = Callable[[Call], Awaitable[Any]]
@@ -73,100 +106,84 @@ class Tool:
     description: str
     model: type[BaseModel]
     handler: Handler
+    #: What ``result`` holds (its schema is the tool's output schema); an EventsPage stands beside it.
+    result: type
     read_only: bool
+    #: Calling it again with the same input changes nothing more (MCP's idempotentHint).
+    idempotent: bool
     #: Changes what the VM does; a timeout or cancellation leaves its outcome unknown.
     uncertain_on_interrupt: bool = False
     #: ``timeoutMs`` is how long to wait (for events, for cleanup), not a failure deadline.
     waits: bool = False
     destructive: bool = False
+    #: Its envelope carries the capabilities, limitations and target in full; others name them compactly.
+    full_envelope: bool = False
 
 
 # --- handlers --------------------------------------------------------------------------------------
 
-async def get_capabilities(call: Call) -> Any:
+async def get_capabilities(call: Call) -> CapabilitiesResult:
     inp: TargetInput = call.input
+    candidates: list[Candidate] = []
     if inp.platform == "jvm":
         jvm = await check_jvm_address(inp, call.manager.config)
-        prerequisites: dict[str, Any] = {
-            "jdk_required": False,
-            "jvm": {"address": jvm.text, "loopback": jvm.loopback,
-                    "note": "attach_debugger verifies that a JDWP agent answers"},
-        }
-        candidates: list[dict[str, Any]] = []
+        prerequisites = Prerequisites(False, jvm=JvmFacts(jvm.text, jvm.loopback,
+                                                          "attach_debugger verifies that a JDWP agent answers"))
     else:
         prerequisites = await describe_prerequisites(call.manager.adb, inp.deviceId or "")
-        candidates = []
-        device: dict[str, Any] = prerequisites.get("device") or {}
-        if device.get("state") == "device":
+        if prerequisites.device is not None and prerequisites.device.state == "device":
             ours = call.manager.session_on(device_key(inp))
-            ours_pid = (ours.target or {}).get("pid") if ours else None
+            ours_pid = ours.target.pid if ours and isinstance(ours.target, AndroidTarget) else None
             try:
                 found = await discover(call.manager.adb, inp.deviceId or "", inp.appId or "")
             except AdbError as exc:
-                prerequisites["discovery_error"] = {"code": exc.code, "message": str(exc)}
+                prerequisites = dataclasses.replace(
+                    prerequisites, discovery_error=ErrorBody(exc.code, str(exc), exc.retryable))
                 found = []
             for process in found:
                 facts = process.facts
                 if inp.processId is not None and facts.pid != inp.processId:
                     continue
-                candidates.append({
-                    "pid": facts.pid, "name": facts.name, "uid": facts.uid,
-                    "start_identity": {"start_ticks": facts.start_ticks, "boot_id": facts.boot_id},
-                    "debuggable": process.debuggable,
-                    "busy": facts.pid == ours_pid,
-                })
-    return {
-        "prerequisites": prerequisites,
-        "candidates": candidates,
-        "supported_operations": CAPABILITIES["operations"],
-        "limitations": LIMITATIONS,
-        "busy_note": "busy is true when this server debugs the process; another debugger (e.g. Android "
-                     "Studio) shows only at attach, as DEBUGGER_BUSY",
-    }
+                candidates.append(Candidate(facts.pid, facts.name, facts.uid,
+                                            StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
+                                            facts.pid == ours_pid))
+    return CapabilitiesResult(
+        prerequisites, tuple(candidates), CAPABILITIES.operations, LIMITATIONS,
+        "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
+        "at attach, as DEBUGGER_BUSY")
 
 
-async def attach(call: Call) -> Any:
+async def attach(call: Call) -> AttachResult:
     session = await call.manager.attach(call.input)
     call.session = session
-    target = session.target or {}
-    return {"debug_session_id": session.id, "target": target, "vm": target.get("vm")}
+    assert session.target is not None  # a session that started has its target
+    return AttachResult(session.id, session.target, session.target.vm)
 
 
-async def get_state(call: Call) -> Any:
-    session = call.manager.get(call.input.debugSessionId)
-    call.session = session
-    session.touch()
-    return {
-        "state": session.state,
-        "stop": session.current_stop(),
-        "breakpoints": session.breakpoints(),
-        "terminal_reason": session.terminal_reason,
-        "terminal_message": session.terminal_message,
-        "events": {"newest_sequence": session.ring.newest, "buffered": len(session.ring)},
-    }
+async def get_state(call: Call) -> StateResult:
+    session = call.find_session()
+    return StateResult(session.state, session.current_stop(), session.breakpoints(), session.terminal_reason,
+                       session.terminal_message, RingCounts(session.ring.newest, len(session.ring)))
 
 
-async def set_breakpoint(call: Call) -> Any:
+async def set_breakpoint(call: Call) -> BreakpointAnswer:
     inp: SetBreakpointInput = call.input
-    session = call.open_session()
+    session, engine = call.attached()
     async with session.lock:
-        breakpoint = await session.engine.set_breakpoint(inp.className, inp.line)  # type: ignore[union-attr]
-    return breakpoint_dict(breakpoint)
+        return BreakpointAnswer.of(await engine.set_breakpoint(inp.className, inp.line))
 
 
-async def remove_breakpoint(call: Call) -> Any:
+async def remove_breakpoint(call: Call) -> Removed:
     inp: RemoveBreakpointInput = call.input
-    session = call.open_session()
+    session, engine = call.attached()
     async with session.lock:
-        await session.engine.remove_breakpoint(inp.breakpointId)  # type: ignore[union-attr]
-    return {"removed": True, "breakpoint_id": inp.breakpointId}
+        await engine.remove_breakpoint(inp.breakpointId)
+    return Removed(inp.breakpointId)
 
 
-async def wait_for_event(call: Call) -> Any:
+async def wait_for_event(call: Call) -> EventsPage:
     inp: WaitInput = call.input
-    session = call.manager.get(inp.debugSessionId)
-    call.session = session
-    session.touch()
+    session = call.find_session()
     ring = session.ring
     first = ring.read(inp.afterSequence)  # rejects a future cursor before waiting
     timed_out = False
@@ -176,41 +193,38 @@ async def wait_for_event(call: Call) -> Any:
         timed_out = scope.cancelled_caught
         first = ring.read(inp.afterSequence)
     session.touch()
-    call.extra = {"events": first.events, "next_cursor": first.next_cursor, "overflow": first.overflow,
-                  "timed_out": timed_out and not first.events}
-    return None
+    return EventsPage(first.events, first.next_cursor, first.overflow, timed_out and not first.events)
 
 
-async def get_stack(call: Call) -> Any:
+async def get_stack(call: Call) -> StackPage:
     inp: StackInput = call.input
-    session = call.open_session(inp.stopId)
-    return await session.engine.stack(inp.stopId, inp.threadId, inp.offset, inp.limit)  # type: ignore[union-attr]
+    _, engine = call.attached(inp.stopId)
+    return await engine.stack(inp.stopId, inp.threadId, inp.offset, inp.limit)
 
 
-async def get_locals(call: Call) -> Any:
+async def get_locals(call: Call) -> Locals:
     inp: LocalsInput = call.input
-    session = call.open_session(inp.stopId)
-    return await session.engine.locals(inp.stopId, inp.frameId)  # type: ignore[union-attr]
+    _, engine = call.attached(inp.stopId)
+    return await engine.locals(inp.stopId, inp.frameId)
 
 
-async def step(call: Call) -> Any:
+async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
-    session = call.open_session(inp.stopId)
+    session, engine = call.attached(inp.stopId)
     async with session.lock:
-        await session.engine.step(inp.stopId, inp.threadId, inp.kind,  # type: ignore[union-attr]
-                                  filters=inp.stepFilters)
-    return {"acknowledged": True, "note": "the stop this step leads to arrives via wait_for_debugger_event"}
+        await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters)
+    return Acknowledged(note="the stop this step leads to arrives via wait_for_debugger_event")
 
 
-async def resume(call: Call) -> Any:
+async def resume(call: Call) -> Acknowledged:
     inp: ResumeInput = call.input
-    session = call.open_session(inp.stopId)
+    session, engine = call.attached(inp.stopId)
     async with session.lock:
-        await session.engine.resume(inp.stopId)  # type: ignore[union-attr]
-    return {"acknowledged": True}
+        await engine.resume(inp.stopId)
+    return Acknowledged()
 
 
-async def detach(call: Call) -> Any:
+async def detach(call: Call) -> Detached:
     inp: SessionInput = call.input
     session = call.manager.get(inp.debugSessionId)
     call.session = session
@@ -218,10 +232,9 @@ async def detach(call: Call) -> Any:
         await call.manager.detach(session)
     if waited.cancelled_caught and not session.is_terminal:
         # The cleanup goes on in the background, to its own 10 s deadline; say so rather than fail.
-        return {"detached": False, "terminal_reason": None,
-                "note": "cleanup is still running (cleanup.status pending); call detach_debugger or "
-                        "get_debugger_state again to see it finish"}
-    return {"detached": True, "terminal_reason": session.terminal_reason}
+        return Detached(False, None, "cleanup is still running (cleanup.status pending); call detach_debugger or "
+                                     "get_debugger_state again to see it finish")
+    return Detached(True, session.terminal_reason)
 
 
 # --- the tool table --------------------------------------------------------------------------------
@@ -234,7 +247,7 @@ TOOLS: tuple[Tool, ...] = (
          "Check, without attaching, whether a target can be debugged: adb and device state, the app's candidate "
          "processes (pid, name, uid, start identity, debuggable, busy), supported operations and limitations. "
          "No JDK is needed. " + _TARGET_HELP + " Next: attach_debugger with the same target.",
-         TargetInput, get_capabilities, read_only=True),
+         TargetInput, get_capabilities, CapabilitiesResult, read_only=True, idempotent=True, full_envelope=True),
     Tool("attach_debugger", "Attach the debugger",
          "Attach to a running, debuggable process and start a session; returns debug_session_id. The app keeps "
          "running — unless it waits for a debugger (a JVM started with suspend=y): then the state is paused on a "
@@ -242,12 +255,13 @@ TOOLS: tuple[Tool, ...] = (
          "for a JVM), four per server. " + _TARGET_HELP +
          " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
          "Next: set_debugger_breakpoint, then wait_for_debugger_event.",
-         TargetInput, attach, read_only=False, uncertain_on_interrupt=True),
+         TargetInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
+         uncertain_on_interrupt=True),
     Tool("get_debugger_state", "Read session state",
          "Read a session's state (attaching, running, paused, detaching, detached, disconnected, failed), its "
          "current stop (stop_id, thread_id, location), every breakpoint with its status, the terminal reason "
          "and cleanup. Works for ended sessions for 10 minutes.",
-         SessionInput, get_state, read_only=True),
+         SessionInput, get_state, StateResult, read_only=True, idempotent=True),
     Tool("set_debugger_breakpoint", "Set a line breakpoint",
          "Break at a 1-based source line of a class, named by binary name (com.example.Foo, com.example.Foo$Inner)."
          " Binds in every class loader that loaded the class: status verified with locations. A class not loaded "
@@ -256,23 +270,23 @@ TOOLS: tuple[Tool, ...] = (
          "breakpoint is never moved. At most 100 held at once per session (remove one to set another). A hit "
          "suspends all threads; see "
          "wait_for_debugger_event.",
-         SetBreakpointInput, set_breakpoint, read_only=False),
+         SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),
     Tool("remove_debugger_breakpoint", "Remove a breakpoint",
          "Remove a breakpoint by breakpoint_id; removing it again also succeeds.",
-         RemoveBreakpointInput, remove_breakpoint, read_only=False),
+         RemoveBreakpointInput, remove_breakpoint, Removed, read_only=False, idempotent=True),
     Tool("wait_for_debugger_event", "Wait for debugger events",
          "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "
          "(at most 100): stopped (with stop_id, thread_id, location, breakpoint_ids), breakpoint_verified, "
          "breakpoint_rejected, terminated (with reason). Pass next_cursor as afterSequence next time. overflow: "
          "true means older events were dropped (the ring keeps 256). timed_out: true (still a success) means "
          "nothing arrived. Waiting never blocks other calls.",
-         WaitInput, wait_for_event, read_only=True, waits=True),
+         WaitInput, wait_for_event, EventsPage, read_only=True, idempotent=True, waits=True),
     Tool("get_debugger_stack", "Read a stopped thread's stack",
          "List frames of the stopped thread: frame_id, index (0 = top), class_name, method, source, line, "
          "code_index. Needs the current stop's stopId and threadId. Paginate with offset and limit (default 20, "
          "max 100); total is capped at 1000 frames per stop; next_offset is null on the last page. IDs expire "
          "when the stop ends (DEBUGGER_STALE_REFERENCE). Next: get_debugger_locals with a frame_id.",
-         StackInput, get_stack, read_only=True),
+         StackInput, get_stack, StackPage, read_only=True, idempotent=True),
     Tool("get_debugger_locals", "Read a frame's local variables",
          "Read the local variables live at a frame (from get_debugger_stack) of the current stop: name, type, kind "
          "(primitive, null, string, object, array), value as text (strings cut to 256 characters, with length), "
@@ -280,7 +294,7 @@ TOOLS: tuple[Tool, ...] = (
          "unavailable when the class has no variable table (ABSENT_INFORMATION) or the frame is a native method's "
          "(NATIVE_METHOD), unknown when the table is empty (EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA). Values may be "
          "private: they are returned only here, never logged.",
-         LocalsInput, get_locals, read_only=True),
+         LocalsInput, get_locals, Locals, read_only=True, idempotent=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "
          "Needs the current stopId and threadId. Returns acknowledged once the VM accepted the step; the app runs "
@@ -288,17 +302,17 @@ TOOLS: tuple[Tool, ...] = (
          "wait_for_debugger_event. Other threads' stops may come first: they list the step in pending_steps, and "
          "resuming them lets it go on. Step filters (default on; stepFilters: false turns them off) skip JDK, "
          "Kotlin-runtime and Android-platform classes and synthetic methods. All IDs of the current stop expire.",
-         StepInput, step, read_only=False, uncertain_on_interrupt=True),
+         StepInput, step, Acknowledged, read_only=False, idempotent=False, uncertain_on_interrupt=True),
     Tool("resume_debugger", "Resume the app",
          "Resume from the current stop (stopId): releases exactly the suspension that stop holds. If another stop "
          "was queued it becomes current and arrives as a stopped event. All IDs of the old stop expire.",
-         ResumeInput, resume, read_only=False, uncertain_on_interrupt=True),
+         ResumeInput, resume, Acknowledged, read_only=False, idempotent=False, uncertain_on_interrupt=True),
     Tool("detach_debugger", "Detach and clean up",
          "End a session: clear its breakpoints and requests, release its suspensions so the app runs on, close the "
          "connection (and any adb forward). Idempotent; if cleanup.status is failed, call it again to retry. "
          "Returns within timeoutMs: a slower cleanup goes on in the background (state detaching, cleanup.status "
          "pending); call it again to wait for the end. Never kills the app.",
-         SessionInput, detach, read_only=False, destructive=True, waits=True),
+         SessionInput, detach, Detached, read_only=False, idempotent=True, destructive=True, waits=True),
 )
 
 BY_NAME = {tool.name: tool for tool in TOOLS}

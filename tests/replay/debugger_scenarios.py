@@ -13,28 +13,21 @@ Every step waits for an engine event first, so the conversation does not depend 
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, EngineEvent, Stopped, open_debugger
+from server.envelope import jsonable
 
 Control = Callable[[str], Awaitable[None]]
 LAZY = "com.example.debuggee.Lazy"
 
 
 def plain(value: Any) -> Any:
-    """Engine records as JSON data (tuples become lists), so a summary equals its stored copy; like the
-    server, it leaves out a field marked ``omit_empty`` while it is empty (``truncated_names``)."""
-    def default(record: Any) -> Any:
-        if dataclasses.is_dataclass(record) and not isinstance(record, type):
-            return {f.name: field for f in dataclasses.fields(record)
-                    if (field := getattr(record, f.name)) or not f.metadata.get("omit_empty")}
-        raise TypeError(f"{type(record).__name__} is not an engine record")
-
-    return json.loads(json.dumps(value, default=default))
+    """Engine records as JSON data, exactly as the server writes them (fields left out while empty), so a
+    summary equals its stored copy."""
+    return jsonable(value)
 
 
 def event_summary(event: EngineEvent) -> dict[str, Any]:

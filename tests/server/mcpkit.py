@@ -28,7 +28,7 @@ import trio
 from mcp import Client
 
 from server import Config, build_server
-from server.envelope import CODES
+from server.failures import CODES
 from support.jvm import LISTENING, Debuggee, find_mark
 
 ENVELOPE_KEYS = {"success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",

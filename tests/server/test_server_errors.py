@@ -25,7 +25,7 @@ from mcpkit import MAIN, WORKER, Mcp, agent_address, connect, heartbeats_continu
 from jdwp.protocol.constants import ErrorCode
 from server import Config, targets
 from server.addresses import JvmAddress
-from server.envelope import ToolFailure
+from server.failures import ToolFailure
 from support.jvm import Debuggee
 from support.live import require_tool
 from support.net import free_port

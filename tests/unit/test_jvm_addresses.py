@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from server.addresses import JvmAddress, format_address, is_ascii_number, normal_ip, parse_address
-from server.envelope import ToolFailure
+from server.failures import ToolFailure
 from server.models import TargetInput
 
 

@@ -12,7 +12,7 @@ Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
                 await debugger.resume(event.stop.stop_id)
 """
 
-from .engine import Debugger, open_debugger
+from .engine import Debugger, open_debugger, suspended_threads
 from .errors import (
     DebuggerError,
     EngineClosed,
@@ -23,6 +23,8 @@ from .errors import (
     StaleReference,
 )
 from .model import (
+    MAX_NAME,
+    OMIT_EMPTY,
     BoundLocation,
     Breakpoint,
     BreakpointRejected,
@@ -39,9 +41,12 @@ from .model import (
     Stop,
     Stopped,
     Terminated,
+    bound_names,
 )
 
 __all__ = [
+    "MAX_NAME",
+    "OMIT_EMPTY",
     "BoundLocation",
     "Breakpoint",
     "BreakpointRejected",
@@ -66,5 +71,7 @@ __all__ = [
     "Stop",
     "Stopped",
     "Terminated",
+    "bound_names",
     "open_debugger",
+    "suspended_threads",
 ]

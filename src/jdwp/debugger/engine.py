@@ -67,7 +67,7 @@ from .model import (
 from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
 
-__all__ = ["Debugger", "open_debugger"]
+__all__ = ["Debugger", "open_debugger", "suspended_threads"]
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -514,7 +514,7 @@ class Debugger:
             # Every event our requests caused came before the replies to clearing them; once those are
             # handled (released, since we are detaching), what is left suspended is not ours.
             await self._drain_events()
-            running = await self._threads_run_free()
+            running = await suspended_threads(self.vm) == 0
             await self.vm.dispose()
         except JdwpError as exc:  # lost, garbled (ProtocolError) or unanswered: nothing more can be confirmed
             await self.vm.aclose()
@@ -526,14 +526,16 @@ class Debugger:
         while self._terminal is None and (self._handling or self.vm.statistics()["buffered_events"]):
             await self._handled.wait()
 
-    async def _threads_run_free(self) -> bool:
-        """Evidence for "the app runs": no thread is left suspended (asked of every thread, at once)."""
-        try:
-            threads = await self.vm.all_threads()
-            counts = await gather([partial(self.vm.thread_reference.suspend_count, t) for t in threads])
-        except CommandError:
-            return False  # a thread ended while we asked: no proof either way
-        return all(count == 0 for count in counts)
+async def suspended_threads(vm: JdwpClient) -> int | None:
+    """How many threads of the VM are suspended (asked of every thread at once), or ``None`` when a thread
+    ended while we asked. Zero is the evidence for "the app runs" that detach and its retry report.
+    """
+    try:
+        threads = await vm.all_threads()
+        counts = await gather([partial(vm.thread_reference.suspend_count, t) for t in threads])
+    except CommandError:
+        return None  # no proof either way
+    return sum(1 for count in counts if count)
 
 
 @asynccontextmanager

@@ -32,8 +32,9 @@ NO_CODE_INDEX = -1
 
 #: The most UTF-16 units of any name or message the VM supplies (DESIGN.md §5; values are cut at 256).
 MAX_NAME = 1024
-#: Metadata of a field a serialiser leaves out while it is empty: ``truncated_names`` is there only when
-#: something was cut, so an answer about ordinary names looks as it always did.
+#: Metadata of a field a serialiser leaves out while it is empty (``None``, ``()``): ``truncated_names`` is
+#: there only when something was cut, a stop's ``pending_steps`` only when there are some, so an ordinary
+#: answer stays short.
 OMIT_EMPTY = {"omit_empty": True}
 
 
@@ -41,7 +42,7 @@ def _truncated_names() -> Any:
     return dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
 
-def _bound_names(record: Any, *fields: str) -> None:
+def bound_names(record: Any, *fields: str) -> None:
     """Cut each of ``fields`` of a record being built to :data:`MAX_NAME` UTF-16 units; list the cut ones.
 
     The records bound themselves, rather than each place that fills them, so that every producer (and a
@@ -73,7 +74,7 @@ class SourcePosition:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "class_name", "method", "source")
+        bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ class BoundLocation:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "class_name", "method", "source")
+        bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ class Reason:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "message")
+        bound_names(self, "message")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -121,7 +122,7 @@ class PendingStep:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "thread_name")
+        bound_names(self, "thread_name")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -134,22 +135,21 @@ class Stop:
     """
 
     stop_id: str
+    #: The first of ``reasons``: what a reader looks at first.
+    reason: StopReason = dataclasses.field(init=False)
     reasons: tuple[StopReason, ...]
     thread_id: str
     thread_name: str
     location: SourcePosition | None
     breakpoint_ids: tuple[str, ...]
-    pending_steps: tuple[PendingStep, ...] = ()
-    ended_step: StepKind | None = None
-    note: str | None = None
+    pending_steps: tuple[PendingStep, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    ended_step: StepKind | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "thread_name")
-
-    @property
-    def reason(self) -> StopReason:
-        return self.reasons[0]
+        object.__setattr__(self, "reason", self.reasons[0])  # frozen: this is the record's own construction
+        bound_names(self, "thread_name")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -164,7 +164,7 @@ class Frame:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "class_name", "method", "source")
+        bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -194,7 +194,7 @@ class Local:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "name", "type")
+        bound_names(self, "name", "type")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -245,7 +245,7 @@ class Terminated:
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
-        _bound_names(self, "message")
+        bound_names(self, "message")
 
 
 EngineEvent = Stopped | BreakpointVerified | BreakpointRejected | Terminated

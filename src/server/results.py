@@ -1,0 +1,286 @@
+"""What each tool answers, as typed records: targets, capabilities, results and the events of the ring.
+
+Layer: ``server`` (data only). The engine's records (``Stop``, ``StackPage``, ``Locals``, ``Cleanup``, …)
+are answered as they are; the records here add what only the server knows. The envelope turns all of
+them into JSON once, at the edge (:mod:`.envelope`), and the tools' output schemas are derived from these
+types. A field made by :func:`optional` is left out of the JSON while ``None``; one whose metadata is
+``OMIT_EMPTY`` also while empty.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from jdwp import IdSizes
+from jdwp.debugger import OMIT_EMPTY, BoundLocation, Breakpoint, Reason, Stop, bound_names
+
+from .failures import ErrorBody
+
+SessionState = Literal["attaching", "running", "paused", "detaching", "detached", "disconnected", "failed"]
+
+
+OMIT_NONE = {"omit_none": True}
+
+
+def optional() -> Any:
+    """A field that is ``None`` unless it says something; left out of the JSON while ``None``."""
+    return dataclasses.field(default=None, metadata=OMIT_NONE)
+
+
+# --- targets ---------------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class VmFacts:
+    """The VM as ``VirtualMachine.Version`` (1,1) and ``IDSizes`` (1,7) describe it (names cut at 1024)."""
+
+    name: str
+    version: str
+    jdwp: str
+    id_sizes: IdSizes
+    truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+    def __post_init__(self) -> None:
+        bound_names(self, "name", "version")  # as the engine's records bound what the VM names
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StartIdentity:
+    """Process-start identity: ``/proc/<pid>/stat`` field 22 (``None`` when unreadable) and the boot."""
+
+    start_ticks: int | None
+    boot_id: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AppFacts:
+    """What an Android app says of itself in DDM chunks (``HELO``/``APNM``, ``WAIT``)."""
+
+    app_name: str | None = optional()
+    waiting_for_debugger: bool | None = optional()
+    truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+    def __post_init__(self) -> None:
+        bound_names(self, "app_name")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class JvmTarget:
+    platform: Literal["jvm"]
+    address: str
+    requested_address: str | None = optional()
+    vm: VmFacts | None = optional()
+
+    def compact(self) -> JvmTarget:
+        """The target as every session call repeats it: the VM's facts are in attach's answer."""
+        return JvmTarget(self.platform, self.address)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AndroidTarget:
+    platform: Literal["android"]
+    app_id: str
+    pid: int
+    process_name: str
+    uid: int | None = optional()
+    start_identity: StartIdentity | None = optional()
+    vm: VmFacts | None = optional()
+    app: AppFacts | None = optional()
+
+    def compact(self) -> AndroidTarget:
+        """The target as every session call repeats it: identity and VM facts are in attach's answer."""
+        return AndroidTarget(self.platform, self.app_id, self.pid, self.process_name)
+
+
+Target = JvmTarget | AndroidTarget
+
+
+# --- capabilities ----------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    sessions_per_server: int
+    sessions_per_device: int
+    breakpoints_per_session: int
+    frames_per_call: int
+    frames_per_stop: int
+    locals_per_frame: int
+    string_chars: int
+    name_chars: int
+    event_ring: int
+    events_per_wait: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limitation:
+    code: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What the server can do: in full in attach's and get_debugger_capabilities' envelopes."""
+
+    profile: str
+    operations: tuple[str, ...]
+    platforms: tuple[str, ...]
+    jdk_required: bool
+    limits: Limits
+    limitations: tuple[Limitation, ...]
+
+    def compact(self) -> CapabilitiesRef:
+        return CapabilitiesRef(self.profile)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CapabilitiesRef:
+    """The capabilities as other calls name them: the ``profile`` of the full set, which
+    ``get_debugger_capabilities`` (and attach) answer in full. Tokens are an agent's cost."""
+
+    profile: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AdbFacts:
+    server: str
+    available: bool
+    version: int | None = optional()
+    error: ErrorBody | None = optional()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeviceFacts:
+    serial: str
+    state: str
+    attributes: dict[str, str] | None = optional()
+    known_devices: tuple[str, ...] | None = optional()
+    error: ErrorBody | None = optional()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class JvmFacts:
+    address: str
+    loopback: bool
+    note: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Prerequisites:
+    jdk_required: bool
+    adb: AdbFacts | None = optional()
+    device: DeviceFacts | None = optional()
+    jvm: JvmFacts | None = optional()
+    discovery_error: ErrorBody | None = optional()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Candidate:
+    pid: int
+    name: str
+    uid: int | None
+    start_identity: StartIdentity
+    debuggable: bool
+    busy: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CapabilitiesResult:
+    prerequisites: Prerequisites
+    candidates: tuple[Candidate, ...]
+    supported_operations: tuple[str, ...]
+    limitations: tuple[str, ...]
+    busy_note: str
+
+
+# --- session results -------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AttachResult:
+    debug_session_id: str
+    target: Target
+    vm: VmFacts | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LineRequest:
+    class_name: str
+    line: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakpointAnswer:
+    """A breakpoint as the tools show it: what was asked (``requested``), and what it became."""
+
+    breakpoint_id: str
+    requested: LineRequest
+    status: str
+    locations: tuple[BoundLocation, ...]
+    reason: Reason | None = optional()
+
+    @classmethod
+    def of(cls, bp: Breakpoint) -> BreakpointAnswer:
+        return cls(bp.breakpoint_id, LineRequest(bp.class_name, bp.line), bp.status, bp.locations, bp.reason)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RingCounts:
+    newest_sequence: int
+    buffered: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StateResult:
+    state: SessionState
+    stop: Stop | None
+    breakpoints: tuple[BreakpointAnswer, ...]
+    terminal_reason: str | None
+    terminal_message: str | None
+    events: RingCounts
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Removed:
+    breakpoint_id: str
+    removed: bool = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Acknowledged:
+    acknowledged: bool = True
+    note: str | None = optional()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Detached:
+    detached: bool
+    terminal_reason: str | None
+    note: str | None = optional()
+
+
+# --- the event ring ----------------------------------------------------------------------------------
+
+EventKind = Literal["stopped", "breakpoint_verified", "breakpoint_rejected", "terminated"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RingEvent:
+    """One event of a session's ring; which of the optional fields it has depends on ``kind``."""
+
+    sequence: int
+    received_at_ms: int
+    kind: EventKind
+    stop: Stop | None = optional()
+    breakpoint: BreakpointAnswer | None = optional()
+    reason: str | None = optional()
+    message: str | None = optional()
+    truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventsPage:
+    """What wait_for_debugger_event answers; its fields stand beside the envelope's (no ``result``)."""
+
+    events: tuple[RingEvent, ...]
+    next_cursor: int
+    overflow: bool
+    timed_out: bool

@@ -34,6 +34,7 @@ from jdwp.debugger import (
     Terminated,
     open_debugger,
 )
+from jdwp.record import read_packets
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 
@@ -445,6 +446,46 @@ async def test_vm_start_stop_with_suspend_y_is_released_by_resume(suspended_debu
             await debugger.resume(stop.stop_id)
             await printed(suspended_debuggee, "^ready$")
             await heartbeats(suspended_debuggee)
+
+
+async def _late_events_proxy(port: int, delay: float, *,
+                             task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """One connection to the agent at ``port``, with the VM's event packets held back ``delay`` seconds
+    (replies pass at once): the VM_START of a ``suspend=y`` JVM then comes after the first replies."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listeners[0].socket.getsockname()[1])
+    debugger_side = await listeners[0].accept()
+    vm_side = await trio.open_tcp_stream("127.0.0.1", port)
+    lock = trio.Lock()
+
+    async def send(packet: bytes, wait: float) -> None:
+        await trio.sleep(wait)  # the fault injected, not a synchronisation
+        async with lock:
+            await debugger_side.send_all(packet)
+
+    async def to_vm() -> None:
+        async for packet in read_packets(debugger_side):
+            await vm_side.send_all(packet)
+
+    async with debugger_side, vm_side, trio.open_nursery() as nursery:
+        nursery.start_soon(to_vm)
+        async for packet in read_packets(vm_side):
+            is_event = packet != b"JDWP-Handshake" and not packet[8] & 0x80  # flags: 0x80 is a reply
+            nursery.start_soon(send, packet, delay if is_event else 0)
+
+
+async def test_a_vm_start_that_comes_after_the_first_replies_is_still_current_at_open(
+        suspended_debuggee: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(_late_events_proxy, suspended_debuggee.port, 0.3)
+            async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm, open_debugger(vm) as debugger:
+                assert debugger.state == "paused"
+                stop = await next_stop(debugger)
+                assert stop.reasons == ("vm_start",) and stop.location is None
+                await debugger.resume(stop.stop_id)
+                await printed(suspended_debuggee, "^ready$")
+            nursery.cancel_scope.cancel()
 
 
 # --- stack and locals ----------------------------------------------------------------------------------

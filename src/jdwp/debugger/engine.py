@@ -72,6 +72,9 @@ __all__ = ["Debugger", "open_debugger", "suspended_threads"]
 log = logging.getLogger("jdwp.debugger")
 
 DETACH_DEADLINE = 10.0
+START_GRACE = 2.0
+_LAUNCHER = "Lsun/launcher/LauncherHelper;"  # loaded by the java launcher to load the main class
+_ANDROID = "Ldalvik/system/VMRuntime;"
 BEFORE_MAIN = ("no code has run in this thread yet: the VM is suspended at its start, before main; set "
                "breakpoints now, then resume")
 
@@ -522,6 +525,29 @@ class Debugger:
         status: Literal["complete", "failed"] = "complete" if not errors and not remaining else "failed"
         return Cleanup(status, "running" if running else "unknown", tuple(remaining), tuple(errors))
 
+    async def _await_start(self) -> None:
+        """Make a pending VM_START stop current before the caller sees the engine.
+
+        HotSpot started with ``suspend=y`` sends VM_START (suspend ALL) as soon as a debugger connects, from
+        another thread than the one answering commands: it usually comes before the reply to ``IDSizes``,
+        but not always. When it has not come and the launcher has not loaded the main class yet
+        (``sun.launcher.LauncherHelper`` is not loaded, and this is not an Android VM), it is due: wait for
+        it, up to :data:`START_GRACE` seconds. A running VM costs one round trip here.
+        """
+        await self._drain_events()
+        if self._current is not None or self._terminal is not None:
+            return
+        try:
+            loaded = await gather([partial(self.vm.classes_by_signature, _LAUNCHER),
+                                   partial(self.vm.classes_by_signature, _ANDROID)])
+        except JdwpError:
+            return  # a VM that cannot say is taken as running
+        if any(loaded):
+            return
+        with trio.move_on_after(START_GRACE):
+            while self._current is None and self._terminal is None:
+                await self._handled.wait()
+
     async def _drain_events(self) -> None:
         while self._terminal is None and (self._handling or self.vm.statistics()["buffered_events"]):
             await self._handled.wait()
@@ -544,15 +570,15 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "") -> AsyncIterator
 
     ``id_prefix`` (``"s3-"``: up to 12 lowercase letters or digits and a dash) starts every ID the
     session issues, so IDs stay unique among several sessions. The engine is handed over once the event
-    sets that came with the connection are handled: a JVM started with ``suspend=y`` sends VM_START
-    before it answers any command, so its ``vm_start`` stop is current when this returns.
+    sets that came with the connection are handled: a JVM started with ``suspend=y`` has its ``vm_start``
+    stop current when this returns.
     """
     debugger = Debugger(vm, id_prefix)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(debugger._run)
             try:
-                await debugger._drain_events()
+                await debugger._await_start()
                 yield debugger
             finally:
                 await debugger.detach()

@@ -18,16 +18,8 @@ import trio
 from pydantic import ValidationError
 
 from android.errors import AdbError
-from jdwp.debugger.errors import DebuggerError, EngineClosed
-from jdwp.protocol.constants import ErrorCode
-from jdwp.protocol.errors import (
-    CommandError,
-    CommandTimeout,
-    ConnectionClosed,
-    FramingError,
-    JdwpError,
-    ProtocolError,
-)
+from jdwp import CommandError, CommandTimeout, ConnectionClosed, ErrorCode, FramingError, JdwpError, ProtocolError
+from jdwp.debugger import DebuggerError, EngineClosed
 
 log = logging.getLogger("pyjdwp.server")
 

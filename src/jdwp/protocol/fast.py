@@ -1,4 +1,7 @@
-"""Hand-framed decoders for the hot replies: frames, frame values, composite events, class lists.
+"""Hand-framed decoders for the hot replies (frames, frame values, class lists) and their tools.
+
+The tools: :class:`Reader` (a cursor over a body), :class:`PerSizes` (structs precompiled once per VM's
+ID widths) and :func:`id_format`; :mod:`.commands.composite` reads composite events with them.
 
 Layer: ``jdwp.protocol`` (sans-IO); imports only ``types``, ``values``, ``strings``, ``_frozen``.
 

@@ -126,6 +126,52 @@ def test_single_thread_location_event(cls: type, data: st.DataObject) -> None:
     assert EV.Composite.decode_out(body, sizes) == obj == _slow_decode(EV.Composite, "out", body, sizes)
 
 
+THREAD_ONLY = [ev.VMStartEvent, ev.ThreadStartEvent, ev.ThreadDeathEvent]
+
+
+@pytest.mark.parametrize("cls", THREAD_ONLY, ids=lambda cls: cls.__name__)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_single_thread_only_event(cls: type, data: st.DataObject) -> None:
+    """The other one-unpack shortcut: a composite holding one thread start/death or VM start."""
+    sizes = data.draw(st.sampled_from(REGULAR_SIZES))
+    obj = ev.Composite(data.draw(st.integers(0, 255)), [data.draw(for_record(cls, sizes))])
+    body = EV.Composite.encode_out(obj, sizes)
+    assert EV.Composite.decode_out(body, sizes) == obj == _slow_decode(EV.Composite, "out", body, sizes)
+
+
+COMMON = [*SINGLE, *THREAD_ONLY, ev.ClassPrepareEvent]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_composites_of_common_events(data: st.DataObject) -> None:
+    """Several events of the shapes read with one unpack each (the loop), rare kinds mixed in."""
+    sizes = data.draw(st.sampled_from(REGULAR_SIZES))
+    common = st.sampled_from(COMMON).flatmap(lambda cls: for_record(cls, sizes))
+    events = data.draw(st.lists(st.one_of(common, common, for_record(ev.VMDeathEvent, sizes),
+                                          for_record(ev.ClassUnloadEvent, sizes)), max_size=5))
+    obj = ev.Composite(data.draw(st.integers(0, 255)), events)
+    body = EV.Composite.encode_out(obj, sizes)
+    assert EV.Composite.decode_out(body, sizes) == obj == _slow_decode(EV.Composite, "out", body, sizes)
+    for bad in (body[:-1], body + b"\x00"):
+        assert _outcome(_fast_decode, EV.Composite, "out", bad, sizes)[0] == "ProtocolError"
+        assert _outcome(_slow_decode, EV.Composite, "out", bad, sizes)[0] == "ProtocolError"
+
+
+def test_a_body_of_the_single_event_size_with_another_shape_is_read_by_the_loop() -> None:
+    """A class prepare whose body happens to be as long as one breakpoint's, and a count that is not 1."""
+    sizes = HOTSPOT
+    single = EV.Composite.encode_out(ev.Composite(0, [ev.BreakpointEvent(1, 2, Location(1, 2, 3, 4))]), sizes)
+    unsigned = len(EV.Composite.encode_out(ev.Composite(0, [ev.ClassPrepareEvent(1, 2, 1, 3, "", 7)]), sizes))
+    obj = ev.Composite(0, [ev.ClassPrepareEvent(1, 2, 1, 3, "x" * (len(single) - unsigned), 7)])
+    body = EV.Composite.encode_out(obj, sizes)
+    assert len(body) == len(single)
+    assert EV.Composite.decode_out(body, sizes) == obj
+    twice = ev.Composite(0, [ev.VMDeathEvent(1)] * 2)
+    assert EV.Composite.decode_out(EV.Composite.encode_out(twice, sizes), sizes) == twice
+
+
 def test_single_breakpoint_transcript_4_byte_methods() -> None:
     body = bytes.fromhex("02 00000001 02 ffffffff 0000000000000101 01 0000000000002001 00003001 ffffffffffffffff"
                          .replace(" ", ""))
@@ -140,8 +186,8 @@ def test_single_breakpoint_transcript_4_byte_methods() -> None:
 def test_struct_has_no_format_for_odd_widths() -> None:
     for size in (3, 5, 6, 7):
         with pytest.raises(fast.IrregularSizes):
-            fast._fmt(size)
-    assert [fast._fmt(size) for size in (1, 2, 4, 8)] == ["B", "H", "I", "Q"]
+            fast.id_format(size)
+    assert [fast.id_format(size) for size in (1, 2, 4, 8)] == ["B", "H", "I", "Q"]
 
 
 @pytest.mark.parametrize(("cmd", "which"), FAST, ids=FAST_IDS)

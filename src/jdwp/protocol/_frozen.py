@@ -1,17 +1,26 @@
-"""A faster ``__init__`` for frozen, slotted dataclasses.
+"""Cheaper construction of frozen, slotted dataclasses: a faster ``__init__`` and a maker for decoders.
 
 Layer: ``jdwp.protocol`` (sans-IO); standard library only.
 
 A frozen dataclass's generated ``__init__`` assigns through ``object.__setattr__``, which costs more than
 the rest of decoding a location or an event. Decoded records are created by the thousand (frames, class
-lists, events), so this replaces ``__init__`` with one that stores through the slot descriptors directly.
-The class stays frozen: assigning to a field afterwards still raises ``FrozenInstanceError``.
+lists, events), so :func:`fast_init` replaces ``__init__`` with one that stores through the slot
+descriptors directly. The class stays frozen: assigning to a field afterwards still raises
+``FrozenInstanceError``.
+
+Even that ``__init__`` pays a descriptor call per field. :func:`maker` goes further for the hand-framed
+decoders: it fills the slots of an instance of a plain twin class (same slots, so the same memory layout,
+and ordinary attribute stores) and then gives the instance the record's class (``__class__``
+assignment, which the interpreter allows between classes of the same layout). The result is an
+instance of the record in every respect, made about three times faster.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, Union
 
 T = TypeVar("T")
 
@@ -33,3 +42,87 @@ def fast_init(cls: type[T]) -> type[T]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - replacing a dataclass's generated method
     return cls
+
+
+class Of:
+    """A nested record for :func:`maker`: ``Of(BreakpointEvent, location=Location)``."""
+
+    __slots__ = ("cls", "nested")
+
+    def __init__(self, cls: type, **nested: Shape) -> None:
+        self.cls = cls
+        self.nested = nested
+
+
+#: What a field of a :func:`maker` is made of: a record class, a record with nested fields, or a list of
+#: exactly one element of a shape (a composite holding one event).
+Shape = Union[type, Of, list[Any]]
+
+
+def maker(cls: type[T], **nested: Shape) -> Callable[..., T]:
+    """A positional constructor of ``cls`` for decoders: ``maker(Location)(tag, class_id, method_id, index)``.
+
+    It makes the same object as ``cls(...)`` without running ``__init__``, so it is only for classes whose
+    ``__init__`` does nothing but store its arguments (frozen, slotted dataclasses made by ``fast_init``).
+    ``nested`` names fields made inline from their own fields, which are passed flat in the field's
+    place: ``maker(Frame, location=Location)(frame_id, tag, class_id, method_id, index)``, or, for a
+    composite of one breakpoint, ``maker(Composite, events=[Of(BreakpointEvent, location=Location)])``.
+    Each level saves a call.
+
+    Raises:
+        TypeError: a class whose memory layout no twin can share (not a slotted dataclass on ``object``),
+            or a nested name that is not a field.
+    """
+    lines: list[str] = []
+    namespace: dict[str, Any] = {}
+    params: list[str] = []
+
+    def build(shape: Shape, var: str) -> None:
+        """Append the statements that leave ``shape`` in ``var``; its plain fields become parameters.
+
+        Field ``i`` of ``var`` is ``{var}_{i}``: a parameter, or the variable of a nested shape (whose own
+        fields are then ``{var}_{i}_{j}``), so no name can clash with another.
+        """
+        if isinstance(shape, list):
+            build(shape[0], f"{var}_0")
+            lines.append(f"{var} = [{var}_0]")
+            return
+        record, inner = (shape.cls, shape.nested) if isinstance(shape, Of) else (shape, {})
+        names = _field_names(record)
+        unknown = set(inner) - set(names)
+        if unknown:
+            raise TypeError(f"{record.__name__} has no fields {sorted(unknown)}")
+        for i, name in enumerate(names):
+            if name in inner:
+                build(inner[name], f"{var}_{i}")
+            else:
+                params.append(f"{var}_{i}")
+        namespace[f"{var}_twin"], namespace[f"{var}_cls"] = _twin_of(record), record
+        lines.append(f"{var} = {var}_twin()")
+        lines.extend(f"{var}.{name} = {var}_{i}" for i, name in enumerate(names))
+        lines.append(f"{var}.__class__ = {var}_cls")
+
+    build(Of(cls, **nested), "r")
+    source = f"def make({', '.join(params)}):\n    " + "\n    ".join(lines) + "\n    return r"
+    exec(source, namespace)
+    make: Callable[..., T] = namespace["make"]
+    make.__qualname__ = f"maker({cls.__qualname__})"
+    return make
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _twin_of(cls: type) -> type:
+    """A plain class with the slots of ``cls``: its instances take ordinary stores, then become ``cls``."""
+    names = _field_names(cls)
+    if tuple(getattr(cls, "__slots__", ())) != names or cls.__bases__ != (object,):
+        raise TypeError(f"{cls.__name__} is not a slotted dataclass on object")
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} checks its fields in __post_init__, which a maker would skip")
+    twin = type(f"_{cls.__name__}Slots", (), {"__slots__": names})
+    probe = twin()
+    probe.__class__ = cls  # raises TypeError now, not in a decoder, if the interpreter finds the layouts differ
+    return twin

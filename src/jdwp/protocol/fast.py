@@ -1,6 +1,9 @@
-"""Hand-framed decoders for the hot replies: frames, frame values, composite events, class lists.
+"""Hand-framed decoders for the hot replies (frames, frame values, class lists) and their tools.
 
-Layer: ``jdwp.protocol`` (sans-IO); imports only ``types``, ``values``, ``strings``.
+The tools: :class:`Reader` (a cursor over a body), :class:`PerSizes` (structs precompiled once per VM's
+ID widths) and :func:`id_format`; :mod:`.commands.composite` reads composite events with them.
+
+Layer: ``jdwp.protocol`` (sans-IO); imports only ``types``, ``values``, ``strings``, ``_frozen``.
 
 The construct specs in :mod:`.commands` stay the definition of each format; these functions are a faster
 reading of the same bytes and must return equal objects (``tests/unit/test_fast.py`` checks that with
@@ -11,23 +14,35 @@ hypothesis). They raise ``ValueError``/``struct.error``/``IndexError`` on bad by
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
+from ._frozen import maker
 from .strings import decode_string
-from .types import IdSizes
+from .types import IdSizes, Location
 from .values import read_array_region, read_tagged, read_tagged_list, read_value, tag_of
 
 _INT = struct.Struct(">i")
 _LONG = struct.Struct(">q")
 _FORMATS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
+T = TypeVar("T")
+
+#: ``Location(type_tag, class_id, method_id, index)`` for decoders (see :func:`._frozen.maker`).
+make_location = maker(Location)
+
 
 class IrregularSizes(Exception):
     """An ID width ``struct`` has no format for (3, 5, 6 or 7 bytes): use the construct spec instead."""
 
 
-def _fmt(size: int) -> str:
+def id_format(size: int) -> str:
+    """The ``struct`` format of an ID of ``size`` bytes (unsigned, as the construct specs read IDs).
+
+    Raises:
+        IrregularSizes: ``struct`` has no such format; the caller falls back to the construct spec.
+    """
     fmt = _FORMATS.get(size)
     if fmt is None:
         raise IrregularSizes(size)
@@ -37,20 +52,35 @@ def _fmt(size: int) -> str:
 # Caches are keyed by the widths as ints: hashing a tuple of ints is much cheaper than hashing IdSizes.
 @lru_cache(maxsize=64)
 def _location_struct(reference_type_id_size: int, method_id_size: int) -> struct.Struct:
-    return struct.Struct(">B" + _fmt(reference_type_id_size) + _fmt(method_id_size) + "Q")
+    return struct.Struct(">B" + id_format(reference_type_id_size) + id_format(method_id_size) + "Q")
 
 
 @lru_cache(maxsize=64)
 def _frame_struct(frame_id_size: int, reference_type_id_size: int, method_id_size: int) -> struct.Struct:
-    return struct.Struct(">" + _fmt(frame_id_size) + "B" + _fmt(reference_type_id_size) + _fmt(method_id_size) + "Q")
+    return struct.Struct(">" + id_format(frame_id_size) + "B" + id_format(reference_type_id_size)
+                         + id_format(method_id_size) + "Q")
 
 
-@lru_cache(maxsize=64)
-def thread_location_event_struct(object_id_size: int, reference_type_id_size: int,
-                                 method_id_size: int) -> struct.Struct:
-    """A composite holding exactly one event of thread + location (breakpoint, step, method entry/exit)."""
-    return struct.Struct(">BiBi" + _fmt(object_id_size) + "B" + _fmt(reference_type_id_size)
-                         + _fmt(method_id_size) + "Q")
+class PerSizes(Generic[T]):
+    """Something built once per set of ID widths, such as a decoder's precompiled structs.
+
+    A connection decodes every packet with the same :class:`IdSizes` object, so the last one is kept
+    for an identity check that costs less than hashing it; other widths go through an LRU cache.
+    """
+
+    __slots__ = ("_build", "last")
+
+    def __init__(self, build: Callable[[IdSizes], T]) -> None:
+        self._build = lru_cache(maxsize=64)(lambda *widths: build(IdSizes(*widths)))
+        #: ``(sizes, value)`` of the latest call; hot callers read it inline before calling :meth:`get`.
+        self.last: tuple[IdSizes | None, T] = (None, cast(T, None))  # no sizes object is None
+
+    def get(self, sizes: IdSizes) -> T:
+        """The value for ``sizes``; raises what the build raises (``IrregularSizes``) uncached."""
+        value: T = self._build(sizes.field_id_size, sizes.method_id_size, sizes.object_id_size,
+                               sizes.reference_type_id_size, sizes.frame_id_size)
+        self.last = (sizes, value)  # one tuple, so a reader never pairs one VM's sizes with another's value
+        return value
 
 
 class Reader:
@@ -108,8 +138,8 @@ class Reader:
         start = self._take(n)
         return decode_string(self.buf[start : start + n])
 
-    def location(self, cls: Any) -> Any:
-        return cls(*self._location.unpack_from(self.buf, self._take(self._location.size)))
+    def location(self) -> Location:
+        return make_location(*self._location.unpack_from(self.buf, self._take(self._location.size)))
 
     def tagged(self) -> Any:
         value, self.pos = read_tagged(self.buf, self.pos, self.sizes.object_id_size)
@@ -134,18 +164,15 @@ class Reader:
             raise ValueError(f"{len(self.buf) - self.pos} unexpected trailing bytes")
 
 
-def frames(body: bytes, sizes: IdSizes, frame_cls: Any, location_cls: Any) -> list[Any]:
-    """``ThreadReference.Frames`` reply: ``[frame_cls(frame_id, location_cls(...))]``."""
+def frames(body: bytes, sizes: IdSizes, make_frame: Callable[[int, int, int, int, int], T]) -> list[T]:
+    """``ThreadReference.Frames`` reply: ``[make_frame(frame_id, *location_fields)]``."""
     frame = _frame_struct(sizes.frame_id_size, sizes.reference_type_id_size, sizes.method_id_size)
     (count,) = _INT.unpack_from(body, 0)
     if count < 0:
         raise ValueError(f"negative frame count {count}")
     if len(body) != 4 + count * frame.size:
         raise ValueError(f"{count} frames need {4 + count * frame.size} bytes, got {len(body)}")
-    return [
-        frame_cls(fid, location_cls(tag, cls, method, index))
-        for fid, tag, cls, method, index in frame.iter_unpack(body[4:])
-    ]
+    return [make_frame(*fields) for fields in frame.iter_unpack(body[4:])]
 
 
 def tagged_values(body: bytes, sizes: IdSizes) -> list[Any]:
@@ -157,17 +184,17 @@ def tagged_values(body: bytes, sizes: IdSizes) -> list[Any]:
     return values
 
 
-def class_list(body: bytes, sizes: IdSizes, cls: Any, generic: bool) -> list[Any]:
-    """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries."""
+def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: bool) -> list[T]:
+    """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries, each ``make(*fields)``."""
     reader = Reader(body, sizes)
-    out: list[Any] = []
+    out: list[T] = []
     append = out.append
     byte, ref, string, integer = reader.byte, reader.reference_type_id, reader.string, reader.i32
     if generic:
         for _ in range(reader.count()):
-            append(cls(byte(), ref(), string(), string(), integer()))
+            append(make(byte(), ref(), string(), string(), integer()))
     else:
         for _ in range(reader.count()):
-            append(cls(byte(), ref(), string(), integer()))
+            append(make(byte(), ref(), string(), integer()))
     reader.done()
     return out

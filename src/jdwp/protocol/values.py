@@ -17,7 +17,7 @@ from typing import Any, Union
 
 import construct as c
 
-from ._frozen import fast_init
+from ._frozen import fast_init, maker
 from .constants import OBJECT_TAGS, Tag
 
 Primitive = Union[int, float, bool, str, None]
@@ -62,6 +62,10 @@ class Value:
         return cls(Tag.OBJECT, 0)
 
 
+#: ``Value(tag, value)`` for the decoders (see :func:`._frozen.maker`).
+_make_value = maker(Value)
+
+
 def tag_of(byte: int) -> Tag:
     """The :class:`Tag` for a tag byte; ``ValueError`` for one the spec does not define."""
     tag = _TAGS.get(byte)
@@ -101,7 +105,7 @@ def read_tagged(buf: bytes, pos: int, object_id_size: int) -> tuple[Value, int]:
         raise ValueError("tagged value runs past the end of the packet")
     tag = tag_of(buf[pos])
     raw, pos = read_value(buf, pos + 1, tag, object_id_size)
-    return Value(tag, raw), pos
+    return _make_value(tag, raw), pos
 
 
 def read_tagged_list(buf: bytes, pos: int, count: int, object_id_size: int) -> tuple[list[Value], int]:
@@ -109,7 +113,7 @@ def read_tagged_list(buf: bytes, pos: int, count: int, object_id_size: int) -> t
     out: list[Value] = []
     append = out.append
     size = len(buf)
-    primitives, object_tags, tags = _PRIMITIVES, _OBJECT_TAG_INTS, _TAGS
+    primitives, object_tags, tags, make = _PRIMITIVES, _OBJECT_TAG_INTS, _TAGS, _make_value
     boolean, char = int(Tag.BOOLEAN), int(Tag.CHAR)
     for _ in range(count):
         if pos >= size:
@@ -136,7 +140,7 @@ def read_tagged_list(buf: bytes, pos: int, count: int, object_id_size: int) -> t
             tag_of(byte)  # raises for an unknown tag; what is left is VOID, which has no value
             end, raw = pos, None
         pos = end
-        append(Value(tags[byte], raw))
+        append(make(tags[byte], raw))
     return out, pos
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Command, Empty
+from .composite import EventCommands as Event
 from .events import DDM, EventRequest
-from .events import EventCommands as Event
 from .objects import (
     ArrayReference,
     ClassLoaderReference,

@@ -47,7 +47,7 @@ def decode(spec: c.Construct, body: bytes, sizes: IdSizes | None, what: str, **e
     try:
         obj = spec.parse_stream(stream, **params, **extra)
     except DECODE_FAILURES as exc:
-        raise ProtocolError(f"{what}: cannot decode {hexdump(body)}: {_reason(exc)}") from None
+        raise _undecodable(what, body, exc) from None
     if stream.tell() != len(body):
         raise ProtocolError(f"{what}: {len(body) - stream.tell()} unexpected trailing bytes in {hexdump(body)}")
     return obj
@@ -66,11 +66,8 @@ def encode(spec: c.Construct, obj: Any, sizes: IdSizes | None, what: str, **extr
         raise UsageError(f"{what}: cannot encode {obj!r}: {_reason(exc)}") from None
 
 
-def _fast(decoder: Callable[[bytes, IdSizes], T], body: bytes, sizes: IdSizes, what: str) -> T:
-    try:
-        return decoder(body, sizes)
-    except DECODE_FAILURES as exc:
-        raise ProtocolError(f"{what}: cannot decode {hexdump(body)}: {_reason(exc)}") from None
+def _undecodable(what: str, body: bytes, exc: BaseException) -> ProtocolError:
+    return ProtocolError(f"{what}: cannot decode {hexdump(body)}: {_reason(exc)}")
 
 
 def _reason(exc: BaseException) -> str:
@@ -109,11 +106,14 @@ class Command(Generic[O, R]):
         return encode(spec_of(self.out), out, sizes, self.name, **extra)
 
     def decode_out(self, body: bytes, sizes: IdSizes | None, **extra: Any) -> O:
-        if self.fast_out is not None and sizes is not None and not extra:
+        fast_out = self.fast_out
+        if fast_out is not None and sizes is not None and not extra:
             try:
-                return _fast(self.fast_out, body, sizes, self.name)
+                return fast_out(body, sizes)
             except IrregularSizes:
                 pass
+            except DECODE_FAILURES as exc:
+                raise _undecodable(self.name, body, exc) from None
         result: O = decode(spec_of(self.out), body, sizes, self.name, **extra)
         return result
 
@@ -121,11 +121,14 @@ class Command(Generic[O, R]):
         return encode(spec_of(self.reply), reply, sizes, f"{self.name} reply", **extra)
 
     def decode_reply(self, body: bytes, sizes: IdSizes | None) -> R:
-        if self.fast_reply is not None and sizes is not None:
+        fast_reply = self.fast_reply
+        if fast_reply is not None and sizes is not None:
             try:
-                return _fast(self.fast_reply, body, sizes, f"{self.name} reply")
+                return fast_reply(body, sizes)
             except IrregularSizes:
                 pass
+            except DECODE_FAILURES as exc:
+                raise _undecodable(f"{self.name} reply", body, exc) from None
         result: R = decode(spec_of(self.reply), body, sizes, f"{self.name} reply")
         return result
 

@@ -1,7 +1,7 @@
-"""Command sets 15 and 64: EventRequest (with its modifiers) and Event.Composite (with every event kind).
+"""Command set 15, EventRequest (with its modifiers), and the records of Event.Composite (every event kind).
 
 Layer: ``jdwp.protocol`` (sans-IO). Spec: "EventRequest Command Set (15)", "Event Command Set (64)".
-Composite events are hot: they also have a hand-framed decoder (:mod:`..fast`).
+Composite events are hot: command set 64 and its hand-framed decoder are in :mod:`.composite`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import ClassVar, Union
 
 import construct as c
 
-from .. import fast
 from ..constants import EventKind, ModKind
 from ..records import TaggedUnion, record, spec_of, variants, wire
 from ..types import (
@@ -18,7 +17,6 @@ from ..types import (
     Byte,
     FieldId,
     FieldIdSpec,
-    IdSizes,
     Int,
     Location,
     Long,
@@ -352,84 +350,6 @@ class Composite:
 
     suspend_policy: int = wire(Byte)
     events: list[Event] = wire(counted(EventSpec))
-
-
-def _read_composite(body: bytes, sizes: IdSizes) -> Composite:
-    """Hand-framed ``Event.Composite``: the same result as ``spec_of(Composite)``, faster."""
-    single = fast.thread_location_event_struct(sizes.object_id_size, sizes.reference_type_id_size,
-                                               sizes.method_id_size)
-    if len(body) == single.size and body[1:5] == b"\x00\x00\x00\x01" and body[5] in _THREAD_LOCATION:
-        # The common case (one breakpoint or step event) in one unpack.
-        policy, _, kind, request_id, thread, tag, class_id, method_id, index = single.unpack(body)
-        return Composite(policy, [_THREAD_LOCATION[kind](request_id, thread,
-                                                         Location(tag, class_id, method_id, index))])
-    r = fast.Reader(body, sizes)
-    policy = r.byte()
-    events: list[Event] = []
-    for _ in range(r.count()):
-        kind = r.byte()
-        request_id = r.i32()
-        if kind in _THREAD_LOCATION:
-            events.append(_THREAD_LOCATION[kind](request_id, r.object_id(), r.location(Location)))
-        elif kind == EventKind.CLASS_PREPARE:
-            events.append(ClassPrepareEvent(request_id, r.object_id(), r.byte(), r.reference_type_id(),
-                                            r.string(), r.i32()))
-        elif kind in _THREAD_ONLY:
-            events.append(_THREAD_ONLY[kind](request_id, r.object_id()))
-        elif kind == EventKind.VM_DEATH:
-            events.append(VMDeathEvent(request_id))
-        elif kind == EventKind.CLASS_UNLOAD:
-            events.append(ClassUnloadEvent(request_id, r.string()))
-        elif kind == EventKind.EXCEPTION:
-            events.append(ExceptionEvent(request_id, r.object_id(), r.location(Location), r.tagged_object(),
-                                         r.location(Location)))
-        elif kind == EventKind.METHOD_EXIT_WITH_RETURN_VALUE:
-            events.append(MethodExitWithReturnValueEvent(request_id, r.object_id(), r.location(Location),
-                                                         r.tagged()))
-        elif kind in _MONITOR:
-            thread, obj, loc = r.object_id(), r.tagged_object(), r.location(Location)
-            if kind == EventKind.MONITOR_WAIT:
-                events.append(MonitorWaitEvent(request_id, thread, obj, loc, r.i64()))
-            elif kind == EventKind.MONITOR_WAITED:
-                events.append(MonitorWaitedEvent(request_id, thread, obj, loc, r.boolean()))
-            else:
-                events.append(_MONITOR[kind](request_id, thread, obj, loc))
-        elif kind in (EventKind.FIELD_ACCESS, EventKind.FIELD_MODIFICATION):
-            fields = (request_id, r.object_id(), r.location(Location), r.byte(), r.reference_type_id(),
-                      r.field_id(), r.tagged_object())
-            if kind == EventKind.FIELD_ACCESS:
-                events.append(FieldAccessEvent(*fields))
-            else:
-                events.append(FieldModificationEvent(*fields, r.tagged()))
-        else:
-            raise ValueError(f"unknown event kind {kind}")
-    r.done()
-    return Composite(policy, events)
-
-
-_THREAD_LOCATION: dict[int, type] = {
-    EventKind.BREAKPOINT: BreakpointEvent,
-    EventKind.SINGLE_STEP: SingleStepEvent,
-    EventKind.METHOD_ENTRY: MethodEntryEvent,
-    EventKind.METHOD_EXIT: MethodExitEvent,
-}
-_THREAD_ONLY: dict[int, type] = {
-    EventKind.VM_START: VMStartEvent,
-    EventKind.THREAD_START: ThreadStartEvent,
-    EventKind.THREAD_DEATH: ThreadDeathEvent,
-}
-_MONITOR: dict[int, type] = {
-    EventKind.MONITOR_CONTENDED_ENTER: MonitorContendedEnterEvent,
-    EventKind.MONITOR_CONTENDED_ENTERED: MonitorContendedEnteredEvent,
-    EventKind.MONITOR_WAIT: MonitorWaitEvent,
-    EventKind.MONITOR_WAITED: MonitorWaitedEvent,
-}
-
-
-class EventCommands:
-    """Command set 64 (``Event``): sent by the VM, never by us."""
-
-    Composite = Command(64, 100, "Event.Composite", Composite, Empty, fast_out=_read_composite)
 
 
 # --- Android DDM (199) -----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ Frames and frame values are hot: their replies also have hand-framed decoders (:
 from __future__ import annotations
 
 from .. import fast
+from .._frozen import maker
 from ..records import record, spec_of, wire
 from ..types import (
     Boolean,
@@ -72,6 +73,10 @@ class FramesReply:
     frames: list[Frame] = wire(counted(spec_of(Frame)))
 
 
+_make_frame = maker(Frame, location=Location)
+_make_frames_reply = maker(FramesReply)
+
+
 @record
 class FrameCountReply:
     frame_count: int = wire(Int)
@@ -129,7 +134,7 @@ class ThreadReference:
     Status = Command(11, 4, "ThreadReference.Status", ThreadOut, ThreadStatusReply)
     ThreadGroup = Command(11, 5, "ThreadReference.ThreadGroup", ThreadOut, ThreadGroupReply)
     Frames = Command(11, 6, "ThreadReference.Frames", FramesOut, FramesReply,
-                     fast_reply=lambda body, sizes: FramesReply(fast.frames(body, sizes, Frame, Location)))
+                     fast_reply=lambda body, sizes: _make_frames_reply(fast.frames(body, sizes, _make_frame)))
     FrameCount = Command(11, 7, "ThreadReference.FrameCount", ThreadOut, FrameCountReply)
     OwnedMonitors = Command(11, 8, "ThreadReference.OwnedMonitors", ThreadOut, OwnedMonitorsReply)
     CurrentContendedMonitor = Command(11, 9, "ThreadReference.CurrentContendedMonitor", ThreadOut,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import construct as c
 
 from .. import fast
+from .._frozen import maker
 from ..records import record, spec_of, wire
 from ..types import (
     Boolean,
@@ -199,6 +200,10 @@ class AllModulesReply:
     modules: list[ModuleId] = wire(counted(ObjectIdSpec))
 
 
+_make_class_info = maker(ClassInfo)
+_make_generic_class_info = maker(GenericClassInfo)
+
+
 class VirtualMachine:
     """Command set 1."""
 
@@ -207,7 +212,7 @@ class VirtualMachine:
                                  ClassesBySignatureReply)
     AllClasses = Command(
         1, 3, "VirtualMachine.AllClasses", Empty, AllClassesReply,
-        fast_reply=lambda body, sizes: AllClassesReply(fast.class_list(body, sizes, ClassInfo, generic=False)))
+        fast_reply=lambda body, sizes: AllClassesReply(fast.class_list(body, sizes, _make_class_info, generic=False)))
     AllThreads = Command(1, 4, "VirtualMachine.AllThreads", Empty, ThreadsReply)
     TopLevelThreadGroups = Command(1, 5, "VirtualMachine.TopLevelThreadGroups", Empty, ThreadGroupsReply)
     Dispose = Command(1, 6, "VirtualMachine.Dispose", Empty, Empty)
@@ -227,7 +232,7 @@ class VirtualMachine:
     AllClassesWithGeneric = Command(
         1, 20, "VirtualMachine.AllClassesWithGeneric", Empty, AllClassesWithGenericReply,
         fast_reply=lambda body, sizes: AllClassesWithGenericReply(
-            fast.class_list(body, sizes, GenericClassInfo, generic=True)))
+            fast.class_list(body, sizes, _make_generic_class_info, generic=True)))
     InstanceCounts = Command(1, 21, "VirtualMachine.InstanceCounts", InstanceCountsOut, InstanceCountsReply)
     AllModules = Command(1, 22, "VirtualMachine.AllModules", Empty, AllModulesReply)
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
-import os
 import signal
-import stat
 import sys
 
 import anyio
@@ -21,6 +19,7 @@ from mcp.server.stdio import stdio_server
 
 from .app import build_server
 from .capabilities import VERSION
+from .stdio import stdin_lines, stdout_writer
 from .targets import Config
 
 DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening
@@ -63,7 +62,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 async def serve(config: Config) -> None:
     server = build_server(config)
-    stdin = _stdin_lines()
+    stdin = stdin_lines()
     log = logging.getLogger("pyjdwp.server")
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async with trio.open_nursery() as nursery:
@@ -81,60 +80,11 @@ async def serve(config: Config) -> None:
                         return
 
             nursery.start_soon(stop_on_signal)
-            async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
-                await server.run(read_stream, write_stream, server.create_initialization_options())
+            async with stdout_writer() as stdout:
+                async with stdio_server(stdin=stdin, stdout=stdout) as (  # type: ignore[arg-type]
+                        read_stream, write_stream):
+                    await server.run(read_stream, write_stream, server.create_initialization_options())
             nursery.cancel_scope.cancel()
-
-
-class _PipeLines:
-    """stdin's lines read by trio, not by a worker thread, and an end of input on demand.
-
-    The SDK reads stdin in a thread, and a thread blocked in ``read`` cannot be cancelled; ``stop()`` (on
-    SIGTERM) ends the input here instead, so the server shuts down exactly as on EOF.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self._stream = trio.lowlevel.FdStream(fd)
-        self._buffer = b""
-        self._reading: trio.CancelScope | None = None
-        self.stopped = False
-
-    def stop(self) -> None:
-        self.stopped = True
-        if self._reading is not None:
-            self._reading.cancel()
-
-    def __aiter__(self) -> _PipeLines:
-        return self
-
-    async def __anext__(self) -> str:
-        while b"\n" not in self._buffer:
-            chunk = b""
-            with trio.CancelScope() as self._reading:
-                if not self.stopped:
-                    chunk = await self._stream.receive_some(65536)
-            self._reading = None
-            if not chunk:
-                if not self._buffer or self.stopped:
-                    await self._stream.aclose()
-                    raise StopAsyncIteration
-                line, self._buffer = self._buffer, b""
-                return line.decode("utf-8", errors="replace")
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line.decode("utf-8", errors="replace") + "\n"
-
-
-def _stdin_lines() -> _PipeLines | None:
-    """A pipe, socket or terminal on stdin is read by trio (cancellable); anything else (a regular file,
-    which cannot be polled) by the SDK's own reader."""
-    try:
-        mode = os.fstat(0).st_mode
-    except OSError:
-        return None
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode):
-        return _PipeLines(os.dup(0))
-    return None
 
 
 def main(argv: list[str] | None = None) -> int:

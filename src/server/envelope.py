@@ -103,6 +103,7 @@ def json_text(text: str) -> str:
 
 _KEEP, _OMIT_NONE, _OMIT_EMPTY = 0, 1, 2
 _FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
+_SCALARS = frozenset({bool, int, float, type(None)})
 
 
 def _fields_of(cls: type) -> tuple[tuple[str, int], ...]:
@@ -126,18 +127,27 @@ def _left_out(value: Any, rule: int) -> bool:
 def jsonable(obj: Any) -> Any:
     """Records, tuples, enums and mappings as JSON values (field names unchanged), every string made
     JSON-safe by :func:`json_text`. A field whose metadata says ``omit_none`` is left out while ``None``;
-    ``omit_empty``, also while an empty collection (never for ``0`` or ``False``)."""
-    if isinstance(obj, str):
-        return json_text(obj)
-    if obj is None or isinstance(obj, bool | int | float):
+    ``omit_empty``, also while an empty collection (never for ``0`` or ``False``).
+
+    Every answer goes through here once, so the common cases are tested first, by exact type.
+    """
+    kind = type(obj)
+    if kind is str:
+        return obj if obj.isascii() else json_text(obj)
+    if kind in _SCALARS:
         return obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+    rules = _FIELDS.get(kind)
+    if rules is not None or (dataclasses.is_dataclass(obj) and not isinstance(obj, type)):
         out = {}
-        for name, rule in _fields_of(type(obj)):
+        for name, rule in rules or _fields_of(kind):
             value = getattr(obj, name)
-            if not _left_out(value, rule):
+            if rule == _KEEP or not _left_out(value, rule):
                 out[name] = jsonable(value)
         return out
+    if kind is tuple or kind is list:
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, str):
+        return json_text(obj)  # a str subclass (the wire's WireString): always a plain str out
     if isinstance(obj, Mapping):
         return {json_text(str(k)): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):

@@ -47,7 +47,7 @@ from mcp import Client, StdioServerParameters
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
-from jdwp.record import open_listener, read_packets
+from jdwp.recording_proxy import open_listener, read_packets
 from server import Config, build_server
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
 from support.net import HANDSHAKE

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
-from jdwp.record import open_listener, read_packets
+from jdwp.recording_proxy import open_listener, read_packets
 from support.jvm import Debuggee, compile_fixtures, find_mark
 from support.net import HANDSHAKE
 

@@ -271,7 +271,7 @@ class JdwpClient(Mirrors):
                 elif isinstance(event, Closed):
                     self._finish(event.error())
                 else:
-                    self._dispatch(event)  # type: ignore[arg-type]
+                    self._dispatch(event)
         except ProtocolError as exc:
             self._finish(exc)
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:

@@ -112,7 +112,7 @@ class ReplayVm:
             if isinstance(event, Closed):
                 return None
             if event is not NEED_DATA:
-                return event  # type: ignore[return-value]
+                return event
             framing.receive_data(await stream.receive_some(self._receive_size))
 
     def _match(self, packet: Packet) -> None:

@@ -23,10 +23,10 @@ from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from .capabilities import CAPABILITIES, LIMITATION_CODES, LIMITATIONS, VERSION
+from .debug_session import DebugSession
 from .envelope import SessionFields, envelope, output_schema
 from .failures import ErrorBody, ToolFailure, failure_of
-from .session import DebugSession
-from .sessions import SessionManager
+from .session_manager import SessionManager
 from .targets import Config
 from .tools import BY_NAME, Call, Tool
 

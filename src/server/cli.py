@@ -81,6 +81,8 @@ async def serve(config: Config) -> None:
 
             nursery.start_soon(stop_on_signal)
             async with stdout_writer() as stdout:
+                # The SDK annotates its streams as anyio's file wrapper; it only iterates stdin's lines and
+                # awaits stdout's write and flush, which ours provide (server.stdio).
                 async with stdio_server(stdin=stdin, stdout=stdout) as (  # type: ignore[arg-type]
                         read_stream, write_stream):
                     await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -18,6 +18,7 @@ from android import AdbError, discover
 from jdwp.debugger import Debugger, Locals, StackPage
 
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
+from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .models import (
     LocalsInput,
@@ -46,8 +47,7 @@ from .results import (
     StartIdentity,
     StateResult,
 )
-from .session import DebugSession
-from .sessions import SessionManager
+from .session_manager import SessionManager
 from .targets import check_jvm_address, device_key
 
 

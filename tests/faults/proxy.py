@@ -23,7 +23,7 @@ import struct
 
 import trio
 
-from jdwp.record import open_listener, read_packets
+from jdwp.recording_proxy import open_listener, read_packets
 from support.net import HANDSHAKE
 
 HEADER = struct.Struct(">IIBBB")

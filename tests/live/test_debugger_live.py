@@ -34,7 +34,7 @@ from jdwp.debugger import (
     Terminated,
     open_debugger,
 )
-from jdwp.record import read_packets
+from jdwp.recording_proxy import read_packets
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 

@@ -17,7 +17,7 @@ from support.jvm import Debuggee
 
 def recorder_command() -> list[str]:
     beside = Path(sys.executable).with_name("pyjdwp-record")
-    return [str(beside)] if beside.exists() else [sys.executable, "-m", "jdwp.record"]
+    return [str(beside)] if beside.exists() else [sys.executable, "-m", "jdwp.recording_proxy"]
 
 
 async def test_recording_a_session_from_the_command_line(debuggee: Debuggee, tmp_path: Path) -> None:

@@ -5,7 +5,7 @@
     python tests/replay/record_fixtures.py engine_journey engine_two_loaders   # the engine's sessions
 
 Each scenario in ``scenarios.py`` runs against the fixture debuggee through the recording proxy
-(``jdwp.record``); its summary goes into the recording's header as ``expected``, which the replay tests
+(``jdwp.recording_proxy``); its summary goes into the recording's header as ``expected``, which the replay tests
 compare against. Needs ``javac`` and ``java`` (OpenJDK 17).
 """
 
@@ -27,7 +27,7 @@ from scenarios import SCENARIOS
 
 import jdwp
 from jdwp import recording
-from jdwp.record import serve_recording_proxy
+from jdwp.recording_proxy import serve_recording_proxy
 from support.jvm import Debuggee, compile_fixtures, find_mark
 
 OUT_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "openjdk-17"

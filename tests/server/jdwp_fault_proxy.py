@@ -19,7 +19,7 @@ import struct
 import trio
 from mcpkit import agent_port, attached
 
-from jdwp.record import open_listener, read_packets
+from jdwp.recording_proxy import open_listener, read_packets
 from support.jvm import Debuggee
 from support.net import HANDSHAKE
 

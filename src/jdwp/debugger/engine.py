@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import Literal
+from typing import Literal, NoReturn
 
 import trio
 
@@ -47,8 +47,8 @@ from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
 from .errors import EngineClosed, InvalidArgument, NotFound, NotPaused, StaleReference
+from .frames import FrameRef, frame_locals, stack_page
 from .ids import IdScheme
-from .inspect import FrameRef, frame_locals, stack_page
 from .model import (
     Breakpoint,
     BreakpointRejected,
@@ -227,9 +227,9 @@ class Debugger:
         thread = state.threads.get(thread_id)
         if thread is None:
             self._raise_for_handle(state, thread_id, "thread")
-        return thread  # type: ignore[return-value]
+        return thread
 
-    def _raise_for_handle(self, state: _StopState, handle: str, what: str) -> None:
+    def _raise_for_handle(self, state: _StopState, handle: str, what: str) -> NoReturn:
         stop_part = handle.partition(".")[0]
         if self._is_issued(stop_part) and stop_part != state.stop.stop_id:
             raise StaleReference(f"{what} {handle} belongs to stop {stop_part}, which has ended")
@@ -272,7 +272,7 @@ class Debugger:
         ref = state.frames.get(frame_id)
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
-        return await frame_locals(self.vm, self.symbols, ref)  # type: ignore[arg-type]
+        return await frame_locals(self.vm, self.symbols, ref)
 
     # --- resume and step ---------------------------------------------------------------------------
 
@@ -315,7 +315,7 @@ class Debugger:
         except JdwpError:
             self._uncertain = True
             raise
-        await self._promote()
+        self._promote()
 
     async def _release(self, suspension: _Suspension) -> None:
         if suspension.policy == SuspendPolicy.ALL:
@@ -323,7 +323,7 @@ class Debugger:
         elif suspension.policy == SuspendPolicy.EVENT_THREAD:
             await self.vm.thread_reference.resume(suspension.thread)
 
-    async def _promote(self) -> None:
+    def _promote(self) -> None:
         if self._current is None and self._queue:
             self._make_current(self._queue.popleft())
 

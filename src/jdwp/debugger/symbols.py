@@ -85,15 +85,6 @@ class Symbols:
             self._loaders[ref] = await self._vm.reference_type.class_loader(ref)
         return self._loaders[ref]
 
-    def forget_class(self, ref: ReferenceTypeId) -> None:
-        """Drop what is known of an unloaded class (its ID may be reused)."""
-        for table in (self._signatures, self._sources, self._methods, self._loaders):
-            table.pop(ref, None)
-        for key in [k for k in self._lines if k[0] == ref]:
-            del self._lines[key]
-        for key in [k for k in self._variables if k[0] == ref]:
-            del self._variables[key]
-
     # --- batches -----------------------------------------------------------------------------------
 
     async def prefetch_classes(self, refs: Iterable[int]) -> None:

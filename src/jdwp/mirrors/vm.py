@@ -19,7 +19,7 @@ from ..protocol.commands.vm import (
     ObjectRefCount,
     VersionReply,
 )
-from ..protocol.types import IdSizes, ModuleId, ObjectId, ReferenceTypeId, StringId, ThreadGroupId, ThreadId
+from ..protocol.types import IdSizes, ModuleId, ReferenceTypeId, StringId, ThreadGroupId, ThreadId
 
 if TYPE_CHECKING:
     from ..protocol.commands import Command
@@ -123,4 +123,4 @@ class VirtualMachineCommands:
         return (await self.request(VM.AllModules)).modules
 
 
-__all__ = ["ObjectId", "VirtualMachineCommands"]
+__all__ = ["VirtualMachineCommands"]

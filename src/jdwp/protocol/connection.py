@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from typing import Final, Literal
 
 from .errors import ConnectionClosed, FramingError, ProtocolError, UsageError
 from .wire import (
@@ -33,13 +34,17 @@ class State(enum.Enum):
     ERROR = "error"
 
 
-class _NeedData:
+class NeedData(enum.Enum):
+    """A singleton that type checkers can narrow on (``is NEED_DATA`` rules the other types out)."""
+
+    NEED_DATA = "NEED_DATA"
+
     def __repr__(self) -> str:
         return "NEED_DATA"
 
 
 #: ``next_event()`` returns this when no whole packet is buffered yet.
-NEED_DATA = _NeedData()
+NEED_DATA: Final = NeedData.NEED_DATA
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -144,7 +149,7 @@ class JdwpConnection:
         self._error = error
         raise error
 
-    def next_event(self) -> Packet | _NeedData | Closed:
+    def next_event(self) -> Packet | Literal[NeedData.NEED_DATA] | Closed:
         """The next whole packet, :data:`NEED_DATA`, or :class:`Closed` after the end of the stream.
 
         Raises:

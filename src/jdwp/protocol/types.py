@@ -44,7 +44,7 @@ FrameIdSpec = c.BytesInteger(this._params.frame_id_size)
 Byte = c.Int8ub
 Int = c.Int32sb
 Long = c.Int64sb
-Count = c.Int32sb  # a count is a spec "int"; a negative one fails to parse, as construct's Array rejects it
+CountSpec = c.Int32sb  # a count is a spec "int"; a negative one fails to parse, as construct's Array rejects it
 
 
 class _Boolean(c.Construct):  # type: ignore[misc]
@@ -97,7 +97,7 @@ class _PlainList(c.Adapter):  # type: ignore[misc]
 
 def counted(element: c.Construct) -> c.Construct:
     """A spec "int" count followed by that many elements, decoded as a ``list``."""
-    return _PlainList(c.PrefixedArray(Count, element))
+    return _PlainList(c.PrefixedArray(CountSpec, element))
 
 
 def greedy(element: c.Construct) -> c.Construct:

@@ -22,11 +22,11 @@ from ..strings import decode_string
 from ..types import IdSizes, Location
 from ._base import Command, Empty
 from .events import (
+    AnyEvent,
     BreakpointEvent,
     ClassPrepareEvent,
     ClassUnloadEvent,
     Composite,
-    Event,
     ExceptionEvent,
     FieldAccessEvent,
     FieldModificationEvent,
@@ -98,7 +98,7 @@ def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
     if count < 0:
         raise ValueError(f"negative event count {count}")
     pos = 5
-    events: list[Event] = []
+    events: list[AnyEvent] = []
     append = events.append
     located, thread_only, class_prepare = shapes.located, shapes.thread, shapes.class_prepare
     for _ in range(count):
@@ -134,7 +134,7 @@ def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
     return _make_composite(policy, events)
 
 
-def _read_rare_event(kind: int, r: fast.Reader) -> Event:
+def _read_rare_event(kind: int, r: fast.Reader) -> AnyEvent:
     """The event kinds a debugger seldom asks for, read field by field."""
     request_id = r.i32()
     if kind == EventKind.VM_DEATH:
@@ -173,10 +173,10 @@ _THREAD_ONLY_CLASSES: dict[int, type] = {
     EventKind.THREAD_DEATH: ThreadDeathEvent,
 }
 #: Makers of events from their flat fields (request, thread and, if located, the location's four).
-_LOCATED: dict[int, Callable[..., Event]] = {
+_LOCATED: dict[int, Callable[..., AnyEvent]] = {
     kind: maker(cls, location=Location) for kind, cls in _LOCATED_CLASSES.items()
 }
-_THREAD_ONLY: dict[int, Callable[..., Event]] = {kind: maker(cls) for kind, cls in _THREAD_ONLY_CLASSES.items()}
+_THREAD_ONLY: dict[int, Callable[..., AnyEvent]] = {kind: maker(cls) for kind, cls in _THREAD_ONLY_CLASSES.items()}
 #: Makers of a whole composite of one such event: the suspend policy, then the event's flat fields.
 _ONE_LOCATED: dict[int, Callable[..., Composite]] = {
     kind: maker(Composite, events=[Of(cls, location=Location)]) for kind, cls in _LOCATED_CLASSES.items()

@@ -335,7 +335,8 @@ EVENT_CLASSES: tuple[type, ...] = (
     MonitorWaitEvent, MonitorWaitedEvent, ExceptionEvent, ThreadStartEvent, ThreadDeathEvent,
     ClassPrepareEvent, ClassUnloadEvent, FieldAccessEvent, FieldModificationEvent, VMDeathEvent,
 )
-Event = Union[
+#: Any one event of a composite (the record types; ``Event`` is the command set, 64).
+AnyEvent = Union[
     VMStartEvent, SingleStepEvent, BreakpointEvent, MethodEntryEvent, MethodExitEvent,
     MethodExitWithReturnValueEvent, MonitorContendedEnterEvent, MonitorContendedEnteredEvent,
     MonitorWaitEvent, MonitorWaitedEvent, ExceptionEvent, ThreadStartEvent, ThreadDeathEvent,
@@ -349,7 +350,7 @@ class Composite:
     """One event set: every event in it shares ``suspend_policy`` (a SuspendPolicy)."""
 
     suspend_policy: int = wire(Byte)
-    events: list[Event] = wire(counted(EventSpec))
+    events: list[AnyEvent] = wire(counted(EventSpec))
 
 
 # --- Android DDM (199) -----------------------------------------------------------------------------

@@ -56,7 +56,7 @@ async def read_packets(stream: trio.abc.Stream, *, max_packet: int = DEFAULT_MAX
         while (event := framing.next_event()) is not NEED_DATA:
             if isinstance(event, Closed):
                 return
-            yield encode_packet(event)  # type: ignore[arg-type]
+            yield encode_packet(event)
         if not data:
             return
 
@@ -75,7 +75,7 @@ async def _pump(source: trio.abc.Stream, sink: trio.abc.Stream, direction: str, 
             while (event := framing.next_event()) is not NEED_DATA:
                 if isinstance(event, Closed):
                     return
-                writer.packet(direction, event, encode_packet(event))  # type: ignore[arg-type]
+                writer.packet(direction, event, encode_packet(event))
             if not data:
                 return
     except ProtocolError as exc:

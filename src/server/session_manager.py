@@ -18,9 +18,9 @@ import trio
 from android import AdbClient
 from jdwp.debugger import Cleanup, suspended_threads
 
+from .debug_session import DebugSession
 from .failures import ToolFailure
 from .models import TargetInput
-from .session import DebugSession
 from .targets import Config, check_target, connect, device_keys
 
 log = logging.getLogger("pyjdwp.server")

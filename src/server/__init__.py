@@ -4,7 +4,7 @@ Layer: the top; the only package that knows MCP. It drives ``jdwp.debugger`` and
 touches ``jdwp.protocol``. Contract: DESIGN.md §5.
 """
 
-from .app import build_server, call_tool
+from .app import build_server
 from .targets import Config
 
-__all__ = ["Config", "build_server", "call_tool"]
+__all__ = ["Config", "build_server"]  # the server to run (pyjdwp-mcp, or in memory), and its flags

@@ -179,7 +179,7 @@ async def journey_ends(classes: Path, rtt: float) -> None:
             async with AsyncExitStack() as stack:
                 async def attach() -> Debugger:
                     vm = await stack.enter_async_context(jdwp.open_jdwp_tcp("127.0.0.1", port))
-                    await vm.version()  # the server reads it for the target's facts
+                    vm.version_info  # noqa: B018 - the server reads it for the target's facts
                     return await stack.enter_async_context(open_debugger(vm))
 
                 debugger, rounds, commands, multiple = await measure(proxy, rtt, attach)

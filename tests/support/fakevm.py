@@ -15,10 +15,13 @@ import trio
 
 from jdwp.protocol.commands import BY_ID, Event, VirtualMachine
 from jdwp.protocol.commands.events import Composite
+from jdwp.protocol.commands.vm import VersionReply
 from jdwp.protocol.connection import NEED_DATA, Closed, JdwpConnection, State
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy
 from jdwp.protocol.types import HOTSPOT_64, IdSizes
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket, ReplyPacket, encode_packet
+
+FAKE_VERSION = VersionReply("scripted VM", 17, 0, "17.0", "FakeVm")
 
 
 class FakeVm:
@@ -48,12 +51,17 @@ class FakeVm:
     async def send_command(self, command_set: int, command: int, body: bytes = b"", packet_id: int = 1) -> None:
         await self.stream.send_all(encode_packet(CommandPacket(packet_id, command_set, command, body)))
 
-    async def open(self) -> None:
-        """Handshake, then answer the client's IDSizes request."""
+    async def open(self, *, version: bool = True) -> None:
+        """Handshake, then answer the client's IDSizes and Version requests (it sends both at once; only
+        IDSizes when opened with ``read_version=False``: then pass ``version=False``)."""
         await self.handshake()
-        packet = await self.receive()
-        assert packet is not None and packet.key == VirtualMachine.IDSizes.key
-        await self.reply(packet, VirtualMachine.IDSizes.encode_reply(self.sizes, None))
+        for _ in range(2 if version else 1):
+            packet = await self.receive()
+            assert packet is not None and packet.key in (VirtualMachine.IDSizes.key, VirtualMachine.Version.key)
+            if packet.key == VirtualMachine.IDSizes.key:
+                await self.reply(packet, VirtualMachine.IDSizes.encode_reply(self.sizes, None))
+            else:
+                await self.reply(packet, VirtualMachine.Version.encode_reply(FAKE_VERSION, None))
 
 
 Handler = Callable[[Any], Any]

@@ -8,10 +8,12 @@ faults a real VM will not produce on demand (EOF mid-packet, bad lengths, replie
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import trio
+import trio.testing
 
 from jdwp.protocol.commands import BY_ID, Event, VirtualMachine
 from jdwp.protocol.commands.events import Composite
@@ -83,20 +85,55 @@ class ScriptedVm(FakeVm):
     async def serve(self) -> None:
         await self.open()
         while (packet := await self.receive()) is not None:
-            command = BY_ID[packet.key]
-            self.sent.append(command.name)
-            handler = self.handlers.get(command.name)
-            if handler is None:
-                await self.reply(packet, error=ErrorCode.NOT_IMPLEMENTED)
-                continue
-            answer = handler(command.decode_out(packet.body, self.sizes))
-            if isinstance(answer, int):
-                await self.reply(packet, error=answer)
-            else:
-                await self.reply(packet, command.encode_reply(answer, self.sizes))
+            await self.answer(packet)
+
+    async def answer(self, packet: CommandPacket) -> None:
+        command = BY_ID[packet.key]
+        self.sent.append(command.name)
+        handler = self.handlers.get(command.name)
+        if handler is None:
+            await self.reply(packet, error=ErrorCode.NOT_IMPLEMENTED)
+            return
+        answer = handler(command.decode_out(packet.body, self.sizes))
+        if isinstance(answer, int):
+            await self.reply(packet, error=answer)
+        else:
+            await self.reply(packet, command.encode_reply(answer, self.sizes))
 
     async def event(self, *events: Any, policy: int = SuspendPolicy.ALL) -> None:
         await self.send_command(64, 100, Event.Composite.encode_out(Composite(policy, list(events)), self.sizes))
 
     def count(self, name: str) -> int:
         return self.sent.count(name)
+
+
+class WaveVm(ScriptedVm):
+    """A :class:`ScriptedVm` that holds its answers until every task waits (over in-memory streams): the
+    commands that came by then are one round trip, a *wave*, listed by name in :attr:`waves`."""
+
+    def __init__(self, stream: trio.abc.Stream, handlers: dict[str, Handler]) -> None:
+        super().__init__(stream, handlers)
+        self.waves: list[list[str]] = []
+
+    async def serve(self) -> None:
+        await self.handshake()
+        arrived, queue = trio.open_memory_channel[CommandPacket](math.inf)
+
+        async def read() -> None:
+            async with arrived:
+                while (packet := await self.receive()) is not None:
+                    arrived.send_nowait(packet)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read)
+            async for first in queue:
+                await trio.testing.wait_all_tasks_blocked()
+                wave = [first]
+                while True:
+                    try:
+                        wave.append(queue.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                self.waves.append([BY_ID[packet.key].name for packet in wave])
+                for packet in wave:
+                    await self.answer(packet)

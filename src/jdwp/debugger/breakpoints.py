@@ -98,9 +98,11 @@ class Breakpoints:
         self._issued += 1
         entry = _Entry(self._ids.breakpoint(self._issued), class_name, line)
         self._entries[entry.breakpoint_id] = entry
-        await self._watch_class(class_name)
-        classes = await self._vm.classes_by_signature(signature_of(class_name))
-        prepared = [c.type_id for c in classes if c.status & ClassStatus.PREPARED]
+        # One round trip; the class-prepare request goes out first, so a class the search misses is prepared
+        # after it and reported (one found and then reported too is bound once: ``bound_types``).
+        _, found = await gather([partial(self._watch_class, class_name),
+                                 partial(self._vm.classes_by_signature, signature_of(class_name))])
+        prepared = [c.type_id for c in found if c.status & ClassStatus.PREPARED]
         if prepared:
             await self._bind(entry, prepared)
         if entry.rejected():
@@ -156,10 +158,12 @@ class Breakpoints:
     # --- binding -----------------------------------------------------------------------------------
 
     async def _bind(self, entry: _Entry, types: list[ReferenceTypeId]) -> None:
-        await self._symbols.prefetch_classes(types)
+        for t in types:  # found or prepared by that signature: no need to ask it
+            self._symbols.known_signature(t, signature_of(entry.class_name))
+        loaders = (await gather([partial(self._symbols.prefetch_classes, types),
+                                 *(partial(self._symbols.class_loader, t) for t in types)]))[1:]
         methods = {t: await self._symbols.methods(t) for t in types}
         await self._symbols.prefetch_lines((t, m) for t in types for m in methods[t])
-        loaders = await gather([partial(self._symbols.class_loader, t) for t in types])
         any_table = False
         targets: list[tuple[int, int, Location]] = []
         for type_id, loader in zip(types, loaders, strict=True):

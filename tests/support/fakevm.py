@@ -63,7 +63,10 @@ class FakeVm:
             if packet.key == VirtualMachine.IDSizes.key:
                 await self.reply(packet, VirtualMachine.IDSizes.encode_reply(self.sizes, None))
             else:
-                await self.reply(packet, VirtualMachine.Version.encode_reply(FAKE_VERSION, None))
+                await self.answer_version(packet)
+
+    async def answer_version(self, packet: CommandPacket) -> None:
+        await self.reply(packet, VirtualMachine.Version.encode_reply(FAKE_VERSION, None))
 
 
 Handler = Callable[[Any], Any]
@@ -86,6 +89,13 @@ class ScriptedVm(FakeVm):
         await self.open()
         while (packet := await self.receive()) is not None:
             await self.answer(packet)
+
+    async def answer_version(self, packet: CommandPacket) -> None:
+        """The version the client reads at open: the handler's, if the table has one."""
+        if "VirtualMachine.Version" in self.handlers:
+            await self.answer(packet)
+        else:
+            await super().answer_version(packet)
 
     async def answer(self, packet: CommandPacket) -> None:
         command = BY_ID[packet.key]

@@ -51,7 +51,8 @@ async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:
         assert bp.status == "verified" and bp.locations[0].source == "Q.java"
         assert [sorted(wave) for wave in vm.waves[before:]] == [
             ["EventRequest.Set", "VirtualMachine.ClassesBySignature"],  # class-prepare request and search
-            ["ReferenceType.ClassLoader", "ReferenceType.Methods", "ReferenceType.SourceFile"],
+            ["ReferenceType.ClassLoader", "ReferenceType.Methods", "ReferenceType.Signature",
+             "ReferenceType.SourceFile"],
             ["Method.LineTable"],
             ["EventRequest.Set"],  # the breakpoint
         ]

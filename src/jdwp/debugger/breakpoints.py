@@ -158,8 +158,6 @@ class Breakpoints:
     # --- binding -----------------------------------------------------------------------------------
 
     async def _bind(self, entry: _Entry, types: list[ReferenceTypeId]) -> None:
-        for t in types:  # found or prepared by that signature: no need to ask it
-            self._symbols.known_signature(t, signature_of(entry.class_name))
         loaders = (await gather([partial(self._symbols.prefetch_classes, types),
                                  *(partial(self._symbols.class_loader, t) for t in types)]))[1:]
         methods = {t: await self._symbols.methods(t) for t in types}

@@ -43,10 +43,6 @@ class Symbols:
             self._signatures[ref] = await self._vm.reference_type.signature(ref)
         return self._signatures[ref]
 
-    def known_signature(self, ref: ReferenceTypeId, signature: str) -> None:
-        """Keep a signature learnt without asking (a class found or prepared by that signature)."""
-        self._signatures.setdefault(ref, signature)
-
     async def source(self, ref: ReferenceTypeId) -> str | None:
         if ref not in self._sources:
             try:

@@ -12,10 +12,10 @@ from contextlib import asynccontextmanager
 
 import trio
 import trio.testing
-from test_debugger_faults import CLASS, class_handlers
+from test_debugger_faults import CLASS, class_handlers, hit
 
 import jdwp
-from jdwp.debugger import Debugger, open_debugger
+from jdwp.debugger import Debugger, Stopped, open_debugger
 from jdwp.protocol.types import HOTSPOT_64
 from support.fakevm import FAKE_VERSION, ScriptedVm, WaveVm
 
@@ -57,3 +57,20 @@ async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:
             ["EventRequest.Set"],  # the breakpoint
         ]
         assert vm.sent[4:6] == ["EventRequest.Set", "VirtualMachine.ClassesBySignature"]  # watch, then search
+
+
+async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
+    async with waves() as (vm, debugger):
+        await debugger.set_breakpoint(CLASS, 5)
+        await vm.event(hit(vm._request_ids, 0x100))  # the breakpoint request came last
+        assert isinstance(await debugger.events.receive(), Stopped)
+        before = len(vm.waves)
+        cleanup = await debugger.detach()
+        assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
+        assert vm.waves[before:] == [
+            ["EventRequest.Clear"] * 2,  # the breakpoint's and the class-prepare request
+            ["VirtualMachine.Resume"],  # after the clears' replies: no event of ours comes after it
+            ["VirtualMachine.AllThreads"],
+            ["ThreadReference.SuspendCount"] * 2,
+            ["VirtualMachine.Dispose"],
+        ]

@@ -143,17 +143,14 @@ class Breakpoints:
         return changed
 
     async def clear_all(self) -> list[str]:
-        """Clear every request we made (for detach); return what could not be cleared."""
-        failures: list[str] = []
-        entries = list(self._entries.values())
+        """Clear every request we made (for detach), in one round trip; return what could not be cleared."""
+        clears = [partial(self._clear_requests, entry) for entry in self._entries.values()]
+        clears += [partial(self._clear, EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
+                   for name, (request_id, _) in self._prepare.items()]
         self._entries.clear()
-        for entry in entries:
-            failures += await self._clear_requests(entry)
-        for name, (request_id, _) in list(self._prepare.items()):
-            failures += await self._clear(EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
         self._prepare.clear()
         self._prepare_ids.clear()
-        return failures
+        return [what for failures in await gather(clears) for what in failures]
 
     # --- binding -----------------------------------------------------------------------------------
 
@@ -217,13 +214,15 @@ class Breakpoints:
         await self._clear(EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
 
     async def _clear_requests(self, entry: _Entry) -> list[str]:
-        failures = []
-        for request_id in list(entry.requests):
-            what = f"breakpoint request of {entry.breakpoint_id}"
-            failures += await self._clear(EventKind.BREAKPOINT, request_id, what)
-            self._by_request.pop(request_id, None)
+        """Clear the breakpoint's requests (one round trip for all its locations)."""
+        requests = list(entry.requests)
         entry.requests.clear()
-        return failures
+        for request_id in requests:
+            self._by_request.pop(request_id, None)
+        what = f"breakpoint request of {entry.breakpoint_id}"
+        failures = await gather([partial(self._clear, EventKind.BREAKPOINT, request_id, what)
+                                 for request_id in requests])
+        return [failure for listed in failures for failure in listed]
 
     async def _clear(self, kind: EventKind, request_id: int, what: str) -> list[str]:
         try:

@@ -10,10 +10,13 @@ pipelined requests is one round however many packets it holds. Measured, each in
 
 - (a) ``locals`` of ``Fifty.locals`` — 50 live variables: 20 strings, 5 arrays, 25 primitives;
 - (b) ``stack`` of 20 frames whose classes the engine has not seen (``chain.Chain19`` … ``Chain01`` and
-  ``Bench.main``, below the stop in ``Chain20``).
+  ``Bench.main``, below the stop in ``Chain20``);
+- (c) the ends of a journey as the MCP server runs them: attach (open the connection, read the VM's
+  version, open the engine), a breakpoint in a loaded class (``Fifty``), and detach from its stop.
 
-Goal (issue 3): at most 3 sequential round trips each. Prints the rounds, the packets, and the wall time
-as a multiple of the injected RTT; asserts nothing about time (machines here are noisy).
+Goal (issue 3): at most 3 sequential round trips each (issue 10: attach 2, set_breakpoint 4, detach 5:
+clears, resume, threads, suspend counts, dispose). Prints the rounds, the packets, and the wall time as a
+multiple of the injected RTT; asserts nothing about time (machines here are noisy).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -130,8 +133,8 @@ async def measure(proxy: DelayProxy, rtt: float, call: Callable[[], Awaitable[An
     return result, proxy.rounds, proxy.commands, elapsed / rtt
 
 
-def report(label: str, rounds: int, commands: int, multiple: float) -> None:
-    verdict = "ok" if rounds <= 3 else "OVER GOAL"
+def report(label: str, rounds: int, commands: int, multiple: float, goal: int = 3) -> None:
+    verdict = "ok" if rounds <= goal else "OVER GOAL"
     print(f"  {label:<44} {rounds:>2} rounds  {commands:>3} commands  {multiple:5.2f} x RTT  [{verdict}]")
 
 
@@ -160,6 +163,41 @@ async def run(classes: Path, rtt_ms: float) -> None:
         _, rounds, commands, multiple = await measure(
             proxy, rtt, lambda: debugger.stack(stop.stop_id, stop.thread_id, offset=1, limit=20))
         report("    the same frames again (classes cached)", rounds, commands, multiple)
+
+    await journey_ends(classes, rtt)
+
+
+async def journey_ends(classes: Path, rtt: float) -> None:
+    """(c): attach, a breakpoint in a loaded class, and detach from its stop, each measured on its own."""
+    debuggee = Debuggee(classes, "com.example.debuggee.Bench", java=shutil.which("java") or "java")
+    try:
+        debuggee.wait_for_line("^ready$", timeout=30)
+        await trio.sleep(0.5)  # Fifty is loaded by the loop's first round
+        proxy = DelayProxy(debuggee.port, rtt)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(proxy.serve)
+            async with AsyncExitStack() as stack:
+                async def attach() -> Debugger:
+                    vm = await stack.enter_async_context(jdwp.open_jdwp_tcp("127.0.0.1", port))
+                    vm.version_info  # noqa: B018 - the server reads it for the target's facts
+                    return await stack.enter_async_context(open_debugger(vm))
+
+                debugger, rounds, commands, multiple = await measure(proxy, rtt, attach)
+                report("(c) attach: connect, version, engine", rounds, commands, multiple, goal=2)
+                line = find_mark("fifty")[1]
+                answer, rounds, commands, multiple = await measure(
+                    proxy, rtt, lambda: debugger.set_breakpoint("com.example.debuggee.Fifty", line))
+                assert answer.status == "verified", answer
+                report("    set_breakpoint in a loaded class", rounds, commands, multiple, goal=4)
+                event = await debugger.events.receive()
+                while not isinstance(event, Stopped):
+                    event = await debugger.events.receive()
+                cleanup, rounds, commands, multiple = await measure(proxy, rtt, debugger.detach)
+                assert cleanup.status == "complete", cleanup
+                report("    detach from a breakpoint's stop", rounds, commands, multiple, goal=5)
+            nursery.cancel_scope.cancel()
+    finally:
+        debuggee.stop()
 
 
 def main() -> None:

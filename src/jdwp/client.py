@@ -29,6 +29,7 @@ from ._groups import sole_exception
 from .mirrors import Mirrors
 from .protocol.commands import DDM, Command, Event, VirtualMachine
 from .protocol.commands.events import Composite, DdmChunk
+from .protocol.commands.vm import VersionReply
 from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
 from .protocol.errors import (
     CommandError,
@@ -92,6 +93,7 @@ class JdwpClient(Mirrors):
         self._terminal: JdwpError | None = None
         self._closed = trio.Event()
         self._sizes: IdSizes | None = None
+        self._version: VersionReply | None = None
         self._counts = {"requests": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
                         "ddm_dropped": 0, "unknown_commands": 0}
 
@@ -103,6 +105,14 @@ class JdwpClient(Mirrors):
         if self._sizes is None:
             raise UsageError("the VM's ID sizes are not known yet")
         return self._sizes
+
+    @property
+    def version_info(self) -> VersionReply:
+        """The VM's ``VirtualMachine.Version`` (1,1), read together with the ID sizes when the connection
+        opened (unless :func:`open_jdwp` was told not to); :meth:`version` asks again."""
+        if self._version is None:
+            raise UsageError("the VM's version was not read when the connection opened")
+        return self._version
 
     @property
     def is_closed(self) -> bool:
@@ -317,8 +327,26 @@ class JdwpClient(Mirrors):
 
     # --- lifecycle ---------------------------------------------------------------------------------
 
-    async def _load_id_sizes(self, timeout: float) -> None:
-        sizes = await self.request(VirtualMachine.IDSizes, timeout=timeout)
+    async def _load_id_sizes(self, timeout: float, read_version: bool) -> None:
+        """``IDSizes``, and ``Version`` in the same round trip when asked (neither reply holds IDs)."""
+        failed: list[JdwpError] = []  # kept, not raised in the nursery: IDSizes's own failure comes first
+
+        async def version() -> None:
+            try:
+                self._version = await self.request(VirtualMachine.Version, timeout=timeout)
+            except JdwpError as exc:
+                failed.append(exc)
+
+        try:
+            async with trio.open_nursery() as nursery:
+                if read_version:
+                    # Runs only once this task waits: IDSizes takes the write lock first and goes out first.
+                    nursery.start_soon(version)
+                sizes = await self.request(VirtualMachine.IDSizes, timeout=timeout)
+        except BaseExceptionGroup as group:
+            raise sole_exception(group)  # noqa: B904 - the group is what we unwrap
+        if failed:
+            raise failed[0]
         try:
             sizes.check()
         except ValueError as exc:
@@ -358,19 +386,22 @@ async def open_jdwp(
     write_timeout: float = DEFAULT_WRITE_TIMEOUT,
     max_packet: int = DEFAULT_MAX_PACKET,
     handshake: bool = True,
+    read_version: bool = True,
 ) -> AsyncIterator[JdwpClient]:
-    """Handshake over ``stream``, read the VM's ID sizes, and yield a :class:`JdwpClient`.
+    """Handshake over ``stream``, read the VM's ID sizes and version, and yield a :class:`JdwpClient`.
 
     The stream is closed when the block exits (use :meth:`JdwpClient.dispose` inside it to let the VM
     clean up first). Any ``trio.abc.Stream`` works: TCP to ``-agentlib:jdwp``, an ADB ``jdwp:<pid>``
     stream, or ``trio.testing.memory_stream_pair()``. Pass ``handshake=False`` for a stream whose
     handshake was already exchanged (``android.open_jdwp_stream`` does it, to tell a busy app apart).
+    ``VirtualMachine.Version`` goes out with ``IDSizes``, in the same round trip, and is kept as
+    :attr:`JdwpClient.version_info`; ``read_version=False`` sends ``IDSizes`` alone.
 
     Raises:
         ConnectionClosed: the peer closed the stream during the handshake (on Android this is what a
             process already being debugged does).
-        CommandTimeout: no handshake, or no reply to the first command (``VirtualMachine.IDSizes``),
-            within ``handshake_timeout`` seconds each.
+        CommandTimeout: no handshake, or no reply to the first commands (``VirtualMachine.IDSizes`` and
+            ``Version``), within ``handshake_timeout`` seconds each.
         ProtocolError: the peer is not a JDWP agent.
     """
     connection = JdwpConnection(max_packet)
@@ -388,7 +419,7 @@ async def open_jdwp(
             nursery.start_soon(client._read_loop)
             try:
                 try:
-                    await client._load_id_sizes(handshake_timeout)
+                    await client._load_id_sizes(handshake_timeout, read_version)
                 except CommandTimeout:
                     # A peer that echoes what it gets passes the handshake; the first reply tells.
                     raise CommandTimeout(f"the peer answered the JDWP handshake but not its first command, "

@@ -111,7 +111,7 @@ class DebugSession:
                 self.device, self.target = conn.device, conn.target
                 if conn.recheck is not None:
                     await conn.recheck()  # PROCESS_CHANGED if the pid now names another process
-                version = await conn.vm.version()
+                version = conn.vm.version_info
                 self.target = dataclasses.replace(conn.target, vm=VmFacts(
                     version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
                     conn.vm.id_sizes))

@@ -25,7 +25,7 @@ LAZY = "com.example.debuggee.Lazy"
 
 async def basics(vm: jdwp.JdwpClient, control: Control) -> dict[str, Any]:
     """Version, ID sizes, threads and their names, capabilities, class paths; then Dispose."""
-    summary: dict[str, Any] = {"version": repr(await vm.version()), "id_sizes": repr(vm.id_sizes)}
+    summary: dict[str, Any] = {"version": repr(vm.version_info), "id_sizes": repr(vm.id_sizes)}
     threads = await vm.all_threads()
     summary["threads"] = sorted([await vm.thread_reference.name(t) for t in threads])
     summary["capabilities"] = repr(await vm.capabilities_new())
@@ -41,7 +41,7 @@ def _line_index(table: Any, line: int) -> int:
 
 async def breakpoint_journey(vm: jdwp.JdwpClient, control: Control, *, lazy_line: int) -> dict[str, Any]:
     """Pending breakpoint in a class loaded later: class prepare, bind, hit, inspect, step, resume, dispose."""
-    summary: dict[str, Any] = {"version": repr(await vm.version())}
+    summary: dict[str, Any] = {"version": repr(vm.version_info)}
     prepare_id = await vm.event_request.set(EventKind.CLASS_PREPARE, SuspendPolicy.ALL, [jdwp.ClassMatch(LAZY)])
     await control(f"load {LAZY}")
     prepared = await vm.receive_event()
@@ -102,7 +102,7 @@ SCENARIOS = {"basics": basics, "breakpoint_journey": breakpoint_journey}
 
 async def art_session(vm: jdwp.JdwpClient, control: Control) -> dict[str, Any]:
     """The synthetic ART session: what a debugger does at a breakpoint in an app's activity."""
-    summary: dict[str, Any] = {"id_sizes": vm.id_sizes, "version": await vm.version()}
+    summary: dict[str, Any] = {"id_sizes": vm.id_sizes, "version": vm.version_info}
     (activity,) = await vm.classes_by_signature("Lcom/example/app/MainActivity;")
     methods = await vm.reference_type.methods(activity.type_id)
     compute = next(m for m in methods if m.name == "compute")

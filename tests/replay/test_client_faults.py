@@ -232,7 +232,7 @@ async def test_unknown_vm_commands_and_ddm_are_never_fatal() -> None:
                 await fake.reply(packet, version_body())
 
             nursery.start_soon(vm_side)
-            async with jdwp.open_jdwp(client_end) as vm:
+            async with jdwp.open_jdwp(client_end, read_version=False) as vm:  # IDSizes is the first reply
                 assert await vm.version() == VERSION
                 chunk = await vm.receive_ddm()
                 assert (chunk.type_name, chunk.data) == ("HELO", b"\x00\x00\x00\x01")
@@ -292,8 +292,8 @@ async def test_usage_errors_change_nothing() -> None:
     fake = FakeVm(vm_end)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(fake.open)
-            async with jdwp.open_jdwp(client_end) as vm:
+            nursery.start_soon(lambda: fake.open(version=False))
+            async with jdwp.open_jdwp(client_end, read_version=False) as vm:
                 with pytest.raises(jdwp.UsageError):
                     await vm.classes_by_signature(42)  # type: ignore[arg-type]
                 with pytest.raises(jdwp.UsageError):
@@ -317,3 +317,34 @@ async def test_events_end_when_the_peer_sends_unframeable_bytes() -> None:
                 received = [event_set async for event_set in vm.events()]  # ends; never raises
                 assert [type(e) for s in received for e in s.events] == [jdwp.VMDeathEvent]
                 assert isinstance(vm.terminal_error, jdwp.ProtocolError)
+
+
+async def test_version_goes_out_with_id_sizes_in_one_round_trip() -> None:
+    """Attach costs one round trip: both commands are sent before either reply (issue 10)."""
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            async def vm_side() -> None:
+                await fake.handshake()
+                first, second = await fake.receive(), await fake.receive()  # no reply sent yet
+                assert first is not None and second is not None
+                assert [first.key, second.key] == [VirtualMachine.IDSizes.key, VirtualMachine.Version.key]
+                await fake.reply(second, version_body())
+                await fake.reply(first, VirtualMachine.IDSizes.encode_reply(fake.sizes, None))
+
+            nursery.start_soon(vm_side)
+            async with jdwp.open_jdwp(client_end) as vm:
+                assert vm.version_info == VERSION
+                assert vm.statistics()["requests"] == 2
+
+
+async def test_version_info_without_reading_it_is_a_usage_error() -> None:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(lambda: fake.open(version=False))
+            async with jdwp.open_jdwp(client_end, read_version=False) as vm:
+                with pytest.raises(jdwp.UsageError, match="version was not read"):
+                    vm.version_info  # noqa: B018 - the property is what raises

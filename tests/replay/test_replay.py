@@ -127,7 +127,7 @@ async def test_ddm_before_the_first_reply_is_routed_not_fatal() -> None:
                 chunk = await client.receive_ddm()  # arrived before the IDSizes reply
                 assert chunk.type_name == "APNM"
                 assert client.statistics()["ddm"] >= 1
-                assert (await client.version()).vm_name == "Dalvik"
+                assert client.version_info.vm_name == "Dalvik"
                 await client.aclose()
 
 

@@ -98,9 +98,11 @@ class Breakpoints:
         self._issued += 1
         entry = _Entry(self._ids.breakpoint(self._issued), class_name, line)
         self._entries[entry.breakpoint_id] = entry
-        await self._watch_class(class_name)
-        classes = await self._vm.classes_by_signature(signature_of(class_name))
-        prepared = [c.type_id for c in classes if c.status & ClassStatus.PREPARED]
+        # One round trip; the class-prepare request goes out first, so a class the search misses is prepared
+        # after it and reported (one found and then reported too is bound once: ``bound_types``).
+        _, found = await gather([partial(self._watch_class, class_name),
+                                 partial(self._vm.classes_by_signature, signature_of(class_name))])
+        prepared = [c.type_id for c in found if c.status & ClassStatus.PREPARED]
         if prepared:
             await self._bind(entry, prepared)
         if entry.rejected():
@@ -141,25 +143,22 @@ class Breakpoints:
         return changed
 
     async def clear_all(self) -> list[str]:
-        """Clear every request we made (for detach); return what could not be cleared."""
-        failures: list[str] = []
-        entries = list(self._entries.values())
+        """Clear every request we made (for detach), in one round trip; return what could not be cleared."""
+        clears = [partial(self._clear_requests, entry) for entry in self._entries.values()]
+        clears += [partial(self._clear, EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
+                   for name, (request_id, _) in self._prepare.items()]
         self._entries.clear()
-        for entry in entries:
-            failures += await self._clear_requests(entry)
-        for name, (request_id, _) in list(self._prepare.items()):
-            failures += await self._clear(EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
         self._prepare.clear()
         self._prepare_ids.clear()
-        return failures
+        return [what for failures in await gather(clears) for what in failures]
 
     # --- binding -----------------------------------------------------------------------------------
 
     async def _bind(self, entry: _Entry, types: list[ReferenceTypeId]) -> None:
-        await self._symbols.prefetch_classes(types)
+        loaders = (await gather([partial(self._symbols.prefetch_classes, types),
+                                 *(partial(self._symbols.class_loader, t) for t in types)]))[1:]
         methods = {t: await self._symbols.methods(t) for t in types}
         await self._symbols.prefetch_lines((t, m) for t in types for m in methods[t])
-        loaders = await gather([partial(self._symbols.class_loader, t) for t in types])
         any_table = False
         targets: list[tuple[int, int, Location]] = []
         for type_id, loader in zip(types, loaders, strict=True):
@@ -215,13 +214,15 @@ class Breakpoints:
         await self._clear(EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
 
     async def _clear_requests(self, entry: _Entry) -> list[str]:
-        failures = []
-        for request_id in list(entry.requests):
-            what = f"breakpoint request of {entry.breakpoint_id}"
-            failures += await self._clear(EventKind.BREAKPOINT, request_id, what)
-            self._by_request.pop(request_id, None)
+        """Clear the breakpoint's requests (one round trip for all its locations)."""
+        requests = list(entry.requests)
         entry.requests.clear()
-        return failures
+        for request_id in requests:
+            self._by_request.pop(request_id, None)
+        what = f"breakpoint request of {entry.breakpoint_id}"
+        failures = await gather([partial(self._clear, EventKind.BREAKPOINT, request_id, what)
+                                 for request_id in requests])
+        return [failure for listed in failures for failure in listed]
 
     async def _clear(self, kind: EventKind, request_id: int, what: str) -> list[str]:
         try:

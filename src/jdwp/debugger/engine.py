@@ -504,8 +504,9 @@ class Debugger:
         errors: list[str] = []
         try:
             async with self._lock:
-                await self._steps.end_all()
-                remaining += await self.breakpoints.clear_all()
+                # Every request of ours is cleared in one round trip.
+                _, cleared = await gather([self._steps.end_all, self.breakpoints.clear_all])
+                remaining += cleared
                 states = ([self._current] if self._current else []) + list(self._queue)
                 self._current = None
                 self._queue.clear()

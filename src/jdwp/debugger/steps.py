@@ -98,8 +98,8 @@ class Steps:
             log.debug("clearing step request %d: %s", step.request_id, exc)
 
     async def end_all(self) -> None:
-        for step in list(self._by_thread.values()):
-            await self.end(step)
+        """End every step, clearing their requests in one round trip."""
+        await gather([partial(self.end, step) for step in list(self._by_thread.values())])
 
     async def drop_ended_threads(self, stop_thread: ThreadId) -> None:
         """Forget the steps of threads that have ended (they will never complete); one round trip."""

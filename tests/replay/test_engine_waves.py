@@ -1,0 +1,76 @@
+"""Round trips of the journey's hot path, counted as waves against a scripted VM that answers only once
+the debugger waits (issue 10: no needless round trips at attach, set_breakpoint or detach).
+
+A wave is every command sent before the debugger needs an answer; a regression that serialises two
+independent requests adds one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import trio
+import trio.testing
+from test_debugger_faults import CLASS, class_handlers, hit
+
+import jdwp
+from jdwp.debugger import Debugger, Stopped, open_debugger
+from jdwp.protocol.types import HOTSPOT_64
+from support.fakevm import FAKE_VERSION, ScriptedVm, WaveVm
+
+
+@asynccontextmanager
+async def waves() -> AsyncIterator[tuple[WaveVm, Debugger]]:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    vm_ref: list[ScriptedVm] = []
+    handlers = class_handlers(vm_ref)
+    handlers["VirtualMachine.IDSizes"] = lambda out: HOTSPOT_64
+    handlers["VirtualMachine.Version"] = lambda out: FAKE_VERSION
+    fake = WaveVm(vm_end, handlers)
+    vm_ref.append(fake)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.serve)
+            async with jdwp.open_jdwp(client_end) as client, open_debugger(client) as debugger:
+                yield fake, debugger
+            nursery.cancel_scope.cancel()
+
+
+async def test_attach_is_two_waves() -> None:
+    async with waves() as (vm, debugger):
+        assert debugger.vm.version_info == FAKE_VERSION
+        assert vm.waves == [["VirtualMachine.IDSizes", "VirtualMachine.Version"],
+                            ["VirtualMachine.ClassesBySignature"] * 2]  # is the launcher loaded (a running VM)
+
+
+async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:
+    async with waves() as (vm, debugger):
+        before = len(vm.waves)
+        bp = await debugger.set_breakpoint(CLASS, 5)
+        assert bp.status == "verified" and bp.locations[0].source == "Q.java"
+        assert [sorted(wave) for wave in vm.waves[before:]] == [
+            ["EventRequest.Set", "VirtualMachine.ClassesBySignature"],  # class-prepare request and search
+            ["ReferenceType.ClassLoader", "ReferenceType.Methods", "ReferenceType.Signature",
+             "ReferenceType.SourceFile"],
+            ["Method.LineTable"],
+            ["EventRequest.Set"],  # the breakpoint
+        ]
+        assert vm.sent[4:6] == ["EventRequest.Set", "VirtualMachine.ClassesBySignature"]  # watch, then search
+
+
+async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
+    async with waves() as (vm, debugger):
+        await debugger.set_breakpoint(CLASS, 5)
+        await vm.event(hit(vm._request_ids, 0x100))  # the breakpoint request came last
+        assert isinstance(await debugger.events.receive(), Stopped)
+        before = len(vm.waves)
+        cleanup = await debugger.detach()
+        assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
+        assert vm.waves[before:] == [
+            ["EventRequest.Clear"] * 2,  # the breakpoint's and the class-prepare request
+            ["VirtualMachine.Resume"],  # after the clears' replies: no event of ours comes after it
+            ["VirtualMachine.AllThreads"],
+            ["ThreadReference.SuspendCount"] * 2,
+            ["VirtualMachine.Dispose"],
+        ]

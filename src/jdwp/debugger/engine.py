@@ -66,6 +66,7 @@ from .model import (
 )
 from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
+from .values import Values
 
 __all__ = ["Debugger", "open_debugger", "suspended_threads"]
 
@@ -117,6 +118,7 @@ class Debugger:
         self.symbols = Symbols(vm)
         self._ids = IdScheme(id_prefix)
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
+        self.values = Values(vm, self.symbols, id_prefix)
         self._steps = Steps(vm, self.symbols)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
@@ -272,7 +274,7 @@ class Debugger:
         ref = state.frames.get(frame_id)
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
-        return await frame_locals(self.vm, self.symbols, ref)
+        return await frame_locals(self.vm, self.symbols, ref, self.values)
 
     # --- resume and step ---------------------------------------------------------------------------
 

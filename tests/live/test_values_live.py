@@ -17,7 +17,15 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, Stopped, open_debugger
+from jdwp.debugger import (
+    BreakpointVerified,
+    Debugger,
+    InvalidArgument,
+    NotFound,
+    StaleReference,
+    Stopped,
+    open_debugger,
+)
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 
@@ -65,3 +73,85 @@ async def test_runtime_types_and_handles_that_stay_the_same_across_stops(shapes:
             assert later.this is not None and later.this.object_id == this.object_id  # the same object: KEPT
             assert {v.name: v for v in later.locals}["anObject"].object_id != by_name["anObject"].object_id
             await debugger.resume(again.stop_id)
+
+
+async def test_object_fields_through_the_superclass_chain_then_statics(shapes: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with stopped_in_look(shapes) as (debugger, stop, by_name, _):
+            handle = by_name["cycle"].object_id
+            page = await debugger.object(stop.stop_id, handle, view="fields")
+            assert (page.kind, page.view, page.runtime_type) == ("object", "fields", f"{SHAPES}$Derived")
+            fields = [(f.name, f.declaring_class.rsplit("$", 1)[-1], f.static) for f in page.fields]
+            assert fields == [("shared", "Derived", False), ("next", "Derived", False), ("nothing", "Derived", False),
+                              ("shared", "Base", False), ("name", "Base", False), ("KIND", "Base", True)]
+            shared = [f.value for f in page.fields if f.name == "shared"]
+            assert shared == ["2", "1"]  # the shadowed field is there, under its declaring class
+            nxt = page.fields[1]
+            assert (nxt.kind, nxt.object_id, nxt.runtime_type) == ("object", handle, f"{SHAPES}$Derived")  # a cycle
+            assert page.fields[2].kind == "null" and page.fields[4].value == "base"
+            assert page.total == 6 and page.next_offset is None
+            second = await debugger.object(stop.stop_id, handle, offset=4, limit=1)
+            assert [f.name for f in second.fields] == ["name"] and second.next_offset == 5
+            await debugger.resume(stop.stop_id)
+
+
+async def test_arrays_of_every_type_paged(shapes: Debuggee) -> None:
+    expected = {"flags": ["true", "false"], "bytes": ["-1", "0", "1"], "chars": ["a", "\ud83d", "\ude00"],
+                "shorts": ["-2", "2"], "longs": [str(-(1 << 63)), str((1 << 60) + 7)], "floats": ["0.5", "NaN"],
+                "doubles": ["1.0E10", "-0.0"]}
+    with trio.fail_after(60):
+        async with stopped_in_look(shapes) as (debugger, stop, by_name, _):
+            for name, values in expected.items():
+                page = await debugger.object(stop.stop_id, by_name[name].object_id)
+                assert [e.value for e in page.elements] == values, name
+                assert page.length == len(values) and page.kind == "array"
+            ints = by_name["ints"].object_id
+            page = await debugger.object(stop.stop_id, ints, offset=1000, limit=1000)
+            assert page.elements[0].index == 1000 and page.elements[0].value == str(1000 * 1000)
+            assert len(page.elements) == 1000 and page.next_offset == 2000 and page.runtime_type == "int[]"
+            last = await debugger.object(stop.stop_id, ints, offset=2000, limit=1000)
+            assert len(last.elements) == 500 and last.next_offset is None
+            objects = await debugger.object(stop.stop_id, by_name["objects"].object_id)
+            assert [(e.kind, e.runtime_type) for e in objects.elements] == [
+                ("string", "java.lang.String"), ("object", "java.lang.Integer"), ("null", None),
+                ("object", f"{SHAPES}$Derived")]
+            assert objects.elements[3].object_id == by_name["cycle"].object_id
+            await debugger.resume(stop.stop_id)
+
+
+async def test_strings_paged_in_utf16_units_never_splitting_a_pair(shapes: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with stopped_in_look(shapes) as (debugger, stop, by_name, _):
+            odd = await debugger.object(stop.stop_id, by_name["odd"].object_id)
+            assert odd.text == "a\x00b \U0001F600 end" and odd.length == 10 and odd.next_offset is None
+            cut = await debugger.object(stop.stop_id, by_name["odd"].object_id, limit=5)
+            assert cut.text == "a\x00b " and cut.next_offset == 4  # the pair starting at 4 waits for the next page
+            huge = by_name["huge"].object_id
+            assert by_name["huge"].length == 1 << 20 and by_name["huge"].truncated
+            text, offset, pages = "", 0, 0
+            while offset is not None:
+                page = await debugger.object(stop.stop_id, huge, offset=offset, limit=65536)
+                text, offset, pages = text + page.text, page.next_offset, pages + 1
+            assert pages == 16 and text == "0123456789abcdef" * 65536
+            await debugger.resume(stop.stop_id)
+
+
+async def test_bad_object_input_changes_nothing(shapes: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with stopped_in_look(shapes) as (debugger, stop, by_name, _):
+            with pytest.raises(NotFound):
+                await debugger.object(stop.stop_id, "obj-99999")
+            with pytest.raises(NotFound, match="another debugging session"):
+                await debugger.object(stop.stop_id, "s9-obj-1")
+            with pytest.raises(NotFound):
+                await debugger.object(stop.stop_id, "0x5")  # a raw wire ID is not a handle
+            with pytest.raises(InvalidArgument, match="past the end"):
+                await debugger.object(stop.stop_id, by_name["ints"].object_id, offset=2501)
+            with pytest.raises(InvalidArgument, match="between 1 and 1000"):
+                await debugger.object(stop.stop_id, by_name["ints"].object_id, limit=1001)
+            with pytest.raises(InvalidArgument, match="between 1 and 200"):
+                await debugger.object(stop.stop_id, by_name["cycle"].object_id, limit=201, view="fields")
+            old = stop.stop_id
+            await debugger.resume(stop.stop_id)
+            with pytest.raises(StaleReference):
+                await debugger.object(old, by_name["ints"].object_id)

@@ -155,3 +155,57 @@ async def test_bad_object_input_changes_nothing(shapes: Debuggee) -> None:
             await debugger.resume(stop.stop_id)
             with pytest.raises(StaleReference):
                 await debugger.object(old, by_name["ints"].object_id)
+
+
+async def test_containers_show_their_contents_without_running_app_code(shapes: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with stopped_in_look(shapes) as (debugger, stop, by_name, _):
+            printed_before = len(shapes.lines)
+
+            async def view(name: str, **kw: Any) -> Any:
+                return await debugger.object(stop.stop_id, by_name[name].object_id, **kw)
+
+            def texts(page: Any) -> list[Any]:
+                return [e.value for e in page.elements]
+
+            empty, one = await view("empty"), await view("one")
+            assert (empty.view, empty.size, empty.elements) == ("list", 0, ())
+            assert (one.size, texts(one)) == (1, ["only"])
+            many = await view("many", offset=5000, limit=100)
+            assert many.size == 10000 and many.next_offset == 5100
+            assert many.elements[0].index == 5000 and many.elements[0].runtime_type == "java.lang.Integer"
+            assert [e.kind for e in (await view("withNull")).elements] == ["string", "null", "string"]
+            assert texts(await view("fixed")) == ["f0", "f1"]
+            loud = await view("loud")
+            assert loud.runtime_type.endswith("Shapes$Loud") and texts(loud) == ["quiet"]
+            hashed = await view("hash")
+            assert hashed.view == "map" and hashed.size == 3
+            pairs = {e.key.value: (e.value.kind, e.value.runtime_type) for e in hashed.entries}
+            assert pairs == {None: ("object", "java.lang.Integer"), "one": ("object", "java.lang.Integer"),
+                             "nullValue": ("null", None)}
+            assert next(e.key.kind for e in hashed.entries if e.key.value is None) == "null"  # the null key
+            colliding = await view("colliding")
+            assert colliding.size == 12 and len(colliding.entries) == 12  # one treeified bin, walked by next
+            ordered = await view("ordered")
+            assert [e.key.value for e in ordered.entries] == ["zeta", "alpha", "mid"]
+            big = await view("bigMap", limit=100)
+            assert big.size == 10000 and len(big.entries) == 100 and big.next_offset == 100
+            assert [e.value for e in (await view("set")).elements] == ["s1"]
+            assert [e.value for e in (await view("orderedSet")).elements] == ["b", "a", "c"]
+            wrapped = await view("unmodifiable")
+            assert texts(wrapped) == ["only"] and "wrapped java.util.ArrayList" in wrapped.note
+            assert [e.key.value for e in (await view("synced")).entries] == ["zeta", "alpha", "mid"]
+            nothing = await view("nothingHere")
+            assert (nothing.view, nothing.size) == ("list", 0)
+            boxed = await view("boxed")
+            assert (boxed.view, boxed.value.value) == ("value", "12345")
+            built = await view("builder")
+            assert built.text == "built \U0001F600" and built.length == 8
+            selfish = await view("selfish")
+            assert selfish.entries[0].value.object_id == by_name["selfish"].object_id  # a cycle, not followed
+            raw = await view("many", view="fields")
+            assert raw.view == "fields" and "elementData" in [f.name for f in raw.fields]
+            unknown = await view("sorted")  # TreeMap: no reader yet, so its fields
+            assert unknown.view == "fields"
+            assert not any("APP CODE RAN" in line for line in shapes.lines[printed_before:])
+            await debugger.resume(stop.stop_id)

@@ -46,6 +46,7 @@ from ..protocol.errors import CommandError, ConnectionClosed, JdwpError
 from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
+from .containers import read_container
 from .errors import EngineClosed, InvalidArgument, NotFound, NotPaused, StaleReference
 from .frames import FrameRef, frame_locals, stack_page
 from .ids import IdScheme
@@ -291,7 +292,7 @@ class Debugger:
             InvalidArgument: a bad view, offset or limit.
         """
         self._stop_for(stop_id)
-        return await read_object(self.values, self._layouts, object_id, offset, limit, view)
+        return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
 
     # --- resume and step ---------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ VERSION = "0.1.0"
 CAPABILITIES = Capabilities(
     profile=f"pyjdwp-{VERSION}",
     operations=("line_breakpoints", "pending_breakpoints", "all_class_loaders", "stop_events", "stack", "locals",
-                "runtime_types", "objects", "arrays", "strings", "container_views", "step_into", "step_over", "step_out", "step_filters",
+                "runtime_types", "objects", "arrays", "strings", "container_views",
+                "step_into", "step_over", "step_out", "step_filters",
                 "resume", "detach"),
     platforms=("android", "jvm"),
     jdk_required=False,

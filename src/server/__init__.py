@@ -1,4 +1,4 @@
-"""``server``: pyjdwp's MCP server (``pyjdwp-mcp``) — the eleven debugger tools over the official SDK.
+"""``server``: pyjdwp's MCP server (``pyjdwp-mcp``) — the debugger tools over the official SDK.
 
 Layer: the top; the only package that knows MCP. It drives ``jdwp.debugger`` and ``android`` and never
 touches ``jdwp.protocol``. Contract: DESIGN.md §5.

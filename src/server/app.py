@@ -1,4 +1,4 @@
-"""The MCP server: the official SDK's low-level ``Server`` with the eleven tools, under trio.
+"""The MCP server: the official SDK's low-level ``Server`` with the debugger tools, under trio.
 
 Layer: ``server`` — the only layer that knows MCP. DESIGN.md §5.
 

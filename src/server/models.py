@@ -103,3 +103,16 @@ class StepInput(SessionInput):
 
 class ResumeInput(SessionInput):
     stopId: Text
+
+
+class ObjectInput(SessionInput):
+    stopId: Text
+    objectId: Text = Field(description="An object_id from locals, fields, elements or entries (s1-obj-4).")
+    offset: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = Field(
+        default=0, description="First field, element, entry or UTF-16 unit to return; pass next_offset.")
+    limit: Annotated[StrictInt, Field(ge=1, le=65536)] | None = Field(
+        default=None, description="How many: fields 50 by default (at most 200), elements and entries 100 (at "
+                                  "most 1000), string units 8192 (at most 65536).")
+    view: Literal["auto", "fields"] = Field(
+        default="auto", description="auto shows known containers (lists, sets, maps, boxed values, "
+                                    "StringBuilder) as their contents; fields always shows raw fields.")

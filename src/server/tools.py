@@ -1,4 +1,4 @@
-"""The eleven debugger tools: descriptions written for a model, input models, and thin handlers.
+"""The debugger tools: descriptions written for a model, input models, and thin handlers.
 
 Layer: ``server``. Each handler parses nothing itself (pydantic did), calls the session manager or the
 engine, and returns a result; :mod:`.app` wraps it in the envelope, the deadline and the error mapping.
@@ -15,13 +15,14 @@ import trio
 from pydantic import BaseModel
 
 from android import AdbError, discover
-from jdwp.debugger import Debugger, Locals, StackPage
+from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage
 
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .models import (
     LocalsInput,
+    ObjectInput,
     RemoveBreakpointInput,
     ResumeInput,
     SessionInput,
@@ -208,6 +209,12 @@ async def get_locals(call: Call) -> Locals:
     return await engine.locals(inp.stopId, inp.frameId)
 
 
+async def get_object(call: Call) -> ObjectPage:
+    inp: ObjectInput = call.input
+    _, engine = call.attached(inp.stopId)
+    return await engine.object(inp.stopId, inp.objectId, inp.offset, inp.limit, inp.view)
+
+
 async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
@@ -295,6 +302,17 @@ TOOLS: tuple[Tool, ...] = (
          "(NATIVE_METHOD), unknown when the table is empty (EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA). Values may be "
          "private: they are returned only here, never logged.",
          LocalsInput, get_locals, Locals, read_only=True, idempotent=True),
+    Tool("get_debugger_object", "Look inside an object",
+         "Read an object by object_id (from locals, fields, elements or entries) as of the current stop, without "
+         "running app code: an object's fields (instance fields of its class and superclasses, then statics; "
+         "name, declaring_class, declared_type, value, runtime_type), an array's elements, a string's full text "
+         "in UTF-16 units. With view auto (default) well-known containers show their contents instead: view "
+         "list/set (elements) or map (entries with key and value), size, in iteration order; a boxed value or "
+         "StringBuilder its value; an unknown or unexpected layout falls back to fields with a note. Paged: "
+         "offset and limit (fields 50 by default, at most 200; elements/entries 100, at most 1000; string units "
+         "8192, at most 65536), total, next_offset (null on the last page). The same object keeps its object_id "
+         "for the whole session; a collected object is DEBUGGER_STALE_REFERENCE.",
+         ObjectInput, get_object, ObjectPage, read_only=True, idempotent=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "
          "Needs the current stopId and threadId. Returns acknowledged once the VM accepted the step; the app runs "

@@ -23,13 +23,13 @@ pytestmark = pytest.mark.live
 TOOL_NAMES = {
     "get_debugger_capabilities", "attach_debugger", "get_debugger_state", "set_debugger_breakpoint",
     "remove_debugger_breakpoint", "wait_for_debugger_event", "get_debugger_stack", "get_debugger_locals",
-    "step_debugger", "resume_debugger", "detach_debugger",
+    "get_debugger_object", "step_debugger", "resume_debugger", "detach_debugger",
 }
 READ_ONLY = {"get_debugger_capabilities", "get_debugger_state", "wait_for_debugger_event", "get_debugger_stack",
-             "get_debugger_locals"}
+             "get_debugger_locals", "get_debugger_object"}
 
 
-async def test_lists_the_eleven_tools_with_schemas_and_hints() -> None:
+async def test_lists_the_tools_with_schemas_and_hints() -> None:
     with trio.fail_after(20):
         async with connect() as mcp:
             tools = (await mcp.client.list_tools()).tools
@@ -105,6 +105,18 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             assert values["initial"]["value"] == "Z" and values["nothing"]["kind"] == "null"
             assert values["greeting"]["kind"] == "string" and values["greeting"]["value"].startswith("h\u00e9llo ")
             assert all(isinstance(v["value"], str | None) for v in values.values())
+            assert values["self"]["runtime_type"] == "com.example.debuggee.Worker"
+            mixed = await mcp.ok("get_debugger_object", debugSessionId=sid, stopId=stop["stop_id"],
+                                 objectId=values["mixed"]["object_id"])
+            assert [(e["kind"], e.get("runtime_type")) for e in mixed["result"]["elements"]] == [
+                ("string", "java.lang.String"), ("object", "java.lang.Integer"), ("null", None)]
+            text = await mcp.ok("get_debugger_object", debugSessionId=sid, stopId=stop["stop_id"],
+                                objectId=values["greeting"]["object_id"], offset=6, limit=2)
+            assert text["result"]["text"] == "\U0001F600" and text["result"]["length"] == 18
+            await mcp.fails("get_debugger_object", "INVALID_ARGUMENT", debugSessionId=sid, stopId=stop["stop_id"],
+                            objectId=values["mixed"]["object_id"], limit=1001)
+            await mcp.fails("get_debugger_object", "DEBUGGER_NOT_FOUND", debugSessionId=sid, stopId=stop["stop_id"],
+                            objectId="obj-424242")
 
             # Step: the old stop's IDs expire at once; the new stop arrives as an event.
             stepped = await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"],
@@ -112,6 +124,7 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             assert stepped["result"]["acknowledged"] is True and stepped["state"] == "running"
             for name, extra in (("get_debugger_stack", {"threadId": stop["thread_id"]}),
                                 ("get_debugger_locals", {"frameId": top["frame_id"]}),
+                                ("get_debugger_object", {"objectId": values["mixed"]["object_id"]}),
                                 ("resume_debugger", {}),
                                 ("step_debugger", {"threadId": stop["thread_id"], "kind": "into"})):
                 await mcp.fails(name, "DEBUGGER_STALE_REFERENCE", retryable=False, debugSessionId=sid,

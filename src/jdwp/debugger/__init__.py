@@ -43,6 +43,8 @@ from .model import (
     Terminated,
     bound_names,
 )
+from .objects import Element, Entry, ObjectField, ObjectPage
+from .values import Summary
 
 __all__ = [
     "MAX_NAME",
@@ -54,8 +56,10 @@ __all__ = [
     "Cleanup",
     "Debugger",
     "DebuggerError",
+    "Element",
     "EngineClosed",
     "EngineEvent",
+    "Entry",
     "Frame",
     "InvalidArgument",
     "LimitReached",
@@ -63,6 +67,8 @@ __all__ = [
     "Locals",
     "NotFound",
     "NotPaused",
+    "ObjectField",
+    "ObjectPage",
     "PendingStep",
     "Reason",
     "SourcePosition",
@@ -70,6 +76,7 @@ __all__ = [
     "StaleReference",
     "Stop",
     "Stopped",
+    "Summary",
     "Terminated",
     "bound_names",
     "open_debugger",

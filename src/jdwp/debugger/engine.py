@@ -46,6 +46,7 @@ from ..protocol.errors import CommandError, ConnectionClosed, JdwpError
 from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
+from .containers import read_container
 from .errors import EngineClosed, InvalidArgument, NotFound, NotPaused, StaleReference
 from .frames import FrameRef, frame_locals, stack_page
 from .ids import IdScheme
@@ -64,8 +65,10 @@ from .model import (
     TerminalReason,
     Terminated,
 )
+from .objects import Layouts, ObjectPage, read_object
 from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
+from .values import Values
 
 __all__ = ["Debugger", "open_debugger", "suspended_threads"]
 
@@ -117,6 +120,8 @@ class Debugger:
         self.symbols = Symbols(vm)
         self._ids = IdScheme(id_prefix)
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
+        self.values = Values(vm, self.symbols, id_prefix)
+        self._layouts = Layouts(self.values)
         self._steps = Steps(vm, self.symbols)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
@@ -272,7 +277,22 @@ class Debugger:
         ref = state.frames.get(frame_id)
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
-        return await frame_locals(self.vm, self.symbols, ref)
+        return await frame_locals(self.vm, self.symbols, ref, self.values)
+
+    async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
+                     view: str = "auto") -> ObjectPage:
+        """A page of an object's fields, an array's elements or a string's text, as of the current stop.
+
+        ``limit`` defaults to 50 fields, 100 elements or 8192 UTF-16 units (at most 200, 1000, 65,536).
+        Nothing of the app runs: fields are read, never methods called.
+
+        Raises:
+            StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop; ``object_id`` is not
+                a handle of this session, or its object was collected (StaleReference).
+            InvalidArgument: a bad view, offset or limit.
+        """
+        self._stop_for(stop_id)
+        return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
 
     # --- resume and step ---------------------------------------------------------------------------
 

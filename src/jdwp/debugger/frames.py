@@ -5,7 +5,8 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
 Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
 frames' methods together (cached): two round trips for unseen classes, one for seen ones. Locals: the method's
 variable table (cached), then ``StackFrame.GetValues`` with ``ThisObject``, then every string's value and
-every array's length together: three round trips. No field traversal, no ``toString()``, no invocation.
+every array's length and every object's runtime type together (:mod:`.values`): three round trips, and
+one more for types not seen before. No ``toString()``, no invocation.
 """
 
 from __future__ import annotations
@@ -17,18 +18,18 @@ from typing import Any
 from ..client import JdwpClient
 from ..protocol.commands.reftypes import VariableSlot
 from ..protocol.commands.threads import SlotRequest
-from ..protocol.constants import ErrorCode, Tag
+from ..protocol.constants import ErrorCode, error_name
 from ..protocol.errors import CommandError
-from ..protocol.types import FrameId, Location, ObjectId, ThreadId
+from ..protocol.types import FrameId, Location, ThreadId
 from ..protocol.values import Value
 from ._gather import gather
 from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, NATIVE_METHOD, Frame, Local, Locals, StackPage
-from .names import binary_name_of, java_prefix, java_text, type_name
+from .names import binary_name_of, type_name
 from .symbols import Symbols
+from .values import Summary, Values, unavailable
 
 MAX_FRAMES_PER_STOP = 1000
 MAX_LOCALS = 100
-MAX_STRING = 256
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -79,39 +80,69 @@ async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[An
         raise
 
 
-async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef) -> Locals:
+async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values) -> Locals:
     """The variables live at the frame's code index, and ``this`` when the method has one."""
     location = ref.location
     table, _ = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
                              lambda: symbols.signature(location.class_id)])
     if table is None:
-        this = await _this(vm, symbols, ref)
+        this = await _this(vm, symbols, ref, values)
         why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
         return Locals("unavailable", (), this, why)
     if not table.slots:
-        this = await _this(vm, symbols, ref)
+        this = await _this(vm, symbols, ref, values)
         return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
     live = sorted((v for v in table.slots if v.name != "this" and _is_live(v, location.index)),
                   key=lambda v: (v.slot, v.code_index))
     shown = live[:MAX_LOCALS]
     slots = [SlotRequest(v.slot, ord(v.signature[0])) for v in shown]
-    values, this_value = await gather([
-        lambda: vm.stack_frame.get_values(ref.thread, ref.frame, slots) if slots else _nothing(),
-        lambda: vm.stack_frame.this_object(ref.thread, ref.frame)])
-    details = await _details(vm, values)
-    locals_ = tuple(_local(v.name, type_name(v.signature), value, detail)
-                    for v, value, detail in zip(shown, values, details, strict=True))
+    read, this_value = await gather([lambda: _slot_values(vm, ref, slots),
+                                     lambda: vm.stack_frame.this_object(ref.thread, ref.frame)])
+    readable = [v for v in read if isinstance(v, Value)]
+    summaries = iter(await values.summarize([*readable, this_value]))
+    locals_ = tuple(_local(v.name, type_name(v.signature), next(summaries) if isinstance(value, Value)
+                           else unavailable(value))
+                    for v, value in zip(shown, read, strict=True))
+    this_summary = next(summaries)
     this = None
     if not this_value.is_null:
-        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), this_value, None)
+        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), this_summary)
     return Locals("available", locals_, this, None, len(live) > len(shown))
 
 
-async def _nothing() -> list[Value]:
-    return []
+_SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME)
 
 
-async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef) -> Local | None:
+async def _slot_values(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest]) -> list[Value | str]:
+    """Every slot's value; one the VM cannot read is the name of its error instead.
+
+    ``StackFrame.GetValues`` (16,1) answers for all slots or none: ART fails the whole reply at the first
+    slot it cannot read (a slot whose register the compiled frame dropped, a type the verifier disagrees
+    with). Then each slot is asked alone, all at once (one more round trip), so one bad slot loses only
+    itself.
+    """
+    if not slots:
+        return []
+    try:
+        return list(await vm.stack_frame.get_values(ref.thread, ref.frame, slots))
+    except CommandError as exc:
+        if exc.code not in _SLOT_ERRORS or len(slots) == 1:
+            if exc.code in _SLOT_ERRORS:
+                return [error_name(exc.code)]
+            raise
+
+    async def one(slot: SlotRequest) -> Value | str:
+        try:
+            return (await vm.stack_frame.get_values(ref.thread, ref.frame, [slot]))[0]
+        except CommandError as exc:
+            if exc.code not in _SLOT_ERRORS:
+                raise
+            return error_name(exc.code)
+
+    return list(await gather([partial(one, slot) for slot in slots]))
+
+
+async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values) -> Local | None:
     try:
         value = await vm.stack_frame.this_object(ref.thread, ref.frame)
     except CommandError as exc:
@@ -120,40 +151,14 @@ async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef) -> Local | None
         raise
     if value.is_null:
         return None
-    return _local("this", binary_name_of(await symbols.signature(ref.location.class_id)), value, None)
+    (summary,) = await values.summarize([value])
+    return _local("this", binary_name_of(await symbols.signature(ref.location.class_id)), summary)
 
 
 def _is_live(variable: VariableSlot, index: int) -> bool:
     return variable.code_index <= index < variable.code_index + variable.length
 
 
-async def _details(vm: JdwpClient, values: list[Value]) -> list[str | int | None]:
-    """Each string's text and each array's length (``None`` for other values), all in one round trip."""
-
-    async def detail(value: Value) -> str | int:
-        object_id = ObjectId(int(value.value))  # type: ignore[arg-type]
-        if value.tag == Tag.STRING:
-            return await vm.string_reference.value(object_id)
-        return await vm.array_reference.length(object_id)
-
-    out: list[str | int | None] = [None] * len(values)
-    wanted = [i for i, v in enumerate(values) if not v.is_null and v.tag in (Tag.STRING, Tag.ARRAY)]
-    if wanted:
-        results = await gather([partial(detail, values[i]) for i in wanted])
-        for i, result in zip(wanted, results, strict=True):
-            out[i] = result
-    return out
-
-
-def _local(name: str, declared: str, value: Value, detail: str | int | None) -> Local:
-    if value.is_null:
-        return Local(name, declared, "null", None)
-    if not value.is_object:
-        return Local(name, declared, "primitive", java_text(value.tag, value.value))
-    object_id = f"{value.value:#x}"
-    if value.tag == Tag.STRING and isinstance(detail, str):
-        shown, length = java_prefix(detail, MAX_STRING)
-        return Local(name, declared, "string", shown, length > MAX_STRING, length, object_id)
-    if value.tag == Tag.ARRAY:
-        return Local(name, declared, "array", None, False, detail if isinstance(detail, int) else None, object_id)
-    return Local(name, declared, "object", None, False, None, object_id)
+def _local(name: str, declared: str, summary: Summary) -> Local:
+    return Local(name, declared, summary.kind, summary.value, summary.truncated, summary.length,
+                 summary.object_id, summary.runtime_type, summary.reason)

@@ -20,7 +20,7 @@ BreakpointStatus = Literal["pending", "verified", "rejected"]
 StopReason = Literal["breakpoint", "step", "vm_start"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
-LocalKind = Literal["primitive", "null", "string", "object", "array"]
+LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
 TerminalReason = Literal["detached", "vm_death", "disconnected", "failed"]
 
 LOCATION_UNAVAILABLE = "DEBUGGER_LOCATION_UNAVAILABLE"
@@ -180,8 +180,10 @@ class Local:
     """One variable. ``value`` is text: a primitive as Java prints it, a string (maybe cut), or ``None``.
 
     ``length`` is a string's full length in UTF-16 units (Java's ``String.length()``; strings are cut at
-    256 of those) or an array's length; ``object_id`` is an opaque handle for
-    objects, strings and arrays (no field traversal is offered).
+    256 of those) or an array's length; ``object_id`` is the session's handle of an object, string or
+    array (the same object keeps it in every stop: ``Debugger.object`` reads it); ``runtime_type`` the
+    object's class, which may be narrower than the declared ``type``. A variable the VM could not read
+    has kind ``unavailable`` and the VM's ``reason`` (e.g. ``INVALID_SLOT``).
     """
 
     name: str
@@ -191,6 +193,8 @@ class Local:
     truncated: bool = False
     length: int | None = None
     object_id: str | None = None
+    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:

@@ -117,6 +117,17 @@ class Symbols:
         await gather([lambda: self.prefetch_classes(classes), lambda: self.prefetch_lines(methods)])
         return [self.position(loc) for loc in locations]
 
+    async def prefetch_signatures(self, refs: Iterable[int]) -> None:
+        """Signatures of every type not cached yet: one round trip (the runtime types of values)."""
+        missing = [ReferenceTypeId(r) for r in dict.fromkeys(refs) if r not in self._signatures]
+        if missing:
+            await gather([partial(self.signature, r) for r in missing])
+
+    def cached_name(self, ref: int) -> str | None:
+        """The binary name of a type whose signature is cached (after :meth:`prefetch_signatures`)."""
+        signature = self._signatures.get(ref)
+        return binary_name_of(signature) if signature is not None else None
+
     def position(self, loc: Location) -> SourcePosition:
         """Describe a location from the cache (after :meth:`describe` or the prefetches)."""
         signature = self._signatures.get(loc.class_id)

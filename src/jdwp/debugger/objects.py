@@ -1,0 +1,286 @@
+"""One object as the tools show it: an object's fields, an array's elements, a string's text, or a
+well-known container's contents (:mod:`.containers`), a page at a time, without running app code.
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2 and §7.6 (200 fields, 1000
+elements, 65,536 string units per call).
+
+Fields: the runtime class and its superclasses (``ClassType.Superclass`` 3,1; ``ReferenceType.Fields``
+2,4; kept per class for the session), instance fields first, most derived class first, then static
+fields. One page costs one ``ObjectReference.GetValues`` (9,2) with every instance field of the page and
+one ``ReferenceType.GetValues`` (2,6) per class with statics in it, all sent together; then the values'
+summaries (:mod:`.values`). Arrays: one ``ArrayReference.GetValues`` (13,2) per page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any, Literal
+
+from ..protocol.commands.reftypes import FieldInfo
+from ..protocol.constants import Tag
+from ..protocol.types import FieldId, ObjectId, ReferenceTypeId
+from ..protocol.values import Value
+from ._gather import gather
+from .errors import InvalidArgument
+from .model import OMIT_EMPTY, bound_names
+from .names import binary_name_of, java_length, type_name
+from .values import Summary, Values, stale_on_collected
+
+ObjectKind = Literal["object", "array", "string"]
+View = Literal["fields", "array", "string", "list", "set", "map", "value"]
+
+ACC_STATIC = 0x0008
+#: (default, most) items per call: fields, elements or entries, and string units (DESIGN.md §7.6).
+FIELD_LIMITS = (50, 200)
+ELEMENT_LIMITS = (100, 1000)
+UNIT_LIMITS = (8192, 65536)
+OMIT_NONE = {"omit_none": True}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectField:
+    """One field: where it is declared, its declared type, and its value's summary."""
+
+    name: str
+    declaring_class: str
+    declared_type: str
+    static: bool
+    kind: str
+    value: str | None
+    truncated: bool = False
+    length: int | None = None
+    object_id: str | None = None
+    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+    def __post_init__(self) -> None:
+        bound_names(self, "name", "declaring_class", "declared_type")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Element:
+    """One element of an array or of a list or set view, at ``index`` in iteration order."""
+
+    index: int
+    kind: str
+    value: str | None
+    truncated: bool = False
+    length: int | None = None
+    object_id: str | None = None
+    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a map view, at ``index`` in iteration order."""
+
+    index: int
+    key: Summary
+    value: Summary
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectPage:
+    """A page of one object's contents; which of the optional fields it has depends on ``view``.
+
+    ``total`` counts what is paged (fields, elements, entries or UTF-16 units); ``next_offset`` is
+    ``None`` on the last page. ``note`` says why a container is shown as fields.
+    """
+
+    object_id: str
+    kind: ObjectKind
+    runtime_type: str
+    view: View
+    offset: int
+    total: int
+    next_offset: int | None
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    size: int | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    fields: tuple[ObjectField, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    elements: tuple[Element, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    entries: tuple[Entry, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    text: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    value: Summary | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClassInfo:
+    type_id: ReferenceTypeId
+    name: str
+    fields: tuple[FieldInfo, ...]
+
+
+class Layouts:
+    """Each class's superclass chain with its declared fields, asked once per class for the session."""
+
+    def __init__(self, values: Values) -> None:
+        self._values = values
+        self._chains: dict[int, tuple[ClassInfo, ...]] = {}
+
+    async def chain(self, type_id: ReferenceTypeId) -> tuple[ClassInfo, ...]:
+        """The class and its superclasses, most derived first (one round trip per class not seen yet)."""
+        found = self._chains.get(type_id)
+        if found is not None:
+            return found
+        vm, symbols = self._values.vm, self._values.symbols
+        signature, fields, superclass = await gather([
+            partial(symbols.signature, type_id), partial(vm.reference_type.fields, type_id),
+            partial(vm.class_type.superclass, type_id)])
+        head = ClassInfo(type_id, binary_name_of(signature), tuple(fields))
+        rest = await self.chain(ReferenceTypeId(superclass)) if superclass else ()
+        chain = self._chains[type_id] = (head, *rest)
+        return chain
+
+    @staticmethod
+    def find(chain: tuple[ClassInfo, ...], name: str, owner: str | None = None) -> FieldInfo | None:
+        """The instance field ``name`` nearest the runtime class (declared in ``owner`` when given)."""
+        for info in chain:
+            if owner is not None and info.name != owner:
+                continue
+            for field in info.fields:
+                if field.name == name and not field.mod_bits & ACC_STATIC:
+                    return field
+        return None
+
+
+def page_bounds(offset: int, limit: int | None, total: int, limits: tuple[int, int], what: str) -> tuple[int, int]:
+    """The page's end, after checking ``offset`` and ``limit`` against ``total`` and the kind's limits.
+
+    Raises:
+        InvalidArgument: a limit above the kind's most, or an offset past the end.
+    """
+    default, most = limits
+    wanted = default if limit is None else limit
+    if not 1 <= wanted <= most:
+        raise InvalidArgument(f"limit for {what} must be between 1 and {most}, not {wanted}")
+    if offset < 0 or offset > total:
+        raise InvalidArgument(f"offset {offset} is past the end: there are {total} {what}")
+    return offset, min(total, offset + wanted)
+
+
+def next_of(end: int, total: int) -> int | None:
+    return end if end < total else None
+
+
+ContainerReader = Callable[["Values", "Layouts", str, "tuple[ClassInfo, ...]", int, "int | None"],
+                           Awaitable["tuple[ObjectPage | None, str | None]"]]
+
+
+async def read_object(values: Values, layouts: Layouts, handle: str, offset: int, limit: int | None,
+                      view: str, containers: ContainerReader | None = None) -> ObjectPage:
+    """A page of the object behind ``handle``; with ``view`` ``auto``, ``containers`` may show the object
+    as its contents (it answers a page, or ``None`` and a note saying why the fields are shown).
+
+    Raises:
+        NotFound: not a handle of this session.
+        StaleReference: the object was collected.
+        InvalidArgument: a bad view, offset or limit.
+    """
+    if view not in ("auto", "fields"):
+        raise InvalidArgument(f"view must be auto or fields, not {view!r}")
+    _, tag = values.resolve(handle)
+    if tag == Tag.STRING:
+        return await string_page(values, handle, offset, limit)
+    if tag == Tag.ARRAY:
+        return await array_page(values, handle, offset, limit)
+    type_id = await values.type_id(handle)
+    chain = await layouts.chain(type_id)
+    note = None
+    if view == "auto" and containers is not None:
+        page, note = await containers(values, layouts, handle, chain, offset, limit)
+        if page is not None:
+            return page
+    return await fields_page(values, handle, chain, offset, limit, note)
+
+
+async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...], offset: int, limit: int | None,
+                      note: str | None = None) -> ObjectPage:
+    listed = [(f, c) for c in chain for f in c.fields if not f.mod_bits & ACC_STATIC]
+    listed += [(f, c) for c in chain for f in c.fields if f.mod_bits & ACC_STATIC]
+    start, end = page_bounds(offset, limit, len(listed), FIELD_LIMITS, "fields")
+    page = listed[start:end]
+    instance = [f.field_id for f, c in page if not f.mod_bits & ACC_STATIC]
+    statics: dict[ReferenceTypeId, list[FieldId]] = {}
+    for f, c in page:
+        if f.mod_bits & ACC_STATIC:
+            statics.setdefault(c.type_id, []).append(f.field_id)
+    wire, _ = values.resolve(handle)
+    vm = values.vm
+    thunks: list[Callable[[], Awaitable[Any]]] = []
+    if instance:
+        thunks.append(partial(vm.object_reference.get_values, wire, instance))
+    thunks += [partial(vm.reference_type.get_values, t, ids) for t, ids in statics.items()]
+    with stale_on_collected(handle):
+        replies = await gather(thunks) if thunks else []
+    read: dict[tuple[int, int], Value] = {}
+    results = iter(replies)
+    if instance:
+        for field_id, value in zip(instance, next(results), strict=True):
+            read[(0, field_id)] = value
+    for type_id, ids in statics.items():
+        for field_id, value in zip(ids, next(results), strict=True):
+            read[(type_id, field_id)] = value
+    ordered = [read[(c.type_id if f.mod_bits & ACC_STATIC else 0, f.field_id)] for f, c in page]
+    summaries = await values.summarize(ordered)
+    fields = tuple(_field(f, c, s) for (f, c), s in zip(page, summaries, strict=True))
+    return ObjectPage(handle, "object", chain[0].name, "fields", start, len(listed), next_of(end, len(listed)),
+                      fields=fields, note=note)
+
+
+def _field(info: FieldInfo, owner: ClassInfo, summary: Summary) -> ObjectField:
+    return ObjectField(info.name, owner.name, type_name(info.signature), bool(info.mod_bits & ACC_STATIC),
+                       summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
+                       summary.runtime_type)
+
+
+def element(index: int, summary: Summary) -> Element:
+    return Element(index, summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
+                   summary.runtime_type)
+
+
+def as_values(region: Any) -> list[Value]:
+    """An ``ArrayRegion``'s values as tagged values (primitive regions carry bare values)."""
+    if region.tag in (Tag.OBJECT, Tag.STRING, Tag.ARRAY, Tag.THREAD, Tag.THREAD_GROUP, Tag.CLASS_LOADER,
+                      Tag.CLASS_OBJECT):
+        return list(region.values)
+    return [Value(region.tag, v) for v in region.values]
+
+
+async def array_page(values: Values, handle: str, offset: int, limit: int | None) -> ObjectPage:
+    length, runtime = await gather([partial(values.array_length, handle), partial(values.type_name, handle)])
+    start, end = page_bounds(offset, limit, length, ELEMENT_LIMITS, "elements")
+    summaries: list[Summary] = []
+    if end > start:
+        wire, _ = values.resolve(handle)
+        with stale_on_collected(handle):
+            region = await values.vm.array_reference.get_values(wire, start, end - start)
+        summaries = await values.summarize(as_values(region))
+    elements = tuple(element(start + i, s) for i, s in enumerate(summaries))
+    return ObjectPage(handle, "array", runtime, "array", start, length, next_of(end, length), length=length,
+                      elements=elements)
+
+
+async def string_page(values: Values, handle: str, offset: int, limit: int | None) -> ObjectPage:
+    wire, _ = values.resolve(handle)
+    with stale_on_collected(handle):
+        text = await values.vm.string_reference.value(ObjectId(wire))
+    return text_page(handle, "string", "java.lang.String", text, offset, limit)
+
+
+def text_page(handle: str, kind: ObjectKind, runtime: str, text: str, offset: int, limit: int | None,
+              view: View = "string") -> ObjectPage:
+    """``limit`` UTF-16 units of ``text`` from ``offset``; a page never ends between a surrogate pair's
+    halves unless it is one unit long, so a page's text is whole characters where the string's are."""
+    length = java_length(text)
+    start, end = page_bounds(offset, limit, length, UNIT_LIMITS, "UTF-16 units")
+    units = text.encode("utf-16-be", "surrogatepass") if not text.isascii() else None
+    if units is None:
+        part = text[start:end]
+    else:
+        if end < length and end - start > 1 and 0xD800 <= int.from_bytes(units[2 * end - 2: 2 * end], "big") <= 0xDBFF:
+            end -= 1
+        part = units[2 * start: 2 * end].decode("utf-16-be", "surrogatepass")
+    return ObjectPage(handle, kind, runtime, view, start, length, next_of(end, length), length=length, text=part)

@@ -1,0 +1,192 @@
+"""Object handles of a session, and JDWP values summarised as the tools show them (with runtime types).
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2.
+
+**Handles.** An object's handle (``obj-7``, after the session's prefix) is issued the first time the
+engine shows the object and kept for the session: the same wire ID always gets the same handle, so an
+object keeps its ``object_id`` across stops and calls. JDWP never reuses an object ID for another object
+until it is disposed, so the map needs no pinning: we never call ``ObjectReference.DisableCollection``
+(DESIGN.md §3: no pinning beyond a call). An object the VM has collected answers ``INVALID_OBJECT``
+(error 20): :func:`stale_on_collected` turns that into ``StaleReference``.
+
+**Summaries.** :meth:`Values.summarize` turns tagged values into :class:`Summary` records: primitives as
+Java prints them, strings (cut at 256 UTF-16 units, with their length), arrays (with their length) and
+objects, each with its runtime type. One round trip asks every string's text, every array's length and
+every object's type together (``StringReference.Value`` 10,1, ``ArrayReference.Length`` 13,1,
+``ObjectReference.ReferenceType`` 9,1); a second one the signatures of types not seen before. A type or
+an array length, once known, is kept with the handle: neither changes during an object's life.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from typing import Any, Literal
+
+from ..client import JdwpClient
+from ..protocol.constants import ErrorCode, Tag
+from ..protocol.errors import CommandError
+from ..protocol.types import ObjectId, ReferenceTypeId
+from ..protocol.values import Value
+from ._gather import gather
+from .errors import NotFound, StaleReference
+from .model import OMIT_EMPTY
+from .names import binary_name_of, java_prefix, java_text
+from .symbols import Symbols
+
+ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
+
+MAX_STRING = 256
+_HANDLE = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)obj-(?P<number>[1-9][0-9]{0,15})")
+_STRING_TYPE = "java.lang.String"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Summary:
+    """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units)."""
+
+    kind: ValueKind
+    value: str | None
+    truncated: bool = False
+    length: int | None = None
+    object_id: str | None = None
+    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(slots=True)
+class _Known:
+    """What the session knows of one object: its wire ID and tag, and (once asked) its type and length."""
+
+    wire: int
+    tag: int
+    type_id: int | None = None
+    length: int | None = None
+
+
+@contextmanager
+def stale_on_collected(handle: str) -> Iterator[None]:
+    """Report JDWP ``INVALID_OBJECT`` from the block as the handle's object having been collected."""
+    try:
+        yield
+    except CommandError as exc:
+        if exc.code == ErrorCode.INVALID_OBJECT:
+            raise StaleReference(f"object {handle} no longer exists: the VM has garbage-collected it; read a "
+                                 "fresh value (get_debugger_locals) for a live object") from None
+        raise
+
+
+class Values:
+    """The session's object handles and the summariser of values (one per :class:`Debugger`)."""
+
+    def __init__(self, vm: JdwpClient, symbols: Symbols, prefix: str = "") -> None:
+        self.vm = vm
+        self.symbols = symbols
+        self._prefix = prefix
+        self._by_wire: dict[int, str] = {}
+        self._known: dict[str, _Known] = {}
+
+    # --- handles -----------------------------------------------------------------------------------
+
+    def handle(self, value: Value) -> str:
+        """The session's handle of a non-null object value (issued on first sight, then kept)."""
+        wire = int(value.value)  # type: ignore[arg-type]
+        found = self._by_wire.get(wire)
+        if found is None:
+            found = f"{self._prefix}obj-{len(self._by_wire) + 1}"
+            self._by_wire[wire] = found
+            self._known[found] = _Known(wire, int(value.tag))
+        return found
+
+    def resolve(self, handle: str) -> tuple[ObjectId, int]:
+        """The wire ID and tag of one of this session's handles.
+
+        Raises:
+            NotFound: not a handle this session issued (another session's, or none at all).
+        """
+        known = self._known.get(handle)
+        if known is not None:
+            return ObjectId(known.wire), known.tag
+        match = _HANDLE.fullmatch(handle)
+        if match is not None and match["prefix"] != self._prefix and match["prefix"]:
+            raise NotFound(f"{handle!r} is an object ID of another debugging session; use it with the session "
+                           "that issued it")
+        raise NotFound(f"{handle!r} is not an object ID of this session: object IDs come from locals, fields, "
+                       "elements and evaluation results (object_id)")
+
+    def value_of(self, handle: str) -> Value:
+        wire, tag = self.resolve(handle)
+        return Value(Tag(tag), wire)
+
+    async def type_id(self, handle: str) -> ReferenceTypeId:
+        """The object's runtime type (``ObjectReference.ReferenceType`` 9,1, asked once per object).
+
+        Raises:
+            StaleReference: the object was collected.
+        """
+        known = self._known[handle]
+        if known.type_id is None:
+            with stale_on_collected(handle):
+                known.type_id = (await self.vm.object_reference.reference_type(ObjectId(known.wire))).type_id
+        return ReferenceTypeId(known.type_id)
+
+    async def array_length(self, handle: str) -> int:
+        known = self._known[handle]
+        if known.length is None:
+            with stale_on_collected(handle):
+                known.length = await self.vm.array_reference.length(ObjectId(known.wire))
+        return known.length
+
+    async def type_name(self, handle: str) -> str:
+        return binary_name_of(await self.symbols.signature(await self.type_id(handle)))
+
+    # --- summaries ---------------------------------------------------------------------------------
+
+    async def summarize(self, values: Sequence[Value]) -> list[Summary]:
+        """Each value as the tools show it, with runtime types: two round trips at most (see module)."""
+        handles = [self.handle(v) if v.is_object and not v.is_null else None for v in values]
+        texts: dict[str, str] = {}
+        thunks: list[Callable[[], Awaitable[Any]]] = []
+        for value, handle in zip(values, handles, strict=True):
+            if handle is None or handle in texts:
+                continue
+            if value.tag == Tag.STRING:
+                texts[handle] = ""
+                thunks.append(partial(self._read_text, handle, texts))
+                continue
+            known = self._known[handle]
+            if known.type_id is None:
+                thunks.append(partial(self.type_id, handle))
+            if value.tag == Tag.ARRAY and known.length is None:
+                thunks.append(partial(self.array_length, handle))
+        if thunks:
+            await gather(thunks)
+        types = {self._known[h].type_id for h in handles if h is not None and h not in texts}
+        await self.symbols.prefetch_signatures(t for t in types if t is not None)
+        return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]
+
+    async def _read_text(self, handle: str, into: dict[str, str]) -> None:
+        wire, _ = self.resolve(handle)
+        with stale_on_collected(handle):
+            into[handle] = await self.vm.string_reference.value(wire)
+
+    def _summary(self, value: Value, handle: str | None, texts: dict[str, str]) -> Summary:
+        if value.is_null:
+            return Summary("null", None)
+        if handle is None:
+            return Summary("primitive", java_text(value.tag, value.value))
+        if value.tag == Tag.STRING:
+            shown, length = java_prefix(texts[handle], MAX_STRING)
+            return Summary("string", shown, length > MAX_STRING, length, handle, _STRING_TYPE)
+        known = self._known[handle]
+        runtime = self.symbols.cached_name(known.type_id) if known.type_id is not None else None
+        if value.tag == Tag.ARRAY:
+            return Summary("array", None, False, known.length, handle, runtime)
+        return Summary("object", None, False, None, handle, runtime)
+
+
+def unavailable(reason: str) -> Summary:
+    return Summary("unavailable", None, reason=reason)

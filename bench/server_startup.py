@@ -26,6 +26,8 @@ import anyio
 from common import REPO, Table, children, rss_mib, server_command
 from mcp import Client, StdioServerParameters
 
+from server.tools import TOOLS
+
 IMPORTS = (
     ("(interpreter only)", "pass"),
     ("trio", "import trio"),
@@ -53,8 +55,8 @@ async def start_once() -> tuple[float, float, list[float]]:
     async with Client(params) as client:
         tools = await client.list_tools()
         elapsed = time.perf_counter() - started
-        if len(tools.tools) != 11:
-            raise RuntimeError(f"expected 11 tools, got {len(tools.tools)}")
+        if len(tools.tools) != len(TOOLS):
+            raise RuntimeError(f"expected {len(TOOLS)} tools, got {len(tools.tools)}")
         new = [pid for pid in children() if pid not in before]
         servers = [pid for pid in new if "pyjdwp-mcp" in Path(f"/proc/{pid}/cmdline").read_text()]
         if len(servers) != 1:

@@ -58,7 +58,7 @@ async def test_stdio_end_to_end(script: str, shared_jvm: Debuggee, tmp_path: Pat
                                      errlog=errlog)
             async with Client(transport) as client:
                 mcp = Mcp(client)
-                assert len((await client.list_tools()).tools) == 11
+                assert len((await client.list_tools()).tools) == 12
                 sid = await mcp.attach_jvm(shared_jvm)
                 stop, cursor = await mcp.stop_at(sid, VAULT, line_of("vault-secret"))
                 ids = {"debugSessionId": sid, "stopId": stop["stop_id"]}

@@ -300,7 +300,7 @@ _LIMIT_TEXT = {
 def breakpoint_dict(bp: Any) -> dict[str, Any]:
     out = {
         "breakpoint_id": bp.breakpoint_id,
-        "requested": {"class_name": bp.class_name, "line": bp.line},
+        "requested": bp.requested,
         "status": bp.status,
         "locations": list(bp.locations),
     }

@@ -40,7 +40,7 @@ from jdwp.protocol.commands.threads import (
     ThisObjectReply,
     ThreadNameReply,
 )
-from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, ThreadsReply
+from jdwp.protocol.commands.vm import AllClassesReply, ClassesBySignatureReply, ClassInfo, ClassRef, ThreadsReply
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag, TypeTag
 from jdwp.protocol.types import Location
 from jdwp.protocol.values import Value
@@ -58,6 +58,8 @@ def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str
         "EventRequest.Clear": lambda out: Empty(),
         "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply(
             [ClassRef(TypeTag.CLASS, CLASS_ID, 7)] if loaded else []),
+        "VirtualMachine.AllClasses": lambda out: AllClassesReply(
+            [ClassInfo(TypeTag.CLASS, CLASS_ID, "Lcom/example/Q;", 7)] if loaded else []),
         "ReferenceType.Signature": lambda out: SignatureReply("Lcom/example/Q;"),
         "ReferenceType.SourceFile": lambda out: SourceFileReply("Q.java"),
         "ReferenceType.Methods": lambda out: MethodsReply([MethodInfo(METHOD_ID, "run", "()V", 1)]),

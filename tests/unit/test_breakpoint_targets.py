@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from jdwp.debugger.errors import InvalidArgument
+from jdwp.debugger.names import signature_of
 from jdwp.debugger.symbols import CodeLine
 from jdwp.debugger.synthetic import (
     captured_name,
@@ -22,6 +23,7 @@ from jdwp.debugger.synthetic import (
 from jdwp.debugger.targets import (
     ClassTarget,
     FileTarget,
+    Listing,
     class_target,
     covers,
     directories_match,
@@ -151,15 +153,19 @@ def test_package_directories_must_end_the_path(package: str, expected: bool) -> 
 
 
 def test_candidates_from_a_listing_never_every_class() -> None:
-    listing = [(1, "com.x.Foo"), (2, "com.x.Foo$1"), (3, "com.x.FooKt"), (4, "com.x.Bar"), (5, "com.y.Foo"),
-               (6, "gen.p1.C1"), (7, "com.x.sub.Baz")]
+    names = [(1, "com.x.Foo"), (2, "com.x.Foo$1"), (3, "com.x.FooKt"), (4, "com.x.Bar"), (5, "com.y.Foo"),
+             (6, "gen.p1.C1"), (7, "com.x.sub.Baz"), (8, "Top"), (9, "com.x.Foo2")]
+    listing = Listing((ref, signature_of(name)) for ref, name in names)
     assert listed_candidates(ClassTarget(FOO), listing) == [1, 2]
-    assert listed_candidates(file_target("src/com/x/Foo.kt"), listing) == [1, 2, 3, 4]
+    assert listed_candidates(file_target("src/com/x/Foo.kt"), listing) == [1, 2, 3, 4, 8, 9]  # "" too
     # a bare name: the packages of the classes named after it (a file's classes share its package)
-    assert listed_candidates(file_target("Foo.kt"), listing) == [1, 2, 3, 4, 5]
+    assert listed_candidates(file_target("Foo.kt"), listing) == [1, 2, 3, 4, 5, 9]
     assert listed_candidates(file_target("Baz.kt"), listing) == [7]
+    assert listed_candidates(file_target("Top.java"), listing) == [8]
     assert listed_candidates(file_target("Nothing.kt"), listing) == []
     assert suffix_packages(("a", "com", "x")) == {"", "x", "com.x", "a.com.x"}
+    assert listing.under(["com.x."]) == [1, 2, 3, 4, 7, 9] and listing.outside(["com.", "gen."]) == [8]
+    assert listing.has("com.x.Foo") and not listing.has("com.x.Fo") and listing.name(2) == "com.x.Foo$1"
 
 
 def test_watches_for_classes_loaded_later() -> None:

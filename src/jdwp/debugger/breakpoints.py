@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -45,19 +45,19 @@ from .model import LOCATION_UNAVAILABLE, NEAR_MISS, BoundLocation, Breakpoint, B
 from .names import binary_name_of
 from .smap import Smap
 from .symbols import CodeLine, Symbols
-from .synthetic import is_nested_in, package_of
+from .synthetic import is_nested_in, named_after, package_of
 from .targets import (
+    PLATFORM_PACKAGES,
     ClassTarget,
     FileTarget,
+    Listing,
     Target,
     directories_match,
-    is_platform,
     listed_candidates,
     near_miss,
     of_target,
     package_root,
     source_watch,
-    under_roots,
     watches,
 )
 
@@ -147,22 +147,22 @@ class Breakpoints:
         entry = _Entry(self._ids.breakpoint(self._issued), target, line)
         self._entries[entry.breakpoint_id] = entry
         capabilities = self._symbols.known_capabilities
-        if capabilities is None and isinstance(target, FileTarget):
-            capabilities = await self._symbols.capabilities()  # the file's request depends on them
         first: list[Callable[[], Awaitable[Any]]] = [] if capabilities is not None else [self._symbols.capabilities]
-        wanted = watches(target, capabilities.source_name_filters if capabilities else False)
+        # Before the capabilities are known, a file's request is made with a source-name filter anyway
+        # (JDWP 1.6 has them; OpenJDK and ART's back end implement them): a VM that refuses it gets class
+        # patterns, at the cost of one more round, instead of every VM paying a round for the question.
+        wanted = watches(target, capabilities.source_name_filters if capabilities else True)
         results = await gather_in_order([*first, *(partial(self._try_watch, entry, w) for w in wanted),
                                          self._vm.all_classes])
         if False in results[len(first):-1]:  # the VM refused SourceNameMatch after all: class patterns
             self._symbols.refuse_source_name_filters()
             results = await gather_in_order([*(partial(self._watch, entry, w) for w in watches(target, False)),
                                              self._vm.all_classes])
-        named = [(info.type_id, binary_name_of(info.signature)) for info in results[-1]
-                 if info.status & ClassStatus.PREPARED and info.ref_type_tag != TypeTag.ARRAY]
-        self._names.update(named)
-        await self._bind_listed(entry, named)
+        listing = Listing((info.type_id, info.signature) for info in results[-1]
+                          if info.status & ClassStatus.PREPARED and info.ref_type_tag != TypeTag.ARRAY)
+        await self._bind_listed(entry, listing)
         if entry.status == "pending":
-            hint = near_miss(target, [name for _, name in named])
+            hint = near_miss(target, listing.names())
             if hint is not None:
                 entry.reason = Reason(NEAR_MISS, hint)
         return entry.snapshot()
@@ -228,69 +228,83 @@ class Breakpoints:
 
     # --- binding -----------------------------------------------------------------------------------
 
-    async def _bind_listed(self, entry: _Entry, named: list[tuple[int, str]]) -> None:
+    async def _bind_listed(self, entry: _Entry, listing: Listing) -> None:
         """Bind in the listed classes that may be the target's, and in those that inlined its code.
 
-        ``direct`` classes are likely the target's (by name, or by package for a path): their facts come
-        at once. ``probe`` classes (a bare Kotlin file name none of whose named classes is loaded: the
-        app's classes) are asked only their source and map first; ``scan`` classes (the app's package
-        root, for Kotlin) only their map. Those that turn out to hold the target's code follow.
+        ``direct`` classes are likely the target's (nested in the class; named after the file): their facts
+        come at once. ``probe`` classes (the file's package's other classes; for a bare file name no loaded
+        class is named after, the app's classes) are asked only their source file first; ``scan`` classes
+        (the app's package root, for Kotlin) only their map. Those that turn out to hold the target's code
+        follow, one round behind.
         """
-        names = dict(named)
-        direct = listed_candidates(entry.target, named)
-        probe = self._probe(entry, named, direct)
-        scan = self._scan(entry, named, direct + probe)
+        candidates = listed_candidates(entry.target, listing)
+        for ref in candidates:
+            self._names[ref] = listing.name(ref)
+        direct, probe = candidates, []
+        target = entry.target
+        if isinstance(target, FileTarget):  # the package's classes named after the file are most likely its
+            direct = [ref for ref in candidates if named_after(self._names[ref], target.stem)]
+            probe = [ref for ref in candidates if not named_after(self._names[ref], target.stem)]
+        probe += self._probe(entry, listing, candidates)
+        scan = self._scan(entry, listing, direct, probe)
         await gather([partial(self._symbols.prefetch_classes, direct),
-                      partial(self._symbols.prefetch_classes, probe, methods=False),
+                      partial(self._symbols.prefetch_sources, probe),
                       partial(self._symbols.prefetch_smaps, scan)])
         later: list[Callable[[], Awaitable[Any]]] = []
-        if isinstance(entry.target, ClassTarget):
-            later = self._learn_source(entry, [ref for ref in direct if names[ref] == entry.target.class_name])
-        late = [] if scan else self._scan(entry, named, direct)  # a class's language is known now
-        hits = [ref for ref in probe if self._may_cover(entry, ref, names[ref])] + self._inline_users(entry, scan)
+        if isinstance(target, ClassTarget):
+            later = self._learn_source(entry, [ref for ref in direct if self._names[ref] == target.class_name])
+        late = [] if scan else self._scan(entry, listing, direct)  # a class's language is known now
+        hits = list(dict.fromkeys([ref for ref in probe if self._may_cover(entry, ref, self._names[ref])]
+                                  + self._inline_users(entry, scan)))
+        for ref in hits:
+            self._names.setdefault(ref, listing.name(ref))
         later += self._learn_source_from_maps(entry, hits)
         await gather([partial(self._symbols.prefetch_lines, self._method_keys(direct)),
                       partial(self._symbols.prefetch_classes, hits),
                       partial(self._symbols.prefetch_smaps, late), *later])
         more = self._inline_users(entry, late)
+        for ref in more:
+            self._names.setdefault(ref, listing.name(ref))
         if more:
             later = self._learn_source_from_maps(entry, more)
             await gather([partial(self._symbols.prefetch_classes, more), *later])
         await self._symbols.prefetch_lines(self._method_keys(hits + more))
         await self._bind(entry, list(dict.fromkeys(direct + hits + more)))
 
-    def _probe(self, entry: _Entry, named: list[tuple[int, str]], direct: list[int]) -> list[int]:
+    def _probe(self, entry: _Entry, listing: Listing, candidates: list[int]) -> list[int]:
         """A bare file name that no loaded class is named after: the app's classes (not the platform's) may
         still be of that file (Kotlin names classes freely; an inline-only file never loads its own)."""
         target = entry.target
-        if not isinstance(target, FileTarget) or target.directories or direct:
+        if not isinstance(target, FileTarget) or target.directories or candidates:
             return []
-        found = [ref for ref, name in named if not is_platform(name)]
+        found = listing.outside(PLATFORM_PACKAGES)
         if len(found) > MAX_PROBED:
             log.info("%s: %d app classes are loaded; only the first %d are searched for that file",
                      target.text, len(found), MAX_PROBED)
-        return found[:MAX_PROBED]
+        found = found[:MAX_PROBED]
+        for ref in found:
+            self._names[ref] = listing.name(ref)
+        return found
 
-    def _scan(self, entry: _Entry, named: list[tuple[int, str]], known: list[int]) -> list[int]:
+    def _scan(self, entry: _Entry, listing: Listing, direct: list[int], probe: Sequence[int] = ()) -> list[int]:
         """The classes whose maps may hold inlined copies of the target's Kotlin code: those in its package
-        root (``com.example`` for ``com.example.app``). Empty for Java, and for a VM without maps."""
+        root (``com.example`` for ``com.example.app``), but for ``direct`` ones (their maps come with their
+        facts). Empty for Java, and for a VM without maps."""
         capabilities = self._symbols.known_capabilities
         if capabilities is None or not capabilities.source_debug_extension:
             return []
         target = entry.target
         if isinstance(target, ClassTarget):
-            loaded = any(name == target.class_name for _, name in named)
-            if entry.inline_source is None and (loaded or entry.expected_source is not None):
+            if entry.inline_source is None and (entry.expected_source is not None or listing.has(target.class_name)):
                 return []  # Java, or not known yet: decided once the class's source is
             roots = {package_root(package_of(target.class_name))}
         else:
             if not target.kotlin:
                 return []
-            names = dict(named)
-            roots = {package_root(package_of(names[ref])) for ref in known
+            roots = {package_root(package_of(self._names[ref])) for ref in [*direct, *probe]
                      if self._symbols.cached_source(ref) in (None, target.name)}
-        exclude = set(known)
-        return [ref for ref, name in named if ref not in exclude and under_roots(name, roots)]
+        exclude = set(direct)
+        return [ref for ref in listing.under(root + "." for root in roots if root) if ref not in exclude]
 
     def _inline_users(self, entry: _Entry, refs: Iterable[int]) -> list[int]:
         """The classes (maps cached) whose maps name the target's source."""

@@ -231,6 +231,12 @@ class Symbols:
             await gather(thunks)
         await self.prefetch_smaps(refs)  # a no-op unless the capabilities came with this batch
 
+    async def prefetch_sources(self, refs: Iterable[int]) -> None:
+        """The source file names of every class not asked yet: one round trip."""
+        thunks = [partial(self.source, ReferenceTypeId(ref)) for ref in dict.fromkeys(refs) if ref not in self._sources]
+        if thunks:
+            await gather(thunks)
+
     async def prefetch_smaps(self, refs: Iterable[int]) -> None:
         """The source maps of every class not asked yet: one round trip (none when the VM has no maps)."""
         if self._capabilities is None:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from ..protocol.commands.events import ClassMatch, Modifier, SourceNameMatch
 from .errors import InvalidArgument
-from .names import is_binary_name
+from .names import binary_name_of, is_binary_name, signature_of
 from .symbols import CodeLine
 from .synthetic import is_nested_in, named_after, outermost, package_of
 
@@ -126,35 +126,80 @@ def suffix_packages(directories: Sequence[str]) -> set[str]:
     return {".".join(directories[i:]) for i in range(len(directories) + 1)}
 
 
-def listed_candidates(target: Target, classes: Iterable[tuple[int, str]]) -> list[int]:
-    """The classes of a listing (ID, binary name) whose source may be the target's: to be asked about.
+class Listing:
+    """A class listing (``VirtualMachine.AllClasses``: type ID and JNI signature of each prepared class).
+
+    A real app's VM lists tens of thousands of classes: the filters work on the signatures as sent, and
+    only the classes picked get their binary names made.
+    """
+
+    def __init__(self, classes: Iterable[tuple[int, str]]) -> None:
+        self.classes = list(classes)
+        self._signatures = dict(self.classes)
+
+    def name(self, ref: int) -> str:
+        return binary_name_of(self._signatures[ref])
+
+    def names(self) -> list[str]:
+        return [binary_name_of(signature) for _, signature in self.classes]
+
+    def has(self, class_name: str) -> bool:
+        wanted = signature_of(class_name)
+        return any(signature == wanted for _, signature in self.classes)
+
+    def in_packages(self, packages: Iterable[str]) -> list[int]:
+        """The classes whose package is one of ``packages`` (``""``: the default package)."""
+        wanted = {package.replace(".", "/") for package in packages}
+        return [ref for ref, signature in self.classes if _package_path(signature) in wanted]
+
+    def under(self, prefixes: Iterable[str]) -> list[int]:
+        """The classes whose binary names start with one of ``prefixes`` (``com.x.Foo``, ``com.example.``)."""
+        starts = tuple("L" + prefix.replace(".", "/") for prefix in prefixes if prefix)
+        return [ref for ref, signature in self.classes if signature.startswith(starts)] if starts else []
+
+    def outside(self, prefixes: Iterable[str]) -> list[int]:
+        starts = tuple("L" + prefix.replace(".", "/") for prefix in prefixes)
+        return [ref for ref, signature in self.classes if not signature.startswith(starts)]
+
+    def named_after(self, stem: str) -> list[int]:
+        return [ref for ref, signature in self.classes if _simple_named_after(_simple(signature), stem)]
+
+
+def _package_path(signature: str) -> str:
+    cut = signature.rfind("/")
+    return signature[1:cut] if cut > 0 else ""
+
+
+def _simple(signature: str) -> str:
+    """The outermost class's simple name in a JNI signature: ``Lcom/x/Foo$1;`` → ``Foo``."""
+    simple = signature[1:-1].rpartition("/")[2]
+    return simple.split("$", 1)[0] or simple
+
+
+def _simple_named_after(simple: str, stem: str) -> bool:
+    return simple in (stem, stem + "Kt") or simple.endswith(f"__{stem}Kt")
+
+
+def listed_candidates(target: Target, listing: Listing) -> list[int]:
+    """The classes of a listing whose source may be the target's: to be asked about.
 
     A class: the class and those nested in it. A path: every class in a package the path may end with.
     A bare file name: every class in the packages of classes named after the file (``Foo``, ``FooKt``, …):
     a file's classes share its package, whatever their names.
     """
-    classes = list(classes)
     if isinstance(target, ClassTarget):
-        return [ref for ref, name in classes if is_nested_in(name, target.class_name)]
+        exact = signature_of(target.class_name)
+        nested = exact[:-1] + "$"
+        return [ref for ref, signature in listing.classes if signature == exact or signature.startswith(nested)]
     if target.directories:
-        packages = suffix_packages(target.directories)
-    else:
-        packages = {package_of(name) for _, name in classes if named_after(name, target.stem)}
-    return [ref for ref, name in classes if package_of(name) in packages]
-
-
-def is_platform(class_name: str) -> bool:
-    return class_name.startswith(PLATFORM_PACKAGES)
+        return listing.in_packages(suffix_packages(target.directories))
+    return listing.in_packages({package_of(listing.name(ref)) for ref in listing.named_after(target.stem)})
 
 
 def package_root(package: str) -> str:
     """The first two parts of a package (``com.example``): where an app's classes that may inline from a
     file of ``package`` are looked for."""
     return ".".join(package.split(".")[:2])
-
-
-def under_roots(name: str, roots: Iterable[str]) -> bool:
-    return any(root and (name == root or name.startswith(root + ".")) for root in roots)
 
 
 # --- class-prepare requests ------------------------------------------------------------------------------

@@ -295,8 +295,11 @@ class Breakpoints:
             return []
         target = entry.target
         if isinstance(target, ClassTarget):
-            if entry.inline_source is None and (entry.expected_source is not None or listing.has(target.class_name)):
-                return []  # Java, or not known yet: decided once the class's source is
+            if entry.inline_source is None and (entry.expected_source is not None or listing.has(target.class_name)
+                                                or not target.class_name.endswith("Kt")):
+                # Java, or not known yet (decided once the class's source is). A Kotlin file class
+                # (``UtilsKt``) of inline functions may never load: only the maps of its users name it.
+                return []
             roots = {package_root(package_of(target.class_name))}
         else:
             if not target.kotlin:

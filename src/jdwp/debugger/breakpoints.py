@@ -34,15 +34,15 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands.events import ClassPrepareEvent, LocationOnly, Modifier, SourceNameMatch
+from ..protocol.commands.events import ClassPrepareEvent, LocationOnly
 from ..protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
-from ..protocol.errors import CommandError, ConnectionClosed
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather, gather_in_order
 from .errors import InvalidArgument, LimitReached, NotFound
 from .ids import IdScheme
 from .model import LOCATION_UNAVAILABLE, NEAR_MISS, BoundLocation, Breakpoint, BreakpointStatus, Reason
 from .names import binary_name_of
+from .prepares import PrepareRequests, Watch, clear_request
 from .smap import Smap
 from .symbols import CodeLine, Symbols
 from .synthetic import is_nested_in, named_after, package_of
@@ -65,7 +65,6 @@ log = logging.getLogger("jdwp.debugger")
 
 MAX_BREAKPOINTS = 100
 MAX_PROBED = 10_000  # app classes searched for a bare file name that no loaded class is named after
-Watch = tuple[Modifier, ...]
 
 
 @dataclasses.dataclass
@@ -98,12 +97,6 @@ class _Entry:
         return source if source is not None and source.endswith((".kt", ".kts")) else None
 
 
-@dataclasses.dataclass
-class _Watching:
-    request_id: int
-    users: int
-
-
 class Breakpoints:
     """Every breakpoint of one session and the JDWP requests behind them."""
 
@@ -116,9 +109,8 @@ class Breakpoints:
         self._issued = 0
         self._entries: dict[str, _Entry] = {}  # the breakpoints held; a removed one leaves
         self._by_request: dict[int, str] = {}
-        self._watching: dict[Watch, _Watching] = {}  # class-prepare requests, shared by breakpoints
+        self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
         self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
-        self._prepare_ids: set[int] = set()
 
     def all(self) -> list[Breakpoint]:
         return [e.snapshot() for e in self._entries.values()]
@@ -128,7 +120,7 @@ class Breakpoints:
         return self._by_request.get(request_id)
 
     def is_prepare_request(self, request_id: int) -> bool:
-        return request_id in self._prepare_ids
+        return self._prepares.is_ours(request_id)
 
     async def add(self, target: Target, line: int) -> Breakpoint:
         """Set a breakpoint; the answer says ``pending``, ``verified`` (with locations) or ``rejected``.
@@ -149,7 +141,7 @@ class Breakpoints:
         capabilities = self._symbols.known_capabilities
         first: list[Callable[[], Awaitable[Any]]] = [] if capabilities is not None else [self._symbols.capabilities]
         # Before the capabilities are known, a file's request is made with a source-name filter anyway
-        # (JDWP 1.6 has them; OpenJDK and ART's back end implement them): a VM that refuses it gets class
+        # (JDWP 1.6 has them; OpenJDK's back end implements them): a VM that refuses it gets class
         # patterns, at the cost of one more round, instead of every VM paying a round for the question.
         wanted = watches(target, capabilities.source_name_filters if capabilities else True)
         results = await gather_in_order([*first, *(partial(self._try_watch, entry, w) for w in wanted),
@@ -181,7 +173,7 @@ class Breakpoints:
             raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
         await self._clear_requests(entry)
         for watch in entry.watches:
-            await self._unwatch(watch)
+            await self._prepares.unwatch(watch)
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[Breakpoint]:
         """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
@@ -219,12 +211,7 @@ class Breakpoints:
         self._entries.clear()
         for entry in entries:
             failures += await self._clear_requests(entry)
-        for watch, watching in list(self._watching.items()):
-            failures += await self._clear(EventKind.CLASS_PREPARE, watching.request_id,
-                                          f"class-prepare request for {_describe(watch)}")
-        self._watching.clear()
-        self._prepare_ids.clear()
-        return failures
+        return failures + await self._prepares.clear_all()
 
     # --- binding -----------------------------------------------------------------------------------
 
@@ -447,61 +434,26 @@ class Breakpoints:
             return f"line {entry.line} of {what} has no code{among}{armed}"
         return f"line {entry.line} of {what} has no code in the {entry.classes_seen} classes of it loaded so far{armed}"
 
-    # --- class-prepare requests --------------------------------------------------------------------
+    # --- class-prepare requests and breakpoint requests -------------------------------------------
 
     async def _watch(self, entry: _Entry, watch: Watch) -> None:
-        if watch in entry.watches:
-            return
-        entry.watches.append(watch)
-        watching = self._watching.get(watch)
-        if watching is not None:
-            watching.users += 1
-            return
-        request_id = await self._vm.event_request.set(EventKind.CLASS_PREPARE, SuspendPolicy.ALL, list(watch))
-        self._watching[watch] = _Watching(request_id, 1)
-        self._prepare_ids.add(request_id)
+        if watch not in entry.watches:
+            entry.watches.append(watch)  # before the request: a failed one is simply not there to clear
+            await self._prepares.watch(watch)
 
     async def _try_watch(self, entry: _Entry, watch: Watch) -> bool:
-        """:meth:`_watch`; False when the VM refuses a source-name filter (its capabilities promised it)."""
-        try:
-            await self._watch(entry, watch)
-        except CommandError as exc:
-            if not any(isinstance(m, SourceNameMatch) for m in watch):
-                raise
-            log.info("the VM refused a SourceNameMatch class-prepare request (%s): using class patterns", exc)
-            entry.watches.remove(watch)
-            return False
-        return True
-
-    async def _unwatch(self, watch: Watch) -> None:
-        watching = self._watching.get(watch)
-        if watching is None:
-            return
-        if watching.users > 1:
-            watching.users -= 1
-            return
-        del self._watching[watch]
-        self._prepare_ids.discard(watching.request_id)
-        await self._clear(EventKind.CLASS_PREPARE, watching.request_id, f"class-prepare request for {_describe(watch)}")
+        if watch in entry.watches:
+            return True
+        made = await self._prepares.try_watch(watch)
+        if made:
+            entry.watches.append(watch)
+        return made
 
     async def _clear_requests(self, entry: _Entry) -> list[str]:
         failures = []
         for request_id in list(entry.requests):
-            what = f"breakpoint request of {entry.breakpoint_id}"
-            failures += await self._clear(EventKind.BREAKPOINT, request_id, what)
+            failures += await clear_request(self._vm, EventKind.BREAKPOINT, request_id,
+                                            f"breakpoint request of {entry.breakpoint_id}")
             self._by_request.pop(request_id, None)
         entry.requests.clear()
         return failures
-
-    async def _clear(self, kind: EventKind, request_id: int, what: str) -> list[str]:
-        try:
-            await self._vm.event_request.clear(kind, request_id)
-        except ConnectionClosed:
-            return [what]
-        except CommandError as exc:
-            log.debug("clearing %s: %s", what, exc)
-        return []
-
-
-def _describe(watch: Watch) -> str:
-    return " ".join(str(getattr(m, "class_pattern", None) or getattr(m, "source_name_pattern", m)) for m in watch)

@@ -10,10 +10,11 @@ import pytest
 # The adb testbed (tests/adb, tests/server) is registered here once: its adbd owns the machine-wide
 # @jdwp-control socket, so a second testbed in the same run could not register any app process.
 from adb.testbed import adb_path, adbd_path, apps, debuggee_classes, java_tools, testbed  # noqa: F401
-from support.jvm import Debuggee, compile_fixtures, debuggees
-from support.live import require_tool
+from support.jvm import KOTLIN_STDLIB, Debuggee, compile_fixtures, compile_kotlin, debuggees
+from support.live import require_tool, unavailable
 
-LIVE_FIXTURES = frozenset({"java_classes", "java_classes_nodebug", "debuggee", "suspended_debuggee"})
+LIVE_FIXTURES = frozenset({"java_classes", "java_classes_nodebug", "kotlin_classes", "debuggee",
+                           "suspended_debuggee"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -34,6 +35,15 @@ def java_classes_nodebug(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``fixtures/java`` compiled without debug information (no line or variable tables)."""
     javac = require_tool("javac")
     return compile_fixtures(tmp_path_factory.mktemp("classes-nodebug"), debug_info=False, javac=javac)
+
+
+@pytest.fixture(scope="session")
+def kotlin_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``fixtures/kotlin`` compiled with kotlinc (once per test run: it takes a while)."""
+    kotlinc = require_tool("kotlinc")
+    if not KOTLIN_STDLIB.is_file():
+        unavailable(f"the Kotlin runtime is not at {KOTLIN_STDLIB} (Debian's kotlin package puts it there)")
+    return compile_kotlin(tmp_path_factory.mktemp("kotlin-classes"), kotlinc=kotlinc)
 
 
 @pytest.fixture

@@ -121,13 +121,14 @@ def _left_out(value: Any, rule: int) -> bool:
         return False
     if value is None:
         return True
-    return rule == _OMIT_EMPTY and isinstance(value, tuple | list | dict) and not value
+    # An empty collection, or a flag that is off (``inlined``, ``captured``); never ``0``.
+    return rule == _OMIT_EMPTY and (value is False or (isinstance(value, tuple | list | dict) and not value))
 
 
 def jsonable(obj: Any) -> Any:
     """Records, tuples, enums and mappings as JSON values (field names unchanged), every string made
     JSON-safe by :func:`json_text`. A field whose metadata says ``omit_none`` is left out while ``None``;
-    ``omit_empty``, also while an empty collection (never for ``0`` or ``False``).
+    ``omit_empty``, also while an empty collection or ``False`` (a flag that is off; never for ``0``).
 
     Every answer goes through here once, so the common cases are tested first, by exact type.
     """

@@ -65,8 +65,26 @@ class SessionInput(Input):
 
 
 class SetBreakpointInput(SessionInput):
-    className: Text = Field(description="Binary class name, e.g. com.example.Foo or com.example.Foo$Inner.")
+    """Exactly one of ``className`` or ``file``, and ``line``."""
+
+    className: Text | None = Field(
+        default=None, description="Binary class name, e.g. com.example.Foo; also binds in the classes nested in "
+                                  "it from the same file (Foo$Inner, Foo$1, Foo$Companion, lambdas).")
+    file: Text | None = Field(
+        default=None, description="Source file name (MainActivity.kt) or path (app/src/main/java/com/x/"
+                                  "MainActivity.kt; \\ accepted): binds in every class of that file.")
     line: PositiveInt = Field(description="1-based source line; never moved to another line.")
+
+    @model_validator(mode="after")
+    def _one_place(self) -> SetBreakpointInput:
+        if (self.className is None) == (self.file is None):
+            raise ValueError("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
+        if self.file is not None:
+            if "\x00" in self.file:
+                raise ValueError("file must not contain a NUL character")
+            if ".." in self.file.replace("\\", "/").split("/"):
+                raise ValueError("file must not contain a '..' directory")
+        return self
 
 
 class RemoveBreakpointInput(SessionInput):

@@ -203,8 +203,11 @@ class AttachResult:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LineRequest:
-    class_name: str
+    """What a line breakpoint asked for, as given: a class or a source file (one of them), and the line."""
+
     line: int
+    class_name: str | None = optional()
+    file: str | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -219,7 +222,8 @@ class BreakpointAnswer:
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
-        return cls(bp.breakpoint_id, LineRequest(bp.class_name, bp.line), bp.status, bp.locations, bp.reason)
+        return cls(bp.breakpoint_id, LineRequest(bp.line, bp.class_name, bp.file), bp.status, bp.locations,
+                   bp.reason)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

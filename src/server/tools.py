@@ -171,7 +171,7 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer:
     inp: SetBreakpointInput = call.input
     session, engine = call.attached()
     async with session.lock:
-        return BreakpointAnswer.of(await engine.set_breakpoint(inp.className, inp.line))
+        return BreakpointAnswer.of(await engine.set_breakpoint(inp.className, inp.line, file=inp.file))
 
 
 async def remove_breakpoint(call: Call) -> Removed:
@@ -270,13 +270,16 @@ TOOLS: tuple[Tool, ...] = (
          "and cleanup. Works for ended sessions for 10 minutes.",
          SessionInput, get_state, StateResult, read_only=True, idempotent=True),
     Tool("set_debugger_breakpoint", "Set a line breakpoint",
-         "Break at a 1-based source line of a class, named by binary name (com.example.Foo, com.example.Foo$Inner)."
-         " Binds in every class loader that loaded the class: status verified with locations. A class not loaded "
-         "yet gives status pending; it binds when the class loads (event breakpoint_verified). A line without code "
-         "or a class without line tables gives status rejected with reason DEBUGGER_LOCATION_UNAVAILABLE — the "
-         "breakpoint is never moved. At most 100 held at once per session (remove one to set another). A hit "
-         "suspends all threads; see "
-         "wait_for_debugger_event.",
+         "Break at a 1-based source line, given exactly one of: className, a binary class name (com.example.Foo) "
+         "— it also binds in the classes nested in it from the same file (inner, anonymous Foo$1, lambdas, Kotlin "
+         "Foo$Companion); or file, a source file name or path (MainActivity.kt, app/src/main/java/com/x/"
+         "MainActivity.kt) — every class of that file, Kotlin top-level code (FooKt) included. A line of a Kotlin "
+         "inline function also binds where it was inlined (locations with inlined: true). Binds in every class "
+         "loader: status verified with locations. Nothing of it loaded yet gives status pending (reason hints at a "
+         "mistyped name); it binds when a class loads (event breakpoint_verified). Classes loaded but no code at "
+         "the line, or no line tables, gives status rejected with reason DEBUGGER_LOCATION_UNAVAILABLE; it stays "
+         "armed for classes loaded later — the breakpoint is never moved. At most 100 held at once per session "
+         "(remove one to set another). A hit suspends all threads; see wait_for_debugger_event.",
          SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),
     Tool("remove_debugger_breakpoint", "Remove a breakpoint",
          "Remove a breakpoint by breakpoint_id; removing it again also succeeds.",

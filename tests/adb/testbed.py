@@ -204,11 +204,14 @@ class Apps:
         self.java = java
         self.started: list[AppProcess] = []
 
-    async def start(self, name: str, *, debuggable: bool = True, jvm: bool = True) -> AppProcess:
+    async def start(self, name: str, *, debuggable: bool = True, jvm: bool = True, classpath: str | None = None,
+                    main_class: str = "Heartbeat", ready: bytes = b"heartbeat ready") -> AppProcess:
         """Start a process named ``name``; debuggable ones are registered on @jdwp-control.
 
         ``jvm=False`` starts a plain sleeper (registered but every debugger connection dropped when
-        debuggable), enough for discovery and resolution tests.
+        debuggable), enough for discovery and resolution tests. ``classpath``, ``main_class`` and ``ready``
+        (the line its main prints once it runs) run another program than ``Heartbeat``; it must print
+        little after that, as nothing reads its output.
         """
         procs: list[subprocess.Popen[bytes]] = []
         jvm_port = None
@@ -216,7 +219,7 @@ class Apps:
             jvm_port = free_port()
             agent = f"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:{jvm_port}"
             proc = subprocess.Popen(
-                [name, agent, "-cp", str(self.classes), "Heartbeat"],
+                [name, agent, "-cp", classpath or str(self.classes), main_class],
                 executable=self.java,
                 stdout=subprocess.PIPE,
                 stdin=subprocess.DEVNULL,
@@ -227,7 +230,7 @@ class Apps:
             for _ in range(2):
                 line = await trio.to_thread.run_sync(proc.stdout.readline, abandon_on_cancel=True)
                 assert line, "the debuggee JVM exited before it was ready"
-                if b"heartbeat ready" in line:
+                if ready in line:
                     break
         else:
             proc = subprocess.Popen(

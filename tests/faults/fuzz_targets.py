@@ -57,7 +57,14 @@ from jdwp.protocol.commands.threads import (
     ThisObjectReply,
     ThreadNameReply,
 )
-from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, ThreadsReply, VersionReply
+from jdwp.protocol.commands.vm import (
+    AllClassesReply,
+    ClassesBySignatureReply,
+    ClassInfo,
+    ClassRef,
+    ThreadsReply,
+    VersionReply,
+)
 from jdwp.protocol.connection import NEED_DATA, Closed, JdwpConnection
 from jdwp.protocol.constants import Tag, TypeTag
 from jdwp.protocol.errors import JdwpError
@@ -316,6 +323,8 @@ def vm_text_handlers(vm: ScriptedVm, text: VmText) -> dict[str, Handler]:
         "EventRequest.Set": lambda out: SetReply(vm.next_request_id()),
         "EventRequest.Clear": lambda out: Empty(),
         "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply([ClassRef(TypeTag.CLASS, _CLASS, 7)]),
+        "VirtualMachine.AllClasses": lambda out: AllClassesReply(
+            [ClassInfo(TypeTag.CLASS, _CLASS, "Lcom/example/Q;", 7)]),
         "ReferenceType.Signature": lambda out: SignatureReply(w(f"L{text.class_name};")),
         "ReferenceType.SourceFile": lambda out: SourceFileReply(w(text.source)),
         "ReferenceType.Methods": lambda out: MethodsReply([MethodInfo(_METHOD, w(text.method), "()V", 1)]),

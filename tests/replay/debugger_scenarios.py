@@ -115,6 +115,54 @@ async def engine_two_loaders(vm: jdwp.JdwpClient, control: Control, *, lazy_line
     return summary
 
 
-DEBUGGER_SCENARIOS = {"engine_journey": engine_journey, "engine_two_loaders": engine_two_loaders}
+async def engine_kotlin(vm: jdwp.JdwpClient, control: Control, *, square_line: int, lambda_line: int,
+                        cube_line: int) -> dict[str, Any]:
+    """The Kotlin debuggee (``fixtures/kotlin``): a line of an inline function of Inline.kt binds where App.kt
+    inlined it, stops there (stack and stop in Inline.kt, ``inlined``; locals without Kotlin's markers); a
+    lambda class's captured variables; a line only a class loaded later inlines (rejected, then verified by
+    that class's map); detach while paused."""
+    summary: dict[str, Any] = {"events": []}
+    async with open_debugger(vm) as debugger:
+        inline = await debugger.set_breakpoint(file="app/src/main/kotlin/com/example/kt/Inline.kt", line=square_line)
+        summary["set_inline"] = plain(inline)
+        stopped = await next_event(debugger, Stopped)
+        summary["events"].append(event_summary(stopped))
+        stop = stopped.stop
+        page = await debugger.stack(stop.stop_id, stop.thread_id, offset=0, limit=3)
+        summary["inline_stack"] = plain(page)
+        summary["inline_locals"] = plain(await debugger.locals(stop.stop_id, page.frames[0].frame_id))
+        await debugger.remove_breakpoint(inline.breakpoint_id)
+
+        lambda_bp = await debugger.set_breakpoint(file="App.kt", line=lambda_line)
+        summary["set_lambda"] = plain(lambda_bp)
+        await debugger.resume(stop.stop_id)
+        stopped = await next_event(debugger, Stopped)
+        summary["events"].append(event_summary(stopped))
+        stop = stopped.stop
+        page = await debugger.stack(stop.stop_id, stop.thread_id, offset=0, limit=1)
+        summary["lambda_locals"] = plain(await debugger.locals(stop.stop_id, page.frames[0].frame_id))
+        await debugger.remove_breakpoint(lambda_bp.breakpoint_id)
+
+        cube = await debugger.set_breakpoint(file="Inline.kt", line=cube_line)
+        summary["set_cube"] = plain(cube)
+        await debugger.resume(stop.stop_id)
+        await control("load com.example.kt.Late")
+        summary["events"].append(event_summary(await next_event(debugger, BreakpointVerified)))
+        stopped = await next_event(debugger, Stopped)
+        summary["events"].append(event_summary(stopped))
+        page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id, offset=0, limit=2)
+        summary["late_stack"] = plain(page)
+        summary["breakpoints"] = plain(debugger.list_breakpoints())
+        summary["cleanup"] = plain(await debugger.detach())
+        summary["events"].append(event_summary(await debugger.events.receive()))
+        summary["state"] = debugger.state
+    return summary
+
+
+DEBUGGER_SCENARIOS = {"engine_journey": engine_journey, "engine_two_loaders": engine_two_loaders,
+                      "engine_kotlin": engine_kotlin}
 # Each scenario's options, given as the ``// MARK:`` names of the lines it needs (see record_fixtures.py).
-MARKS = {"engine_journey": {"lazy_line": "lazy"}, "engine_two_loaders": {"lazy_line": "lazy"}}
+MARKS = {"engine_journey": {"lazy_line": "lazy"}, "engine_two_loaders": {"lazy_line": "lazy"},
+         "engine_kotlin": {"square_line": "kt-square-body", "lambda_line": "kt-lambda", "cube_line": "kt-cube-body"}}
+#: Scenarios that run another debuggee than the Java ``Main``: (its language, its main class).
+DEBUGGEES = {"engine_kotlin": ("kotlin", "com.example.kt.AppKt")}

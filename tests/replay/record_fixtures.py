@@ -2,11 +2,11 @@
 
     python tests/replay/record_fixtures.py            # every scenario
     python tests/replay/record_fixtures.py basics     # one
-    python tests/replay/record_fixtures.py engine_journey engine_two_loaders   # the engine's sessions
+    python tests/replay/record_fixtures.py engine_journey engine_two_loaders engine_kotlin   # the engine's
 
 Each scenario in ``scenarios.py`` runs against the fixture debuggee through the recording proxy
 (``jdwp.recording_proxy``); its summary goes into the recording's header as ``expected``, which the replay tests
-compare against. Needs ``javac`` and ``java`` (OpenJDK 17).
+compare against. Needs ``javac`` and ``java`` (OpenJDK 17); the Kotlin scenario needs ``kotlinc``.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from debugger_scenarios import MARKS
+from debugger_scenarios import DEBUGGEES, MARKS
 from scenarios import SCENARIOS
 
 import jdwp
 from jdwp import recording
 from jdwp.recording_proxy import serve_recording_proxy
-from support.jvm import Debuggee, compile_fixtures, find_mark
+from support.jvm import Debuggee, compile_fixtures, compile_kotlin, find_mark, kotlin_classpath
 
 OUT_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "openjdk-17"
 
@@ -38,8 +38,13 @@ def java_version() -> str:
     return text.splitlines()[0] if text else "java"
 
 
-async def record(name: str, classes: Path) -> Path:
-    debuggee = Debuggee(classes, "com.example.debuggee.Main")
+async def record(name: str, classes: Path, kotlin_classes: Path | None = None) -> Path:
+    language, main_class = DEBUGGEES.get(name, ("java", "com.example.debuggee.Main"))
+    if language == "kotlin":
+        assert kotlin_classes is not None
+        debuggee = Debuggee(kotlin_classpath(kotlin_classes), main_class)
+    else:
+        debuggee = Debuggee(classes, main_class)
     try:
         debuggee.wait_for_line("^ready$", timeout=30)
         buffer = io.StringIO()
@@ -76,10 +81,15 @@ async def record(name: str, classes: Path) -> Path:
 
 
 def main(names: list[str]) -> None:
+    names = names or [name for name in SCENARIOS if name != "art_session"]  # ART's is synthetic
     with tempfile.TemporaryDirectory() as tmp:
-        classes = compile_fixtures(Path(tmp))
-        for name in names or [name for name in SCENARIOS if name != "art_session"]:  # ART's is synthetic
-            print(trio.run(record, name, classes))
+        (Path(tmp) / "java").mkdir()
+        classes = compile_fixtures(Path(tmp) / "java")
+        kotlin_classes = None
+        if any(DEBUGGEES.get(name, ("java",))[0] == "kotlin" for name in names):
+            kotlin_classes = compile_kotlin(Path(tmp) / "kotlin")
+        for name in names:
+            print(trio.run(record, name, classes, kotlin_classes))
 
 
 if __name__ == "__main__":

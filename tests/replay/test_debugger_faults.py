@@ -4,6 +4,7 @@
   suspend-all set until Resume, so live it never queues; ART and other agents may).
 - An event set whose handling fails still has its suspension released.
 - An empty variable table is ``unknown`` (ART reports this when it cannot tell "absent" from "none").
+- A VM that refuses source-name filters, gives a malformed source map, or cannot give maps at all.
 
 The scripted VM answers each command by name from a table of handlers and records what it was sent.
 Every test runs under ``trio.fail_after``; in-memory streams let ``wait_all_tasks_blocked`` say "settled".
@@ -11,6 +12,8 @@ Every test runs under ``trio.fail_after``; in-memory streams let ``wait_all_task
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -21,7 +24,14 @@ import trio.testing
 import jdwp
 from jdwp.debugger import Debugger, StaleReference, Stopped, open_debugger
 from jdwp.protocol.commands._base import Empty
-from jdwp.protocol.commands.events import BreakpointEvent, ClassPrepareEvent, SetReply
+from jdwp.protocol.commands.events import (
+    BreakpointEvent,
+    ClassMatch,
+    ClassPrepareEvent,
+    SetOut,
+    SetReply,
+    SourceNameMatch,
+)
 from jdwp.protocol.commands.reftypes import (
     ClassLoaderReply,
     LineEntry,
@@ -29,6 +39,7 @@ from jdwp.protocol.commands.reftypes import (
     MethodInfo,
     MethodsReply,
     SignatureReply,
+    SourceDebugExtensionReply,
     SourceFileReply,
     VariableTableReply,
 )
@@ -40,7 +51,14 @@ from jdwp.protocol.commands.threads import (
     ThisObjectReply,
     ThreadNameReply,
 )
-from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef, ThreadsReply
+from jdwp.protocol.commands.vm import (
+    AllClassesReply,
+    CapabilitiesNewReply,
+    ClassesBySignatureReply,
+    ClassInfo,
+    ClassRef,
+    ThreadsReply,
+)
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag, TypeTag
 from jdwp.protocol.types import Location
 from jdwp.protocol.values import Value
@@ -58,6 +76,8 @@ def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str
         "EventRequest.Clear": lambda out: Empty(),
         "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply(
             [ClassRef(TypeTag.CLASS, CLASS_ID, 7)] if loaded else []),
+        "VirtualMachine.AllClasses": lambda out: AllClassesReply(
+            [ClassInfo(TypeTag.CLASS, CLASS_ID, "Lcom/example/Q;", 7)] if loaded else []),
         "ReferenceType.Signature": lambda out: SignatureReply("Lcom/example/Q;"),
         "ReferenceType.SourceFile": lambda out: SourceFileReply("Q.java"),
         "ReferenceType.Methods": lambda out: MethodsReply([MethodInfo(METHOD_ID, "run", "()V", 1)]),
@@ -173,3 +193,66 @@ async def test_thread_policy_event_sets_are_released_per_thread() -> None:
         assert isinstance(stopped, Stopped) and stopped.stop.thread_name == "two"
         await debugger.resume(stopped.stop.stop_id)
         assert vm.count("ThreadReference.Resume") == 1 and vm.count("VirtualMachine.Resume") == 0
+
+
+def capabilities(source_debug_extension: bool) -> CapabilitiesNewReply:
+    flags = [False] * len(dataclasses.fields(CapabilitiesNewReply))
+    names = [f.name for f in dataclasses.fields(CapabilitiesNewReply)]
+    flags[names.index("can_get_source_debug_extension")] = source_debug_extension
+    return CapabilitiesNewReply(*flags[:-1], [False] * 11)
+
+
+async def test_a_vm_that_refuses_source_name_filters_gets_class_patterns_and_a_second_listing() -> None:
+    """A file breakpoint's request goes out with SourceNameMatch before the VM's capabilities are known; a
+    VM that refuses it (ART may) gets class patterns instead, then the classes are listed again, so that a
+    class loaded in between is not missed."""
+    sets: list[list[object]] = []
+
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref, loaded=False)
+
+        def set_request(out: SetOut) -> object:
+            sets.append(list(out.modifiers))
+            if any(isinstance(m, SourceNameMatch) for m in out.modifiers):
+                return ErrorCode.NOT_IMPLEMENTED
+            return SetReply(vm_ref[0].next_request_id())
+
+        table["EventRequest.Set"] = set_request
+        return table
+
+    async with scripted(handlers) as (vm, debugger):
+        bp = await debugger.set_breakpoint(file="src/main/java/com/example/Q.java", line=5)
+        assert bp.status == "pending"
+        patterns = [m.class_pattern for modifiers in sets[1:] for m in modifiers if isinstance(m, ClassMatch)]
+        assert isinstance(sets[0][0], SourceNameMatch) and "com.example.*" in patterns and "*.Q" in patterns
+        assert vm.count("VirtualMachine.AllClasses") == 2
+        later = await debugger.set_breakpoint(file="Q.java", line=5)  # known now: no source-name filter tried
+        assert later.status == "pending" and not any(isinstance(m, SourceNameMatch) for m in sets[-1])
+
+
+async def test_a_malformed_source_map_is_ignored_and_the_class_binds_by_its_own_lines(
+        caplog: pytest.LogCaptureFixture) -> None:
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        table["VirtualMachine.CapabilitiesNew"] = lambda out: capabilities(True)
+        table["ReferenceType.SourceDebugExtension"] = lambda out: SourceDebugExtensionReply("SMAP\nQ.kt\n*L\n")
+        return table
+
+    with caplog.at_level(logging.INFO, logger="jdwp.debugger"):
+        async with scripted(handlers) as (vm, debugger):
+            bp = await debugger.set_breakpoint(CLASS, 5)
+            assert bp.status == "verified" and bp.locations[0].line == 5 and not bp.locations[0].inlined
+            assert vm.count("ReferenceType.SourceDebugExtension") == 1
+    assert "ignoring the source map of" in caplog.text
+
+
+async def test_no_source_map_is_asked_of_a_vm_that_cannot_give_one() -> None:
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        table["VirtualMachine.CapabilitiesNew"] = lambda out: capabilities(False)
+        return table
+
+    async with scripted(handlers) as (vm, debugger):
+        bp = await debugger.set_breakpoint(CLASS, 5)
+        assert bp.status == "verified"
+        assert vm.count("ReferenceType.SourceDebugExtension") == 0 and vm.count("VirtualMachine.CapabilitiesNew") == 1

@@ -102,6 +102,35 @@ async def test_two_loaders_bind_one_breakpoint_twice() -> None:
     assert summary["cleanup"]["status"] == "complete" and summary["events"][-1]["reason"] == "detached"
 
 
+async def test_kotlin_inline_code_binds_stops_and_reads_as_written() -> None:
+    rec, summary, _ = await replay("engine_kotlin")
+    options = rec.header["options"]
+    app, late = "com.example.kt.AppKt", "com.example.kt.Late"
+    inline = summary["set_inline"]
+    assert inline["status"] == "verified" and inline["file"].endswith("com/example/kt/Inline.kt")
+    assert inline["class_name"] is None and len(inline["locations"]) == 3
+    assert {(loc["class_name"], loc["source"], loc["line"], loc["inlined"]) for loc in inline["locations"]} == {
+        (app, "Inline.kt", options["square_line"], True)}
+    top = summary["inline_stack"]["frames"][0]
+    assert (top["class_name"], top["method"], top["source"], top["line"], top["inlined"]) == (
+        app, "round", "Inline.kt", options["square_line"], True)
+    assert "inlined" not in summary["inline_stack"]["frames"][1]  # only shown when true
+    names = [local["name"] for local in summary["inline_locals"]["locals"]]
+    assert names and not [n for n in names if n.startswith("$i$") or n.endswith("$iv")]
+    captured = {local["name"]: local for local in summary["lambda_locals"]["locals"] if local.get("captured")}
+    assert set(captured) == {"base", "point"} and captured["base"]["value"] == "3"
+    assert summary["set_cube"]["status"] == "rejected"
+    kinds = [event["kind"] for event in summary["events"]]
+    assert kinds == ["stopped", "stopped", "breakpoint_verified", "stopped", "terminated"]
+    (location,) = summary["events"][2]["breakpoint"]["locations"]
+    assert (location["class_name"], location["source"], location["line"], location["inlined"]) == (
+        late, "Inline.kt", options["cube_line"], True)
+    late_top = summary["late_stack"]["frames"][0]
+    assert (late_top["class_name"], late_top["source"], late_top["line"], late_top["inlined"]) == (
+        late, "Inline.kt", options["cube_line"], True)
+    assert summary["cleanup"]["status"] == "complete" and summary["state"] == "detached"
+
+
 async def test_a_different_conversation_is_a_mismatch_not_a_hang() -> None:
     """The replay pins the engine's requests: asking what the recording lacks fails, and quickly."""
     rec = recording.load(RECORDINGS / "engine_journey.jsonl")

@@ -50,13 +50,14 @@ async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:
         bp = await debugger.set_breakpoint(CLASS, 5)
         assert bp.status == "verified" and bp.locations[0].source == "Q.java"
         assert [sorted(wave) for wave in vm.waves[before:]] == [
-            ["EventRequest.Set", "VirtualMachine.ClassesBySignature"],  # class-prepare request and search
-            ["ReferenceType.ClassLoader", "ReferenceType.Methods", "ReferenceType.Signature",
-             "ReferenceType.SourceFile"],
+            # the capabilities (first breakpoint of a session), the class-prepare requests (Q, Q$*), the listing
+            ["EventRequest.Set", "EventRequest.Set", "VirtualMachine.AllClasses", "VirtualMachine.CapabilitiesNew"],
+            ["ReferenceType.Methods", "ReferenceType.Signature", "ReferenceType.SourceFile"],
             ["Method.LineTable"],
-            ["EventRequest.Set"],  # the breakpoint
+            ["EventRequest.Set", "ReferenceType.ClassLoader"],  # the breakpoint, and its class's loader
         ]
-        assert vm.sent[4:6] == ["EventRequest.Set", "VirtualMachine.ClassesBySignature"]  # watch, then search
+        # the watches go out before the listing, so a class is listed or reported (never neither)
+        assert vm.sent[-9:-6] == ["EventRequest.Set", "EventRequest.Set", "VirtualMachine.AllClasses"]
 
 
 async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
@@ -68,7 +69,7 @@ async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
         cleanup = await debugger.detach()
         assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
         assert vm.waves[before:] == [
-            ["EventRequest.Clear"] * 2,  # the breakpoint's and the class-prepare request
+            ["EventRequest.Clear"] * 3,  # the breakpoint's and the class-prepare requests (Q, Q$*)
             ["VirtualMachine.Resume"],  # after the clears' replies: no event of ours comes after it
             ["VirtualMachine.AllThreads"],
             ["ThreadReference.SuspendCount"] * 2,

@@ -19,6 +19,7 @@ from mcpkit import Mcp, connect, heartbeat_line
 from adb.testbed import Apps, Testbed
 from android.transport import open_jdwp_stream
 from server import Config
+from support.jvm import find_mark, kotlin_classpath
 
 pytestmark = pytest.mark.live
 
@@ -109,6 +110,57 @@ async def test_android_journey(testbed: Testbed, apps: Apps, transport: str) -> 
             sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
             await mcp.ok("detach_debugger", debugSessionId=sid)
     assert app.procs[0].poll() is None
+
+
+async def test_android_kotlin_breakpoint_journey(testbed: Testbed, apps: Apps, kotlin_classes: Path) -> None:
+    """Kotlin compiled by kotlinc, as an app process over jdwp:<pid>: a line of an inline function binds where
+    another file inlined it, the stop and stack read in the inline function's file, locals read as written, a
+    lambda class's captures listed."""
+    app_id = "com.example.kt"
+    testbed.install_package(app_id, 10300)
+    app = await apps.start(app_id, classpath=kotlin_classpath(kotlin_classes), main_class="com.example.kt.AppKt",
+                           ready=b"ready")
+    square, lambda_line = find_mark("kt-square-body")[1], find_mark("kt-lambda")[1]
+    with trio.fail_after(90):
+        async with connect(adb=testbed.client()) as mcp:
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            path = "app/src/main/kotlin/com/example/kt/Inline.kt"
+            bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, file=path, line=square)
+            assert bp["result"]["status"] == "verified" and bp["result"]["requested"] == {"file": path, "line": square}
+            assert {(loc["class_name"], loc["source"], loc["line"], loc["inlined"])
+                    for loc in bp["result"]["locations"]} == {("com.example.kt.AppKt", "Inline.kt", square, True)}
+            event, cursor = await mcp.wait_for(sid, "stopped")
+            stop = event["stop"]
+            assert (stop["location"]["source"], stop["location"]["line"], stop["location"]["inlined"]) == (
+                "Inline.kt", square, True)
+            stack = await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"],
+                                 threadId=stop["thread_id"])
+            top = stack["result"]["frames"][0]
+            assert (top["class_name"], top["method"], top["source"], top["line"], top["inlined"]) == (
+                "com.example.kt.AppKt", "round", "Inline.kt", square, True)
+            found = await mcp.ok("get_debugger_locals", debugSessionId=sid, stopId=stop["stop_id"],
+                                 frameId=top["frame_id"])
+            names = [local["name"] for local in found["result"]["locals"]]
+            assert "value" in names and not [n for n in names if n.startswith("$i$")]
+            await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=bp["result"]["breakpoint_id"])
+
+            by_class = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className="com.example.kt.AppKt",
+                                    line=lambda_line)
+            assert [loc["class_name"] for loc in by_class["result"]["locations"]] == [
+                "com.example.kt.AppKt$round$viaLambda$1"]
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
+            event, cursor = await mcp.wait_for(sid, "stopped", cursor)
+            stop = event["stop"]
+            assert stop["breakpoint_ids"] == [by_class["result"]["breakpoint_id"]]
+            stack = await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"],
+                                 threadId=stop["thread_id"], limit=1)
+            found = await mcp.ok("get_debugger_locals", debugSessionId=sid, stopId=stop["stop_id"],
+                                 frameId=stack["result"]["frames"][0]["frame_id"])
+            captured = {local["name"] for local in found["result"]["locals"] if local.get("captured")}
+            assert captured == {"base", "point"}
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)
+            assert detached["cleanup"]["status"] == "complete"
+    assert app.procs[0].poll() is None, "the app must keep running"
 
 
 async def test_android_resolution_errors(testbed: Testbed, apps: Apps) -> None:

@@ -228,6 +228,37 @@ async def test_detach_while_paused_releases_the_vm(shared_jvm: Debuggee) -> None
         await heartbeats_continue(shared_jvm)
 
 
+async def test_file_breakpoints_and_bad_input_that_changes_nothing(shared_jvm: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            path = "app/src/main/java/com/example/debuggee/Worker.java"
+            bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, file=path, line=line_of("step"))
+            result = bp["result"]
+            assert result["status"] == "verified" and result["requested"] == {"file": path, "line": line_of("step")}
+            (location,) = result["locations"]
+            assert (location["class_name"], location["source"], location["line"]) == (
+                WORKER, "Worker.java", line_of("step"))
+            assert "inlined" not in location  # shown only for inlined code
+            for bad in ({"className": WORKER, "file": "Worker.java"}, {}, {"file": "a/../Worker.java"},
+                        {"file": "Worker.java\x00"}, {"file": "com/example/"}, {"file": "Worker.java", "line": 0},
+                        {"className": "com.example.debuggee.Worker.", "line": 5}):
+                arguments = {"line": line_of("step"), **bad}
+                await mcp.fails("set_debugger_breakpoint", "INVALID_ARGUMENT", debugSessionId=sid, **arguments)
+            state = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            assert [b["breakpoint_id"] for b in state["result"]["breakpoints"]] == [result["breakpoint_id"]]
+            event, _ = await mcp.wait_for(sid, "stopped")
+            assert event["stop"]["breakpoint_ids"] == [result["breakpoint_id"]]
+            assert event["stop"]["location"]["source"] == "Worker.java"
+            pending = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, file="Nowhere.kt", line=3)
+            assert pending["result"]["status"] == "pending" and "reason" not in pending["result"]
+            hint = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=f"{WORKER}.Inner", line=3)
+            assert hint["result"]["status"] == "pending"
+            assert hint["result"]["reason"]["code"] == "DEBUGGER_NEAR_MISS"
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+        await heartbeats_continue(shared_jvm)
+
+
 async def test_attach_to_a_jvm_waiting_with_suspend_y_answers_paused(suspended_debuggee: Debuggee) -> None:
     with trio.fail_after(60):
         async with connect() as mcp:

@@ -1,5 +1,5 @@
-"""Real debuggee JVMs for the live tests: compile ``fixtures/java`` with ``javac -g``, start ``java`` with
-the JDWP agent on a loopback port, and watch what the program prints.
+"""Real debuggee JVMs for the live tests: compile ``fixtures/java`` with ``javac -g`` (and ``fixtures/kotlin``
+with ``kotlinc``), start ``java`` with the JDWP agent on a loopback port, and watch what the program prints.
 
 Synchronisation is by what the JVM prints (the agent's "Listening for transport" line, the program's
 "ready" and "heartbeat N" lines), read by a thread and waited for with a deadline — never by sleeping.
@@ -18,6 +18,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 JAVA_SOURCES = REPO / "fixtures" / "java"
+KOTLIN_SOURCES = REPO / "fixtures" / "kotlin"
+KOTLIN_STDLIB = Path("/usr/share/java/kotlin-stdlib.jar")  # Debian's kotlin package
 LISTENING = re.compile(r"Listening for transport dt_socket at address: (\d+)")
 
 
@@ -30,20 +32,38 @@ def compile_fixtures(out_dir: Path, *, debug_info: bool = True, javac: str = "ja
     return out_dir
 
 
+def compile_kotlin(out_dir: Path, *, kotlinc: str = "kotlinc") -> Path:
+    """Compile every Kotlin fixture into ``out_dir`` with kotlinc (which writes the SMAPs of inlined code).
+
+    Debian's kotlinc 1.3 runs on JDK 17 but warns about options of its launcher; only a failure matters.
+    """
+    sources = sorted(str(p) for p in KOTLIN_SOURCES.rglob("*.kt"))
+    done = subprocess.run([kotlinc, *sources, "-d", str(out_dir)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"kotlinc failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return out_dir
+
+
+def kotlin_classpath(classes: Path) -> str:
+    """The compiled Kotlin fixtures and the Kotlin runtime they need."""
+    return f"{classes}{os.pathsep}{KOTLIN_STDLIB}"
+
+
 def find_mark(name: str) -> tuple[str, int]:
-    """The source file name and 1-based line of the line that carries ``// MARK: name``."""
+    """The source file name and 1-based line of the line that carries ``// MARK: name`` (Java or Kotlin)."""
     pattern = re.compile(rf"//\s*MARK:\s*{re.escape(name)}\s*$")
-    for path in sorted(JAVA_SOURCES.rglob("*.java")):
+    paths = sorted(JAVA_SOURCES.rglob("*.java")) + sorted(KOTLIN_SOURCES.rglob("*.kt"))
+    for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if pattern.search(line):
                 return path.name, number
-    raise LookupError(f"no line marked {name!r} in {JAVA_SOURCES}")
+    raise LookupError(f"no line marked {name!r} in {JAVA_SOURCES} or {KOTLIN_SOURCES}")
 
 
 class Debuggee:
     """A running ``java -agentlib:jdwp=…`` process and the lines it has printed so far."""
 
-    def __init__(self, classpath: Path, main_class: str, *, suspend: bool = False, port: int = 0,
+    def __init__(self, classpath: Path | str, main_class: str, *, suspend: bool = False, port: int = 0,
                  java: str = "java", extra_args: tuple[str, ...] = ()) -> None:
         agent = (f"-agentlib:jdwp=transport=dt_socket,server=y,suspend={'y' if suspend else 'n'},"
                  f"address=127.0.0.1:{port}")
@@ -124,7 +144,7 @@ class Debuggee:
                     pass
 
 
-def debuggees(classpath: Path, main_class: str, *, ready: bool = True, **options: Any) -> Iterator[Debuggee]:
+def debuggees(classpath: Path | str, main_class: str, *, ready: bool = True, **options: Any) -> Iterator[Debuggee]:
     """Yield a started debuggee — once it printed ``ready``, unless ``ready`` is False (``suspend=y``
     programs print it only after a debugger resumes them) — and stop it afterwards (for fixtures)."""
     debuggee = Debuggee(classpath, main_class, **options)

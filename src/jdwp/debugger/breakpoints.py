@@ -1,13 +1,25 @@
-"""Line breakpoints: bind in every loaded class of that name, stay pending for classes not loaded yet.
+"""Line breakpoints by class or by source file: bound in every loaded class of that code, armed for later ones.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3 and §7.1.
 
-A breakpoint is (binary class name, 1-based line). Setting one first asks for ClassPrepare events of that
-exact name (``ClassMatch``, so ``Outer$Inner`` is a different class), then looks for loaded classes of
-that name in every class loader (``VirtualMachine.ClassesBySignature``), so no load slips between the
-two. In each class every code index the line table maps to the line gets an
-``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)``. A line with no code, or a class without a line
-table, rejects the breakpoint: it is never moved to another line.
+What a breakpoint covers is :mod:`.targets`' business: a class and the classes nested in it from the same
+source file, or every class of a source file, plus Kotlin inline functions' bodies wherever they were
+inlined (the classes' source maps say so). Setting one takes, in order:
+
+1. one round, sent in this order: the class-prepare requests that tell about classes loaded later
+   (``ClassMatch`` ``Foo`` and ``Foo$*``, or ``SourceNameMatch`` on a file's name), then
+   ``VirtualMachine.AllClasses`` (1,3) — so no class loads unseen between the two;
+2. source file, source map and methods of the listed classes that may be the target's (by name, or by
+   package for a file: never every class of the VM), in one round;
+3. their line tables, in one round (for Kotlin, the maps of the app's other classes come along: a class
+   that inlined the file's code has it in its map);
+4. one ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)`` per code index whose line (read through the
+   map) is the requested one, with the class loaders, in one round.
+
+A line is never moved to another line. Statuses (DESIGN.md §7.1): ``verified`` once some class has code
+at the line; ``rejected`` while classes of the target are loaded but none has code there — it stays
+armed, and a class loaded later with code there verifies it; ``pending`` while nothing of the target is
+loaded (with a hint in ``reason`` when the name looks mistyped).
 
 At most 100 breakpoints are held at once; removing one frees its place. IDs are never reused in a session,
 so a removed breakpoint's ID stays known (removing it again is fine) and never names a new one.
@@ -17,42 +29,72 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import partial
+from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands.events import ClassMatch, ClassPrepareEvent, LocationOnly
+from ..protocol.commands.events import ClassPrepareEvent, LocationOnly
 from ..protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
-from ..protocol.errors import CommandError, ConnectionClosed
 from ..protocol.types import Location, MethodId, ReferenceTypeId
-from ._gather import gather
+from ._gather import gather, gather_in_order
 from .errors import InvalidArgument, LimitReached, NotFound
 from .ids import IdScheme
-from .model import LOCATION_UNAVAILABLE, BoundLocation, Breakpoint, BreakpointStatus, Reason
-from .names import binary_name_of, is_binary_name, signature_of
-from .symbols import Symbols
+from .model import LOCATION_UNAVAILABLE, NEAR_MISS, BoundLocation, Breakpoint, BreakpointStatus, Reason
+from .names import binary_name_of
+from .prepares import PrepareRequests, Watch, clear_request
+from .smap import Smap
+from .symbols import CodeLine, Symbols
+from .synthetic import is_nested_in, named_after, package_of
+from .targets import (
+    PLATFORM_PACKAGES,
+    ClassTarget,
+    FileTarget,
+    Listing,
+    Target,
+    directories_match,
+    listed_candidates,
+    near_miss,
+    of_target,
+    package_root,
+    source_watch,
+    watches,
+)
 
 log = logging.getLogger("jdwp.debugger")
 
 MAX_BREAKPOINTS = 100
+MAX_PROBED = 10_000  # app classes searched for a bare file name that no loaded class is named after
 
 
 @dataclasses.dataclass
 class _Entry:
     breakpoint_id: str
-    class_name: str
+    target: Target
     line: int
     status: BreakpointStatus = "pending"
     locations: list[BoundLocation] = dataclasses.field(default_factory=list)
     reason: Reason | None = None
     requests: dict[int, Location] = dataclasses.field(default_factory=dict)  # JDWP request ID -> location
     bound_types: set[int] = dataclasses.field(default_factory=set)
-
-    def rejected(self) -> bool:
-        return self.status == "rejected"
+    watches: list[Watch] = dataclasses.field(default_factory=list)
+    expected_source: str | None = None  # a class target: the source file of the class it names
+    classes_seen: int = 0  # classes of the target looked at so far
+    any_table: bool = False  # some class of the target had a line table
 
     def snapshot(self) -> Breakpoint:
-        return Breakpoint(self.breakpoint_id, self.class_name, self.line, self.status, tuple(self.locations),
-                          self.reason)
+        target = self.target
+        return Breakpoint(self.breakpoint_id, target.class_name if isinstance(target, ClassTarget) else None,
+                          self.line, self.status, tuple(self.locations), self.reason,
+                          target.text if isinstance(target, FileTarget) else None)
+
+    @property
+    def inline_source(self) -> str | None:
+        """The Kotlin source whose inline functions other classes may have copied, when known."""
+        if isinstance(self.target, FileTarget):
+            return self.target.name if self.target.kotlin else None
+        source = self.expected_source
+        return source if source is not None and source.endswith((".kt", ".kts")) else None
 
 
 class Breakpoints:
@@ -67,8 +109,8 @@ class Breakpoints:
         self._issued = 0
         self._entries: dict[str, _Entry] = {}  # the breakpoints held; a removed one leaves
         self._by_request: dict[int, str] = {}
-        self._prepare: dict[str, tuple[int, int]] = {}  # class name -> (request ID, breakpoints using it)
-        self._prepare_ids: set[int] = set()
+        self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
+        self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
 
     def all(self) -> list[Breakpoint]:
         return [e.snapshot() for e in self._entries.values()]
@@ -78,17 +120,15 @@ class Breakpoints:
         return self._by_request.get(request_id)
 
     def is_prepare_request(self, request_id: int) -> bool:
-        return request_id in self._prepare_ids
+        return self._prepares.is_ours(request_id)
 
-    async def add(self, class_name: str, line: int) -> Breakpoint:
+    async def add(self, target: Target, line: int) -> Breakpoint:
         """Set a breakpoint; the answer says ``pending``, ``verified`` (with locations) or ``rejected``.
 
         Raises:
-            InvalidArgument: not a binary class name, or a line below 1. Nothing is changed.
+            InvalidArgument: a line below 1. Nothing is changed.
             LimitReached: the session holds 100 breakpoints already. Nothing is changed.
         """
-        if not is_binary_name(class_name):
-            raise InvalidArgument(f"className {class_name!r} is not a binary class name like com.example.Foo$Bar")
         if not isinstance(line, int) or isinstance(line, bool) or line < 1:
             raise InvalidArgument(f"line must be a positive integer, got {line!r}")
         held = len(self._entries)
@@ -96,17 +136,27 @@ class Breakpoints:
             raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
                                "remove one (remove_debugger_breakpoint) to set another")
         self._issued += 1
-        entry = _Entry(self._ids.breakpoint(self._issued), class_name, line)
+        entry = _Entry(self._ids.breakpoint(self._issued), target, line)
         self._entries[entry.breakpoint_id] = entry
-        # One round trip; the class-prepare request goes out first, so a class the search misses is prepared
-        # after it and reported (one found and then reported too is bound once: ``bound_types``).
-        _, found = await gather([partial(self._watch_class, class_name),
-                                 partial(self._vm.classes_by_signature, signature_of(class_name))])
-        prepared = [c.type_id for c in found if c.status & ClassStatus.PREPARED]
-        if prepared:
-            await self._bind(entry, prepared)
-        if entry.rejected():
-            await self._unwatch_class(class_name)
+        capabilities = self._symbols.known_capabilities
+        first: list[Callable[[], Awaitable[Any]]] = [] if capabilities is not None else [self._symbols.capabilities]
+        # Before the capabilities are known, a file's request is made with a source-name filter anyway
+        # (JDWP 1.6 has them; OpenJDK's back end implements them): a VM that refuses it gets class
+        # patterns, at the cost of one more round, instead of every VM paying a round for the question.
+        wanted = watches(target, capabilities.source_name_filters if capabilities else True)
+        results = await gather_in_order([*first, *(partial(self._try_watch, entry, w) for w in wanted),
+                                         self._vm.all_classes])
+        if False in results[len(first):-1]:  # the VM refused SourceNameMatch after all: class patterns
+            self._symbols.refuse_source_name_filters()
+            results = await gather_in_order([*(partial(self._watch, entry, w) for w in watches(target, False)),
+                                             self._vm.all_classes])
+        listing = Listing((info.type_id, info.signature) for info in results[-1]
+                          if info.status & ClassStatus.PREPARED and info.ref_type_tag != TypeTag.ARRAY)
+        await self._bind_listed(entry, listing)
+        if entry.status == "pending":
+            hint = near_miss(target, listing.names())
+            if hint is not None:
+                entry.reason = Reason(NEAR_MISS, hint)
         return entry.snapshot()
 
     async def remove(self, breakpoint_id: str) -> None:
@@ -122,113 +172,287 @@ class Breakpoints:
                 return  # removed before
             raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
         await self._clear_requests(entry)
-        if entry.status != "rejected":
-            await self._unwatch_class(entry.class_name)
+        for watch in entry.watches:
+            await self._prepares.unwatch(watch)
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[Breakpoint]:
-        """Bind waiting breakpoints in a class just loaded; return those whose status changed."""
-        name = binary_name_of(event.signature)
+        """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
+
+        The class's facts (source, map, methods) come first, in one round; only when some breakpoint
+        covers its code are its line tables read and requests set (two more rounds).
+        """
+        ref = event.type_id
+        entries = [e for e in self._entries.values() if ref not in e.bound_types]
+        if not entries or event.ref_type_tag == TypeTag.ARRAY:
+            return []
+        name = self._names[ref] = binary_name_of(event.signature)
+        await self._symbols.prefetch_classes([ref])
+        later: list[Callable[[], Awaitable[Any]]] = []
+        for entry in entries:  # a class target learns its source from its own class
+            if isinstance(entry.target, ClassTarget) and name == entry.target.class_name:
+                later += self._learn_source(entry, [ref])
+        concerned = [e for e in entries if self._may_cover(e, ref, name)]
+        if concerned:
+            later.append(partial(self._symbols.prefetch_lines, self._method_keys([ref])))
+        if later:
+            await gather(later)
         changed = []
-        for entry in list(self._entries.values()):
-            if entry.class_name != name or entry.status == "rejected":
-                continue
-            if event.type_id in entry.bound_types:
-                continue
+        for entry in concerned:
             before = (entry.status, len(entry.locations))
-            await self._bind(entry, [event.type_id])
+            await self._bind(entry, [ref])
             if (entry.status, len(entry.locations)) != before:
                 changed.append(entry.snapshot())
-            if entry.rejected():
-                await self._unwatch_class(name)
         return changed
 
     async def clear_all(self) -> list[str]:
         """Clear every request we made (for detach), in one round trip; return what could not be cleared."""
         clears = [partial(self._clear_requests, entry) for entry in self._entries.values()]
-        clears += [partial(self._clear, EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
-                   for name, (request_id, _) in self._prepare.items()]
         self._entries.clear()
-        self._prepare.clear()
-        self._prepare_ids.clear()
-        return [what for failures in await gather(clears) for what in failures]
+        results = await gather([*clears, self._prepares.clear_all])
+        return [what for failures in results for what in failures]
 
     # --- binding -----------------------------------------------------------------------------------
 
-    async def _bind(self, entry: _Entry, types: list[ReferenceTypeId]) -> None:
-        loaders = (await gather([partial(self._symbols.prefetch_classes, types),
-                                 *(partial(self._symbols.class_loader, t) for t in types)]))[1:]
-        methods = {t: await self._symbols.methods(t) for t in types}
-        await self._symbols.prefetch_lines((t, m) for t in types for m in methods[t])
-        any_table = False
-        targets: list[tuple[int, int, Location]] = []
-        for type_id, loader in zip(types, loaders, strict=True):
+    async def _bind_listed(self, entry: _Entry, listing: Listing) -> None:
+        """Bind in the listed classes that may be the target's, and in those that inlined its code.
+
+        ``direct`` classes are likely the target's (nested in the class; named after the file): their facts
+        come at once. ``probe`` classes (the file's package's other classes; for a bare file name no loaded
+        class is named after, the app's classes) are asked only their source file first; ``scan`` classes
+        (the app's package root, for Kotlin) only their map. Those that turn out to hold the target's code
+        follow, one round behind.
+        """
+        candidates = listed_candidates(entry.target, listing)
+        for ref in candidates:
+            self._names[ref] = listing.name(ref)
+        direct, probe = candidates, []
+        target = entry.target
+        if isinstance(target, FileTarget):  # the package's classes named after the file are most likely its
+            direct = [ref for ref in candidates if named_after(self._names[ref], target.stem)]
+            probe = [ref for ref in candidates if not named_after(self._names[ref], target.stem)]
+        probe += self._probe(entry, listing, candidates)
+        scan = self._scan(entry, listing, direct, probe)
+        await gather([partial(self._symbols.prefetch_classes, direct),
+                      partial(self._symbols.prefetch_sources, probe),
+                      partial(self._symbols.prefetch_smaps, scan)])
+        later: list[Callable[[], Awaitable[Any]]] = []
+        if isinstance(target, ClassTarget):
+            later = self._learn_source(entry, [ref for ref in direct if self._names[ref] == target.class_name])
+        late = [] if scan else self._scan(entry, listing, direct)  # a class's language is known now
+        hits = list(dict.fromkeys([ref for ref in probe if self._may_cover(entry, ref, self._names[ref])]
+                                  + self._inline_users(entry, scan)))
+        for ref in hits:
+            self._names.setdefault(ref, listing.name(ref))
+        later += self._learn_source_from_maps(entry, hits)
+        await gather([partial(self._symbols.prefetch_lines, self._method_keys(direct)),
+                      partial(self._symbols.prefetch_classes, hits),
+                      partial(self._symbols.prefetch_smaps, late), *later])
+        more = self._inline_users(entry, late)
+        for ref in more:
+            self._names.setdefault(ref, listing.name(ref))
+        if more:
+            later = self._learn_source_from_maps(entry, more)
+            await gather([partial(self._symbols.prefetch_classes, more), *later])
+        await self._symbols.prefetch_lines(self._method_keys(hits + more))
+        await self._bind(entry, list(dict.fromkeys(direct + hits + more)))
+
+    def _probe(self, entry: _Entry, listing: Listing, candidates: list[int]) -> list[int]:
+        """A bare file name that no loaded class is named after: the app's classes (not the platform's) may
+        still be of that file (Kotlin names classes freely; an inline-only file never loads its own)."""
+        target = entry.target
+        if not isinstance(target, FileTarget) or target.directories or candidates:
+            return []
+        found = listing.outside(PLATFORM_PACKAGES)
+        if len(found) > MAX_PROBED:
+            log.info("%s: %d app classes are loaded; only the first %d are searched for that file",
+                     target.text, len(found), MAX_PROBED)
+        found = found[:MAX_PROBED]
+        for ref in found:
+            self._names[ref] = listing.name(ref)
+        return found
+
+    def _scan(self, entry: _Entry, listing: Listing, direct: list[int], probe: Sequence[int] = ()) -> list[int]:
+        """The classes whose maps may hold inlined copies of the target's Kotlin code: those in its package
+        root (``com.example`` for ``com.example.app``), but for ``direct`` ones (their maps come with their
+        facts). Empty for Java, and for a VM without maps."""
+        capabilities = self._symbols.known_capabilities
+        if capabilities is None or not capabilities.source_debug_extension:
+            return []
+        target = entry.target
+        if isinstance(target, ClassTarget):
+            if entry.inline_source is None and (entry.expected_source is not None or listing.has(target.class_name)
+                                                or not target.class_name.endswith("Kt")):
+                # Java, or not known yet (decided once the class's source is). A Kotlin file class
+                # (``UtilsKt``) of inline functions may never load: only the maps of its users name it.
+                return []
+            roots = {package_root(package_of(target.class_name))}
+        else:
+            if not target.kotlin:
+                return []
+            roots = {package_root(package_of(self._names[ref])) for ref in [*direct, *probe]
+                     if self._symbols.cached_source(ref) in (None, target.name)}
+        exclude = set(direct)
+        return [ref for ref in listing.under(root + "." for root in roots if root) if ref not in exclude]
+
+    def _inline_users(self, entry: _Entry, refs: Iterable[int]) -> list[int]:
+        """The classes (maps cached) whose maps name the target's source."""
+        return [ref for ref in refs if self._names_target(entry, self._symbols.cached_smap(ref))]
+
+    @staticmethod
+    def _names_target(entry: _Entry, smap: Smap | None) -> bool:
+        if smap is None:
+            return False
+        target = entry.target
+        if isinstance(target, FileTarget):
+            return smap.mentions(target.name)
+        return any(file.path is not None and is_nested_in(file.path.replace("/", "."), target.class_name)
+                   and (entry.expected_source is None or file.name == entry.expected_source) for file in smap.files)
+
+    def _learn_source(self, entry: _Entry, refs: list[int]) -> list[Callable[[], Awaitable[Any]]]:
+        """Learn a class target's source file from the class it names. Returns the request to make with the
+        next round: a watch for classes loaded later that inline that (Kotlin) source's functions (a class
+        that loads in between is seen only if it is the target's own)."""
+        if entry.expected_source is not None or not refs:
+            return []
+        entry.expected_source = self._symbols.cached_source(refs[0])
+        return self._source_watch(entry)
+
+    def _learn_source_from_maps(self, entry: _Entry, refs: list[int]) -> list[Callable[[], Awaitable[Any]]]:
+        """A class target that never loads (a Kotlin file of inline functions, ``UtilsKt``) has its source
+        named in the maps of the classes that inlined it."""
+        target = entry.target
+        if not isinstance(target, ClassTarget) or entry.expected_source is not None:
+            return []
+        for ref in refs:
+            smap = self._symbols.cached_smap(ref)
+            for file in smap.files if smap is not None else ():
+                if file.path is not None and is_nested_in(file.path.replace("/", "."), target.class_name):
+                    entry.expected_source = file.name
+                    return self._source_watch(entry)
+        return []
+
+    def _source_watch(self, entry: _Entry) -> list[Callable[[], Awaitable[Any]]]:
+        capabilities = self._symbols.known_capabilities
+        source = entry.inline_source
+        if source is None or capabilities is None or not capabilities.source_name_filters:
+            return []
+        return [partial(self._try_watch, entry, source_watch(source))]
+
+    def _may_cover(self, entry: _Entry, ref: int, name: str) -> bool:
+        """Whether a class just loaded (facts cached) may hold the entry's code: its own, or inlined."""
+        target = entry.target
+        if isinstance(target, ClassTarget) and is_nested_in(name, target.class_name):
+            return entry.expected_source is None or self._symbols.cached_source(ref) == entry.expected_source
+        if isinstance(target, FileTarget) and self._symbols.cached_source(ref) == target.name:
+            return not target.directories or directories_match(package_of(name).replace(".", "/"),
+                                                               target.directories)
+        return bool(self._inline_users(entry, [ref]))
+
+    def _method_keys(self, refs: Iterable[int]) -> list[tuple[int, int]]:
+        return [(ref, method) for ref in refs for method in self._symbols.cached_methods(ref)]
+
+    def _name(self, ref: int) -> str | None:
+        """A class's name as the listing or event that brought it named it (matching is by that name)."""
+        if ref in self._names:
+            return self._names[ref]
+        signature = self._symbols.cached_signature(ref)
+        return binary_name_of(signature) if signature else None
+
+    async def _bind(self, entry: _Entry, types: list[int]) -> None:
+        """Set requests at every code index of ``types`` (facts and line tables cached) that is the line."""
+        targets: list[tuple[int, Location, CodeLine]] = []
+        for type_id in types:
+            if type_id in entry.bound_types:
+                continue
             entry.bound_types.add(type_id)
-            for method_id in methods[type_id]:
-                table = await self._symbols.line_table(type_id, MethodId(method_id))
+            own = self._is_targets_class(entry, type_id)
+            entry.classes_seen += own
+            seen = own
+            for method_id in self._symbols.cached_methods(type_id):
+                table = self._symbols.cached_line_table(type_id, method_id)
                 if table is None:
                     continue
-                any_table = any_table or bool(table.lines)
                 for line_entry in table.lines:
-                    if line_entry.line_number == entry.line:
-                        location = Location(TypeTag.CLASS, type_id, MethodId(method_id), line_entry.line_code_index)
-                        targets.append((type_id, loader, location))
-        targets = list(dict.fromkeys(targets))
-        if not targets:
-            if not entry.locations:
-                why = (f"line {entry.line} of {entry.class_name} has no code" if any_table else
-                       f"{entry.class_name} has no line table (compiled without -g?)")
+                    code = self._symbols.code_line(type_id, line_entry.line_number, self._name(type_id))
+                    if not of_target(entry.target, code, entry.expected_source):
+                        continue
+                    entry.any_table = True
+                    if not seen:
+                        entry.classes_seen += 1
+                        seen = True
+                    if code.line == entry.line:
+                        location = Location(TypeTag.CLASS, ReferenceTypeId(type_id), MethodId(method_id),
+                                            line_entry.line_code_index)
+                        targets.append((type_id, location, code))
+        unique = list({t[1]: t for t in targets}.values())
+        if not unique:
+            if not entry.locations and entry.classes_seen:
                 entry.status = "rejected"
-                entry.reason = Reason(LOCATION_UNAVAILABLE, why)
+                entry.reason = Reason(LOCATION_UNAVAILABLE, self._why_no_code(entry))
             return
-        request_ids = await gather([
-            partial(self._vm.event_request.set, EventKind.BREAKPOINT, SuspendPolicy.ALL, [LocationOnly(loc)])
-            for _, _, loc in targets])
-        for (_, loader, location), request_id in zip(targets, request_ids, strict=True):
+        loader_of = {type_id: None for type_id, _, _ in unique}
+        replies = await gather(
+            [partial(self._vm.event_request.set, EventKind.BREAKPOINT, SuspendPolicy.ALL, [LocationOnly(loc)])
+             for _, loc, _ in unique]
+            + [partial(self._symbols.class_loader, ReferenceTypeId(type_id)) for type_id in loader_of])
+        request_ids, loaders = replies[:len(unique)], dict(zip(loader_of, replies[len(unique):], strict=True))
+        for (type_id, location, code), request_id in zip(unique, request_ids, strict=True):
             entry.requests[request_id] = location
             self._by_request[request_id] = entry.breakpoint_id
             position = self._symbols.position(location)
-            entry.locations.append(BoundLocation(position.class_name, position.method, position.source,
-                                                 entry.line, location.index, f"{loader:#x}",
+            entry.locations.append(BoundLocation(position.class_name, position.method, code.source, entry.line,
+                                                 location.index, f"{loaders[type_id]:#x}", code.inlined,
                                                  truncated_names=position.truncated_names))
         entry.status = "verified"
         entry.reason = None
 
-    async def _watch_class(self, name: str) -> None:
-        if name in self._prepare:
-            request_id, users = self._prepare[name]
-            self._prepare[name] = (request_id, users + 1)
-            return
-        request_id = await self._vm.event_request.set(EventKind.CLASS_PREPARE, SuspendPolicy.ALL, [ClassMatch(name)])
-        self._prepare[name] = (request_id, 1)
-        self._prepare_ids.add(request_id)
+    def _is_targets_class(self, entry: _Entry, ref: int) -> bool:
+        """Whether a class is the target's own (its name and source), whatever its line tables say."""
+        name = self._name(ref)
+        source = self._symbols.cached_source(ref)
+        target = entry.target
+        if name is None:
+            return False
+        if isinstance(target, ClassTarget):
+            return is_nested_in(name, target.class_name) and (
+                entry.expected_source is None or source == entry.expected_source)
+        return source == target.name and (not target.directories or directories_match(
+            package_of(name).replace(".", "/"), target.directories))
 
-    async def _unwatch_class(self, name: str) -> None:
-        if name not in self._prepare:
-            return
-        request_id, users = self._prepare[name]
-        if users > 1:
-            self._prepare[name] = (request_id, users - 1)
-            return
-        del self._prepare[name]
-        self._prepare_ids.discard(request_id)
-        await self._clear(EventKind.CLASS_PREPARE, request_id, f"class-prepare request for {name}")
+    @staticmethod
+    def _why_no_code(entry: _Entry) -> str:
+        target = entry.target
+        what = target.class_name if isinstance(target, ClassTarget) else target.text
+        armed = "; it stays armed: a class of that source loaded later with code at the line binds it"
+        if not entry.any_table:
+            return f"{what} has no line table (compiled without -g?){armed}"
+        if isinstance(target, ClassTarget):
+            nested = entry.classes_seen - 1
+            among = f" nor in the {nested} classes nested in it loaded so far" if nested > 0 else ""
+            return f"line {entry.line} of {what} has no code{among}{armed}"
+        return f"line {entry.line} of {what} has no code in the {entry.classes_seen} classes of it loaded so far{armed}"
+
+    # --- class-prepare requests and breakpoint requests -------------------------------------------
+
+    async def _watch(self, entry: _Entry, watch: Watch) -> None:
+        if watch not in entry.watches:
+            entry.watches.append(watch)  # before the request: a failed one is simply not there to clear
+            await self._prepares.watch(watch)
+
+    async def _try_watch(self, entry: _Entry, watch: Watch) -> bool:
+        if watch in entry.watches:
+            return True
+        made = await self._prepares.try_watch(watch)
+        if made:
+            entry.watches.append(watch)
+        return made
 
     async def _clear_requests(self, entry: _Entry) -> list[str]:
-        """Clear the breakpoint's requests (one round trip for all its locations)."""
-        requests = list(entry.requests)
-        entry.requests.clear()
-        for request_id in requests:
+        """Clear every location's request of one breakpoint, all at once."""
+        request_ids = list(entry.requests)
+        for request_id in request_ids:
             self._by_request.pop(request_id, None)
-        what = f"breakpoint request of {entry.breakpoint_id}"
-        failures = await gather([partial(self._clear, EventKind.BREAKPOINT, request_id, what)
-                                 for request_id in requests])
-        return [failure for listed in failures for failure in listed]
-
-    async def _clear(self, kind: EventKind, request_id: int, what: str) -> list[str]:
-        try:
-            await self._vm.event_request.clear(kind, request_id)
-        except ConnectionClosed:
-            return [what]
-        except CommandError as exc:
-            log.debug("clearing %s: %s", what, exc)
-        return []
+        entry.requests.clear()
+        results = await gather([partial(clear_request, self._vm, EventKind.BREAKPOINT, request_id,
+                                        f"breakpoint request of {entry.breakpoint_id}") for request_id in request_ids])
+        return [what for failures in results for what in failures]

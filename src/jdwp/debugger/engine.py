@@ -68,6 +68,7 @@ from .model import (
 from .objects import Layouts, ObjectPage, read_object
 from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
+from .targets import class_target, file_target
 from .values import Values
 
 __all__ = ["Debugger", "open_debugger", "suspended_threads"]
@@ -172,20 +173,32 @@ class Debugger:
 
     # --- breakpoints -------------------------------------------------------------------------------
 
-    async def set_breakpoint(self, class_name: str, line: int) -> Breakpoint:
-        """Break at ``line`` (1-based) of ``class_name`` (binary name), in every class loader.
+    async def set_breakpoint(self, class_name: str | None = None, line: int | None = None, *,
+                             file: str | None = None) -> Breakpoint:
+        """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
-        Returns the breakpoint: ``verified`` with its locations, ``pending`` until the class loads, or
-        ``rejected`` (with ``reason``) when the line has no code or the class no line table.
+        ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
+        same source file (``Foo$Inner``, ``Foo$1``, ``Foo$Companion``, lambdas); ``file`` (``Foo.kt``, or a
+        path such as ``app/src/main/java/com/x/Foo.kt``) covers every class of that source file. Give one.
+        A line in a Kotlin inline function's body also binds where it was inlined (``inlined`` locations).
+
+        Returns the breakpoint: ``verified`` with its locations, ``pending`` until a class of it loads, or
+        ``rejected`` (with ``reason``) while the classes loaded have no code at the line or no line table
+        (it stays armed for classes loaded later).
 
         Raises:
             InvalidArgument, LimitReached: bad input or too many breakpoints; nothing changed.
             EngineClosed: the session has ended.
         """
+        if (class_name is None) == (file is None):
+            raise InvalidArgument("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
+        target = class_target(class_name) if class_name is not None else file_target(file)  # type: ignore[arg-type]
+        if line is None:
+            raise InvalidArgument("line is required: a 1-based source line")
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.add(class_name, line)
+            return await self.breakpoints.add(target, line)
 
     async def remove_breakpoint(self, breakpoint_id: str) -> None:
         """Clear one breakpoint's requests; removing it twice is fine.

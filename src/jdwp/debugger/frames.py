@@ -3,10 +3,16 @@
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
 
 Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
-frames' methods together (cached): two round trips for unseen classes, one for seen ones. Locals: the method's
-variable table (cached), then ``StackFrame.GetValues`` with ``ThisObject``, then every string's value and
-every array's length and every object's runtime type together (:mod:`.values`): three round trips, and
-one more for types not seen before. No ``toString()``, no invocation.
+frames' methods together (cached): two round trips for unseen classes, one for seen ones. A frame running
+inlined Kotlin code shows the inline function's source and line (``inlined``). Locals: the method's
+variable table and its class's fields (cached), then ``StackFrame.GetValues`` with ``ThisObject``, then
+every string's value, every array's length and every object's runtime type together (:mod:`.values`):
+three round trips, and one more for types not seen before. In a lambda or local class, the variables it
+captured are read from ``this`` (``ObjectReference.GetValues``, 9,2): one round more. No ``toString()``,
+no invocation.
+
+Kotlin's locals read as written (:mod:`.synthetic`): its inlining markers (``$i$f$…``, ``$i$a$…``) are
+left out, ``x$iv`` is shown as ``x`` and ``$this$map`` as ``this@map`` unless another variable has that name.
 """
 
 from __future__ import annotations
@@ -16,16 +22,17 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands.reftypes import VariableSlot
+from ..protocol.commands.reftypes import FieldInfo, VariableSlot
 from ..protocol.commands.threads import SlotRequest
 from ..protocol.constants import ErrorCode, error_name
 from ..protocol.errors import CommandError
-from ..protocol.types import FrameId, Location, ThreadId
+from ..protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
 from ..protocol.values import Value
 from ._gather import gather
 from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, NATIVE_METHOD, Frame, Local, Locals, StackPage
 from .names import binary_name_of, type_name
-from .symbols import Symbols
+from .symbols import ACC_STATIC, Symbols
+from .synthetic import captured_name, is_inline_marker, source_name
 from .values import Summary, Values, unavailable
 
 MAX_FRAMES_PER_STOP = 1000
@@ -65,7 +72,7 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
         handle = frame_handle.format(index)
         handles[handle] = FrameRef(thread, frame.frame_id, frame.location)
         frames.append(Frame(handle, index, position.class_name, position.method, position.source, position.line,
-                            position.code_index, truncated_names=position.truncated_names))
+                            position.code_index, position.inlined, truncated_names=position.truncated_names))
     end = offset + len(frames)
     page = StackPage(tuple(frames), total, end if end < total else None, total_frames > total)
     return page, handles, total_frames
@@ -81,10 +88,11 @@ async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[An
 
 
 async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values) -> Locals:
-    """The variables live at the frame's code index, and ``this`` when the method has one."""
+    """The variables live at the frame's code index, those ``this`` captured, and ``this`` when it has one."""
     location = ref.location
-    table, _ = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
-                             lambda: symbols.signature(location.class_id)])
+    table, _, fields = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
+                                     lambda: symbols.signature(location.class_id),
+                                     lambda: _fields_if_nested(symbols, location)])
     if table is None:
         this = await _this(vm, symbols, ref, values)
         why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
@@ -92,22 +100,67 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     if not table.slots:
         this = await _this(vm, symbols, ref, values)
         return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
-    live = sorted((v for v in table.slots if v.name != "this" and _is_live(v, location.index)),
+    live = sorted((v for v in table.slots
+                   if v.name != "this" and _is_live(v, location.index) and not is_inline_marker(v.name)),
                   key=lambda v: (v.slot, v.code_index))
+    names = _shown_names([v.name for v in live])
+    captured = _captured(fields, set(names))
     shown = live[:MAX_LOCALS]
+    shown_captured = captured[: MAX_LOCALS - len(shown)]
     slots = [SlotRequest(v.slot, ord(v.signature[0])) for v in shown]
     read, this_value = await gather([lambda: _slot_values(vm, ref, slots),
                                      lambda: vm.stack_frame.this_object(ref.thread, ref.frame)])
+    has_this = not this_value.is_null
+    if not has_this:
+        shown_captured = []
+    captured_values = await vm.object_reference.get_values(
+        ObjectId(int(this_value.value)), [FieldId(f.field_id) for _, f in shown_captured]) if shown_captured else []
     readable = [v for v in read if isinstance(v, Value)]
-    summaries = iter(await values.summarize([*readable, this_value]))
-    locals_ = tuple(_local(v.name, type_name(v.signature), next(summaries) if isinstance(value, Value)
-                           else unavailable(value))
-                    for v, value in zip(shown, read, strict=True))
+    summaries = iter(await values.summarize([*readable, *captured_values, this_value]))
+    locals_ = [_local(name, type_name(v.signature), next(summaries) if isinstance(value, Value)
+                      else unavailable(value))
+               for name, v, value in zip(names[: len(shown)], shown, read, strict=True)]
+    locals_ += [dataclasses.replace(_local(name, type_name(f.signature), next(summaries)), captured=True)
+                for name, f in shown_captured]
     this_summary = next(summaries)
     this = None
-    if not this_value.is_null:
+    if has_this:
         this = _local("this", binary_name_of(await symbols.signature(location.class_id)), this_summary)
-    return Locals("available", locals_, this, None, len(live) > len(shown))
+    truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
+    return Locals("available", tuple(locals_), this, None, truncated)
+
+
+async def _fields_if_nested(symbols: Symbols, location: Location) -> list[FieldInfo]:
+    """The fields of the frame's class when it may hold captured variables: only a nested class
+    (``Foo$1``, ``Foo$main$1``) can; a top-level class has nothing to capture."""
+    signature = symbols.cached_signature(location.class_id)
+    if signature is not None and "$" not in signature.rpartition("/")[2]:
+        return []
+    return await symbols.fields(location.class_id)
+
+
+def _shown_names(raw: list[str]) -> list[str]:
+    """Kotlin's names as written (``value$iv`` → ``value``), unless that would make two variables look alike."""
+    recovered = [source_name(name) for name in raw]
+    taken = set(raw)
+    counts: dict[str, int] = {}
+    for name in recovered:
+        counts[name] = counts.get(name, 0) + 1
+    return [new if new == old or (new not in taken and counts[new] == 1) else old
+            for old, new in zip(raw, recovered, strict=True)]
+
+
+def _captured(fields: list[FieldInfo], taken: set[str]) -> list[tuple[str, FieldInfo]]:
+    """The instance fields of a lambda or local class that hold captured variables, under their names;
+    a variable of the method with the same name hides the captured one."""
+    out = []
+    for field in fields:
+        name = captured_name(field.name)
+        if name is None or field.mod_bits & ACC_STATIC or name in taken:
+            continue
+        taken = taken | {name}
+        out.append((name, field))
+    return out
 
 
 _SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME)

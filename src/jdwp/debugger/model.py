@@ -24,6 +24,8 @@ LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailab
 TerminalReason = Literal["detached", "vm_death", "disconnected", "failed"]
 
 LOCATION_UNAVAILABLE = "DEBUGGER_LOCATION_UNAVAILABLE"
+NEAR_MISS = "DEBUGGER_NEAR_MISS"
+"""The reason code of a pending breakpoint whose name looks mistyped (still pending: the class may load)."""
 EMPTY_OR_UNAVAILABLE = "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
 ABSENT_INFORMATION = "ABSENT_INFORMATION"
 NATIVE_METHOD = "NATIVE_METHOD"
@@ -40,6 +42,11 @@ OMIT_EMPTY = {"omit_empty": True}
 
 def _truncated_names() -> Any:
     return dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+
+def _flag() -> Any:
+    """A flag a serialiser shows only when it is true (``inlined``, ``captured``)."""
+    return dataclasses.field(default=False, metadata=OMIT_EMPTY)
 
 
 def bound_names(record: Any, *fields: str) -> None:
@@ -64,13 +71,18 @@ def bound_names(record: Any, *fields: str) -> None:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SourcePosition:
-    """Where code is: class, method, source file and line (``None`` when the class lacks the table)."""
+    """Where code is: class, method, source file and line (``None`` when the class lacks the table).
+
+    ``inlined``: the code was inlined from another function (Kotlin); ``source`` and ``line`` are that
+    function's, not the line numbers of the class that runs it.
+    """
 
     class_name: str
     method: str
     source: str | None
     line: int | None
     code_index: int
+    inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
@@ -79,7 +91,11 @@ class SourcePosition:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class BoundLocation:
-    """One place a breakpoint is bound: a code index in one class, as loaded by one class loader."""
+    """One place a breakpoint is bound: a code index in one class, as loaded by one class loader.
+
+    ``source`` and ``line`` are the requested ones; ``inlined`` says the class runs that line as a copy
+    of an inline function's body (Kotlin), found through its source map.
+    """
 
     class_name: str
     method: str
@@ -87,6 +103,7 @@ class BoundLocation:
     line: int
     code_index: int
     class_loader_id: str
+    inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
@@ -105,12 +122,22 @@ class Reason:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Breakpoint:
+    """A line breakpoint, requested by class (``class_name``) or by source file (``file``): one is set."""
+
     breakpoint_id: str
-    class_name: str
+    class_name: str | None
     line: int
     status: BreakpointStatus
     locations: tuple[BoundLocation, ...] = ()
     reason: Reason | None = None
+    file: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+    @property
+    def requested(self) -> dict[str, Any]:
+        """What was asked for, as given: ``{class_name, line}`` or ``{file, line}``."""
+        if self.file is not None:
+            return {"file": self.file, "line": self.line}
+        return {"class_name": self.class_name, "line": self.line}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -154,6 +181,8 @@ class Stop:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Frame:
+    """A frame of a stopped thread; ``inlined`` as for :class:`SourcePosition`."""
+
     frame_id: str
     index: int
     class_name: str
@@ -161,6 +190,7 @@ class Frame:
     source: str | None
     line: int | None
     code_index: int
+    inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
@@ -183,7 +213,8 @@ class Local:
     256 of those) or an array's length; ``object_id`` is the session's handle of an object, string or
     array (the same object keeps it in every stop: ``Debugger.object`` reads it); ``runtime_type`` the
     object's class, which may be narrower than the declared ``type``. A variable the VM could not read
-    has kind ``unavailable`` and the VM's ``reason`` (e.g. ``INVALID_SLOT``).
+    has kind ``unavailable`` and the VM's ``reason`` (e.g. ``INVALID_SLOT``). ``captured`` marks a
+    variable of an enclosing method that a lambda or local class captured (read from a field of ``this``).
     """
 
     name: str
@@ -195,6 +226,7 @@ class Local:
     object_id: str | None = None
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    captured: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:

@@ -1,40 +1,111 @@
-"""Cached facts about loaded classes: names, source files, methods, line and variable tables.
+"""Cached facts about loaded classes: names, source files, source maps, methods, line and variable tables.
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). Everything here is immutable for a loaded class,
 so it is fetched once per class (or method) and kept for the session. Batch lookups fetch what is
 missing for many locations in one pipelined round (class facts and line tables together).
+
+A class's lines are read through its source map (:mod:`.smap`) when it has one: a line of inlined Kotlin
+code is the inline function's file and line (:meth:`Symbols.code_line`). The map
+(``ReferenceType.SourceDebugExtension``, 2,12) is asked for only of a VM whose
+``VirtualMachine.CapabilitiesNew`` (1,17) says ``canGetSourceDebugExtension``; the capabilities are asked
+once, with the first batch that needs them.
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands.reftypes import LineTableReply, MethodInfo, VariableTableReply
+from ..protocol.commands.reftypes import FieldInfo, LineTableReply, MethodInfo, VariableTableReply
+from ..protocol.commands.vm import VersionReply
 from ..protocol.constants import ErrorCode
-from ..protocol.errors import AbsentInformation, CommandError
+from ..protocol.errors import AbsentInformation, CommandError, UsageError
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather
 from .model import NO_CODE_INDEX, SourcePosition
 from .names import binary_name_of
+from .smap import Smap, read_smap
 
+ACC_STATIC = 0x0008
 ACC_NATIVE = 0x0100
 ACC_SYNTHETIC = 0x1000
 JDWP_SYNTHETIC = 0xF0000000  # JDWP's own synthetic bit in Method modBits (ReferenceType.Methods, 2,5)
+
+log = logging.getLogger("jdwp.debugger")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What this engine needs to know of the VM (all false when the VM cannot say)."""
+
+    source_debug_extension: bool = False
+    source_name_filters: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CodeLine:
+    """Where a line of a class's code was written: source file, line, package directories, holder.
+
+    ``owner`` is the binary name of the class the source belongs to: the class itself, or for inlined
+    Kotlin code the class of the inline function (its map's path, ``com/x/InlineKt``). ``directories``
+    is that source's package as a path (``com/x``; ``""`` in the default package; ``None`` when a map
+    names a file without a path).
+    """
+
+    source: str | None
+    line: int
+    directories: str | None
+    owner: str | None
+    inlined: bool = False
 
 
 class Symbols:
     def __init__(self, vm: JdwpClient) -> None:
         self._vm = vm
+        self._capabilities: Capabilities | None = None
         self._signatures: dict[int, str] = {}
         self._sources: dict[int, str | None] = {}
+        self._smaps: dict[int, Smap | None] = {}
         self._methods: dict[int, dict[int, MethodInfo]] = {}
+        self._fields: dict[int, list[FieldInfo]] = {}
         self._lines: dict[tuple[int, int], LineTableReply | None] = {}
         self._variables: dict[tuple[int, int], VariableTableReply | None] = {}
         self._loaders: dict[int, int] = {}
+
+    # --- the VM ------------------------------------------------------------------------------------
+
+    async def capabilities(self) -> Capabilities:
+        """The VM's capabilities, asked once (with its JDWP version when the connection did not read it).
+
+        Source-name filters: OpenJDK's back end implements ``SourceNameMatch`` since JDWP 1.6 but reports
+        ``canUseSourceNameFilters`` false (JDI goes by the version too); either one is enough. A VM that
+        cannot answer has no capabilities.
+        """
+        if self._capabilities is None:
+            try:
+                version: VersionReply | None = self._vm.version_info  # read when the connection opened
+                reply = await _or_none(self._vm.capabilities_new)
+            except UsageError:
+                reply, version = await gather([partial(_or_none, self._vm.capabilities_new),
+                                               partial(_or_none, self._vm.version)])
+            names = bool(reply and reply.can_use_source_name_filters) or bool(
+                version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))
+            self._capabilities = Capabilities(bool(reply and reply.can_get_source_debug_extension), names)
+        return self._capabilities
+
+    def refuse_source_name_filters(self) -> None:
+        """The VM refused a ``SourceNameMatch`` request after all: use class patterns from now on."""
+        if self._capabilities is not None:
+            self._capabilities = dataclasses.replace(self._capabilities, source_name_filters=False)
+
+    @property
+    def known_capabilities(self) -> Capabilities | None:
+        return self._capabilities
 
     # --- single facts ------------------------------------------------------------------------------
 
@@ -50,6 +121,49 @@ class Symbols:
             except AbsentInformation:
                 self._sources[ref] = None
         return self._sources[ref]
+
+    async def smap(self, ref: ReferenceTypeId) -> Smap | None:
+        """The class's source map; ``None`` when it has none, or the VM cannot give one."""
+        if ref not in self._smaps:
+            if not (await self.capabilities()).source_debug_extension:
+                return None
+            try:
+                text: str | None = await self._vm.reference_type.source_debug_extension(ref)
+            except CommandError as exc:
+                if not isinstance(exc, AbsentInformation):
+                    log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, exc)
+                text = None
+            self._smaps[ref] = read_smap(text, self._signatures.get(ref) or f"class {ref:#x}")
+        return self._smaps[ref]
+
+    def cached_smap(self, ref: int) -> Smap | None:
+        return self._smaps.get(ref)
+
+    def has_smap_answer(self, ref: int) -> bool:
+        return ref in self._smaps
+
+    def cached_source(self, ref: int) -> str | None:
+        return self._sources.get(ref)
+
+    def cached_signature(self, ref: int) -> str | None:
+        return self._signatures.get(ref)
+
+    def cached_methods(self, ref: int) -> dict[int, MethodInfo]:
+        return self._methods.get(ref, {})
+
+    def cached_line_table(self, ref: int, method: int) -> LineTableReply | None:
+        return self._lines.get((ref, method))
+
+    async def fields(self, ref: ReferenceTypeId) -> list[FieldInfo]:
+        """The fields the class declares; none when the VM cannot list them (they only add captured
+        variables to locals, which go on without them)."""
+        if ref not in self._fields:
+            try:
+                self._fields[ref] = await self._vm.reference_type.fields(ref)
+            except CommandError as exc:
+                log.debug("ReferenceType.Fields of %#x: %s", ref, exc)
+                self._fields[ref] = []
+        return self._fields[ref]
 
     async def methods(self, ref: ReferenceTypeId) -> dict[int, MethodInfo]:
         if ref not in self._methods:
@@ -87,19 +201,48 @@ class Symbols:
 
     # --- batches -----------------------------------------------------------------------------------
 
-    async def prefetch_classes(self, refs: Iterable[int]) -> None:
-        """Signature, source file and methods of every class not cached yet: one round trip."""
+    async def prefetch_classes(self, refs: Iterable[int], *, methods: bool = True) -> None:
+        """Signature, source file, source map and methods of every class not cached yet: one round trip.
+
+        The first batch of a session also asks the VM's capabilities, and then the maps in a second round
+        (only a VM that has them is asked for maps).
+        """
+        refs = list(dict.fromkeys(refs))
         thunks: list[Callable[[], Awaitable[Any]]] = []
-        for ref in dict.fromkeys(refs):
+        for ref in refs:
             rid = ReferenceTypeId(ref)
             if ref not in self._signatures:
                 thunks.append(partial(self.signature, rid))
             if ref not in self._sources:
                 thunks.append(partial(self.source, rid))
-            if ref not in self._methods:
+            if methods and ref not in self._methods:
                 thunks.append(partial(self.methods, rid))
+        if self._capabilities is None:
+            thunks.append(self.capabilities)
+        else:
+            thunks += self._smap_thunks(refs)
         if thunks:
             await gather(thunks)
+        await self.prefetch_smaps(refs)  # a no-op unless the capabilities came with this batch
+
+    async def prefetch_sources(self, refs: Iterable[int]) -> None:
+        """The source file names of every class not asked yet: one round trip."""
+        thunks = [partial(self.source, ReferenceTypeId(ref)) for ref in dict.fromkeys(refs) if ref not in self._sources]
+        if thunks:
+            await gather(thunks)
+
+    async def prefetch_smaps(self, refs: Iterable[int]) -> None:
+        """The source maps of every class not asked yet: one round trip (none when the VM has no maps)."""
+        if self._capabilities is None:
+            await self.capabilities()
+        thunks = self._smap_thunks(refs)
+        if thunks:
+            await gather(thunks)
+
+    def _smap_thunks(self, refs: Iterable[int]) -> list[Callable[[], Awaitable[Any]]]:
+        if self._capabilities is None or not self._capabilities.source_debug_extension:
+            return []
+        return [partial(self.smap, ReferenceTypeId(ref)) for ref in dict.fromkeys(refs) if ref not in self._smaps]
 
     async def prefetch_lines(self, keys: Iterable[tuple[int, int]]) -> None:
         """Line tables of every (class, method) not cached yet: one round trip."""
@@ -129,17 +272,46 @@ class Symbols:
         return binary_name_of(signature) if signature is not None else None
 
     def position(self, loc: Location) -> SourcePosition:
-        """Describe a location from the cache (after :meth:`describe` or the prefetches)."""
+        """Describe a location from the cache (after :meth:`describe` or the prefetches).
+
+        Inlined code is shown where it was written: the inline function's source and line, ``inlined``.
+        """
         signature = self._signatures.get(loc.class_id)
         method = self._methods.get(loc.class_id, {}).get(loc.method_id)
         table = self._lines.get((loc.class_id, loc.method_id))
+        raw = line_at(table, loc.index) if table else None
+        code = self.code_line(loc.class_id, raw) if raw is not None else None
         return SourcePosition(
             class_name=binary_name_of(signature) if signature else f"<class {loc.class_id:#x}>",
             method=method.name if method else f"<method {loc.method_id:#x}>",
-            source=self._sources.get(loc.class_id),
-            line=line_at(table, loc.index) if table else None,
+            source=code.source if code else self._sources.get(loc.class_id),
+            line=code.line if code else None,
             code_index=code_index(loc),
+            inlined=code.inlined if code else False,
         )
+
+    def code_line(self, ref: int, line: int, name: str | None = None) -> CodeLine:
+        """Where line ``line`` of the class's line table was written (from the cache), through its map.
+
+        ``name`` is the class's binary name when the caller knows it (from a class listing or event);
+        else its signature's.
+        """
+        if name is None:
+            signature = self._signatures.get(ref)
+            name = binary_name_of(signature) if signature else None
+        smap = self._smaps.get(ref)
+        mapped = smap.map(line) if smap is not None else None
+        if mapped is None:
+            directories = name.rpartition(".")[0].replace(".", "/") if name else None
+            return CodeLine(self._sources.get(ref), line, directories, name)
+        path = mapped.file.path
+        if path is None:
+            directories = None
+            owner = name
+        else:
+            directories = mapped.file.directories
+            owner = path.replace("/", ".")
+        return CodeLine(mapped.file.name, mapped.line, directories, owner, mapped.inlined)
 
     async def modifiers(self, loc: Location) -> int:
         """The access flags of the location's method (0 when the class no longer lists it)."""
@@ -148,6 +320,14 @@ class Symbols:
 
     async def is_native(self, loc: Location) -> bool:
         return code_index(loc) == NO_CODE_INDEX or bool(await self.modifiers(loc) & ACC_NATIVE)
+
+
+async def _or_none(ask: Callable[[], Awaitable[Any]]) -> Any:
+    try:
+        return await ask()
+    except CommandError as exc:
+        log.info("%s: the engine goes on without it", exc)
+        return None
 
 
 def code_index(loc: Location) -> int:

@@ -185,16 +185,40 @@ def tagged_values(body: bytes, sizes: IdSizes) -> list[Any]:
 
 
 def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: bool) -> list[T]:
-    """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries, each ``make(*fields)``."""
-    reader = Reader(body, sizes)
+    """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries, each ``make(*fields)``.
+
+    A VM of a real app lists tens of thousands of classes, so this reads them in one tight loop of
+    ``struct`` reads rather than through :class:`Reader`'s calls.
+    """
+    head = struct.Struct(">B" + id_format(sizes.reference_type_id_size) + "i")  # tag, type ID, signature length
+    unpack_head, unpack_int, head_size = head.unpack_from, _INT.unpack_from, head.size
+    end = len(body)
+    (count,) = unpack_int(body, 0)
+    if count < 0:
+        raise ValueError(f"negative count {count}")
+    pos = 4
     out: list[T] = []
     append = out.append
-    byte, ref, string, integer = reader.byte, reader.reference_type_id, reader.string, reader.i32
-    if generic:
-        for _ in range(reader.count()):
-            append(make(byte(), ref(), string(), string(), integer()))
-    else:
-        for _ in range(reader.count()):
-            append(make(byte(), ref(), string(), integer()))
-    reader.done()
+    for _ in range(count):
+        tag, ref, length = unpack_head(body, pos)
+        pos += head_size
+        if length < 0 or pos + length > end:
+            raise ValueError(f"a string of {length} bytes at offset {pos} does not fit in {end}")
+        signature = decode_string(body[pos : pos + length])
+        pos += length
+        if generic:
+            (length,) = unpack_int(body, pos)
+            pos += 4
+            if length < 0 or pos + length > end:
+                raise ValueError(f"a string of {length} bytes at offset {pos} does not fit in {end}")
+            generic_signature = decode_string(body[pos : pos + length])
+            pos += length
+            (status,) = unpack_int(body, pos)
+            append(make(tag, ref, signature, generic_signature, status))
+        else:
+            (status,) = unpack_int(body, pos)
+            append(make(tag, ref, signature, status))
+        pos += 4
+    if pos != end:
+        raise ValueError(f"{end - pos} unexpected trailing bytes")
     return out

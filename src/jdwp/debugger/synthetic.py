@@ -1,0 +1,87 @@
+"""Names compilers make up, and the source names behind them: nested classes, Kotlin's local variables,
+captured variables.
+
+Layer: ``jdwp.debugger`` (pure functions; no I/O). The rules are the compilers' documented naming schemes:
+
+- Nested classes are ``Outer$…``: javac's ``Outer$Inner``, ``Outer$1`` (anonymous), ``Outer$1Local``;
+  Kotlin's ``Outer$Companion``, ``Outer$main$1`` and ``Outer$main$lambda$0`` (lambdas compiled to classes),
+  ``Outer$main$$inlined$map$1`` (an inline function's object copied into the caller); D8's
+  ``Outer$$ExternalSyntheticLambda0`` holders.
+- Kotlin top-level code of ``Foo.kt`` is the class ``FooKt``; a multi-file facade's part is
+  ``Facade__FooKt``.
+- Kotlin local variables: ``$i$f$name`` and ``$i$a$-…`` mark where an inline function or lambda was
+  inlined (no value a user wrote); ``x$iv`` is ``x`` of an inlined body (one ``$iv`` per level);
+  ``$this$map`` is the receiver of ``map`` (``this@map`` in Kotlin).
+- Captured variables are fields of the class of a lambda or local object: javac's ``val$x``, Kotlin's
+  ``$x``; ``this$0`` is the outer instance (reached through ``this``, not a captured local).
+"""
+
+from __future__ import annotations
+
+import re
+
+_INLINE_MARKERS = ("$i$f$", "$i$a$")
+_IDENTIFIER = re.compile(r"[A-Za-z_\u00c0-\uffff][A-Za-z0-9_\u00c0-\uffff]*")
+_INLINED_COPY = "$iv"
+_RECEIVER = "$this$"
+
+
+def is_nested_in(class_name: str, outer: str) -> bool:
+    """Whether a binary class name is ``outer`` itself or a class nested in it (``outer$…``)."""
+    return class_name == outer or class_name.startswith(outer + "$")
+
+
+def outermost(class_name: str) -> str:
+    """The top-level class of a binary name: ``com.x.Foo$Inner$1`` → ``com.x.Foo``.
+
+    A name that starts with ``$`` after the package (``com.x.$Proxy``) is its own top level.
+    """
+    package, _, simple = class_name.rpartition(".")
+    head = simple.split("$", 1)[0] or simple
+    return f"{package}.{head}" if package else head
+
+
+def package_of(class_name: str) -> str:
+    """``com.x.Foo$Inner`` → ``com.x``; the default package is ``""``."""
+    return class_name.rpartition(".")[0]
+
+
+def named_after(class_name: str, stem: str) -> bool:
+    """Whether a top-level class is named after a source file's stem the way javac and kotlinc name them:
+    ``Foo`` (the public class of ``Foo.java``, a Kotlin class), ``FooKt`` (top-level code of ``Foo.kt``),
+    ``Facade__FooKt`` (its part of a multi-file facade)."""
+    simple = outermost(class_name).rpartition(".")[2]
+    return simple in (stem, stem + "Kt") or simple.endswith(f"__{stem}Kt")
+
+
+def is_inline_marker(name: str) -> bool:
+    """Kotlin's ``$i$f$map`` / ``$i$a$-map-AppKt$main$1``: an int where inlined code begins, not a variable."""
+    return name.startswith(_INLINE_MARKERS)
+
+
+def source_name(name: str) -> str:
+    """The name a Kotlin local was written as: ``value$iv`` → ``value``, ``$this$map$iv`` → ``this@map``.
+
+    A name with nothing to recover is returned as it is.
+    """
+    base = name
+    while base.endswith(_INLINED_COPY) and len(base) > len(_INLINED_COPY):
+        base = base[: -len(_INLINED_COPY)]
+    if base.startswith(_RECEIVER):
+        label = base[len(_RECEIVER):]
+        return f"this@{label}" if _IDENTIFIER.fullmatch(label) else name
+    return base if _IDENTIFIER.fullmatch(base) else name
+
+
+def captured_name(field: str) -> str | None:
+    """The variable a field of a lambda or local class captured: ``val$x`` (javac) or ``$x`` (Kotlin) → ``x``;
+    ``None`` for a field that is not a captured variable."""
+    if field.startswith("val$"):
+        rest = field[4:]
+    elif field.startswith("$") and not field.startswith(("$$", "$i$")):
+        rest = field[1:]
+    else:
+        return None
+    if rest.startswith("this$"):  # Kotlin's captured receiver: $this$apply
+        return source_name("$" + rest)
+    return rest if _IDENTIFIER.fullmatch(rest) else None

@@ -4,9 +4,9 @@
     python bench/report.py --out /tmp/perf.md --rounds 5 --cycles 50 --starts 3   # a quicker run
 
 Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
-bench/server_startup.py, bench/latency.py, and bench/roundtrips.py at 10 ms injected RTT (as a
-subprocess; its output is included verbatim). The document holds the machine, the commands and the
-tables; nothing else.
+bench/server_startup.py, bench/latency.py, bench/tokens.py, and as subprocesses (their output included
+verbatim) bench/roundtrips.py at 10 ms injected RTT and bench/codec.py. The document holds the machine,
+the commands and the tables; nothing else.
 """
 
 from __future__ import annotations
@@ -20,16 +20,18 @@ import time
 import journey
 import latency
 import server_startup
+import tokens
 from common import REPO, Table, machine
 
 DOC = REPO / "docs" / "performance.md"
 
 
-def roundtrips(rtt_ms: float) -> str:
-    result = subprocess.run([sys.executable, str(REPO / "bench" / "roundtrips.py"), "--rtt-ms", f"{rtt_ms:g}"],
-                            capture_output=True, text=True, cwd=REPO, timeout=600)
+def script_output(name: str, *args: str) -> str:
+    """A bench script run as a subprocess; its output, verbatim."""
+    result = subprocess.run([sys.executable, str(REPO / "bench" / name), *args],
+                            capture_output=True, text=True, cwd=REPO, timeout=900)
     if result.returncode:
-        raise RuntimeError(f"bench/roundtrips.py failed:\n{result.stdout}\n{result.stderr}")
+        raise RuntimeError(f"bench/{name} failed:\n{result.stdout}\n{result.stderr}")
     return result.stdout.rstrip()
 
 
@@ -56,8 +58,12 @@ def main() -> None:
     startup_tables = server_startup.measure(args.starts)
     print("latency …", flush=True)
     latency_tables = latency.measure(args.cycles)
+    print("response bytes …", flush=True)
+    token_table = tokens.measure()
     print("round trips …", flush=True)
-    trips = roundtrips(10.0)
+    trips = script_output("roundtrips.py", "--rtt-ms", "10")
+    print("decoding …", flush=True)
+    decoding = script_output("codec.py")
 
     after = Table("Machine, after the run", ["", ""], [list(row) for row in machine()][1:2])
     lines = [
@@ -76,7 +82,8 @@ def main() -> None:
         "Other processes may run on the machine during the run; the load averages show how busy it was.",
         "",
         "To rerun one part: `python bench/journey.py`, `python bench/server_startup.py`, "
-        "`python bench/latency.py`, `python bench/roundtrips.py --rtt-ms 10` (each `--help` lists its "
+        "`python bench/latency.py`, `python bench/tokens.py`, `python bench/roundtrips.py --rtt-ms 10`, "
+        "`python bench/codec.py` (each `--help` lists its "
         "options). They need `java`, `javac` and `jdb` (OpenJDK 17) on PATH and the package installed "
         "(`pip install -e .`) so that `pyjdwp-mcp` is beside the Python running them.",
         "",
@@ -87,8 +94,12 @@ def main() -> None:
                      startup_tables)
     lines += section("Breakpoint hit to a visible stop", f"python bench/latency.py --cycles {args.cycles}",
                      latency_tables)
+    lines += section("What an agent reads: response bytes, envelope and payload", "python bench/tokens.py",
+                     [token_table])
     lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",
               "```", trips, "```", ""]
+    lines += ["## Decoding the hot paths, against a hand-written struct decoder", "", "`python bench/codec.py`", "",
+              "```", decoding, "```", ""]
     text = "\n".join(lines)
     with open(args.out, "w", encoding="utf-8") as out:
         out.write(text)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
-from typing import Any
 
 import trio
 
 from android import AdbClient, ddm
+from jdwp import JdwpClient
 from jdwp.debugger import (
     BreakpointRejected,
     BreakpointVerified,
@@ -205,7 +205,7 @@ class DebugSession:
             with trio.move_on_at(deadline):
                 await self._wake.wait()
 
-    async def _ddm(self, vm: Any) -> None:
+    async def _ddm(self, vm: JdwpClient) -> None:
         """Android's unasked DDM chunks: the app's name, and whether it waits for a debugger."""
         while True:
             try:

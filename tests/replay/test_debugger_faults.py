@@ -94,11 +94,12 @@ def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str
 
 
 @asynccontextmanager
-async def scripted(handlers: Callable[[list[ScriptedVm]], dict[str, Handler]]
+async def scripted(handlers: Callable[[list[ScriptedVm]], dict[str, Handler]], vm_class: type[ScriptedVm] = ScriptedVm,
                    ) -> AsyncIterator[tuple[ScriptedVm, Debugger]]:
+    """A debugger over a scripted VM of ``vm_class`` answering with ``handlers`` (given the VM once made)."""
     client_end, vm_end = trio.testing.memory_stream_pair()
     vm_ref: list[ScriptedVm] = []
-    fake = ScriptedVm(vm_end, handlers(vm_ref))
+    fake = vm_class(vm_end, handlers(vm_ref))
     vm_ref.append(fake)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:

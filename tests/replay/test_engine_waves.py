@@ -10,31 +10,25 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import trio
-import trio.testing
-from test_debugger_faults import CLASS, class_handlers, hit
+from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
-import jdwp
-from jdwp.debugger import Debugger, Stopped, open_debugger
+from jdwp.debugger import Debugger, Stopped
 from jdwp.protocol.types import HOTSPOT_64
-from support.fakevm import FAKE_VERSION, ScriptedVm, WaveVm
+from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
+
+
+def wave_handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+    handlers = class_handlers(vm_ref)
+    handlers["VirtualMachine.IDSizes"] = lambda out: HOTSPOT_64
+    handlers["VirtualMachine.Version"] = lambda out: FAKE_VERSION
+    return handlers
 
 
 @asynccontextmanager
 async def waves() -> AsyncIterator[tuple[WaveVm, Debugger]]:
-    client_end, vm_end = trio.testing.memory_stream_pair()
-    vm_ref: list[ScriptedVm] = []
-    handlers = class_handlers(vm_ref)
-    handlers["VirtualMachine.IDSizes"] = lambda out: HOTSPOT_64
-    handlers["VirtualMachine.Version"] = lambda out: FAKE_VERSION
-    fake = WaveVm(vm_end, handlers)
-    vm_ref.append(fake)
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(fake.serve)
-            async with jdwp.open_jdwp(client_end) as client, open_debugger(client) as debugger:
-                yield fake, debugger
-            nursery.cancel_scope.cancel()
+    async with scripted(wave_handlers, WaveVm) as (fake, debugger):
+        assert isinstance(fake, WaveVm)
+        yield fake, debugger
 
 
 async def test_attach_is_two_waves() -> None:

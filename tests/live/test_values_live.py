@@ -205,7 +205,76 @@ async def test_containers_show_their_contents_without_running_app_code(shapes: D
             assert selfish.entries[0].value.object_id == by_name["selfish"].object_id  # a cycle, not followed
             raw = await view("many", view="fields")
             assert raw.view == "fields" and "elementData" in [f.name for f in raw.fields]
-            unknown = await view("sorted")  # TreeMap: no reader yet, so its fields
-            assert unknown.view == "fields"
+            unknown = await view("unknownQueue")  # PriorityQueue: no reader, so its fields
+            assert unknown.view == "fields" and unknown.note is None
+            assert not any("APP CODE RAN" in line for line in shapes.lines[printed_before:])
+            await debugger.resume(stop.stop_id)
+
+
+async def test_linked_ring_tree_and_concurrent_containers_paged_in_iteration_order(shapes: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with stopped_in_look(shapes) as (debugger, stop, by_name, _):
+            printed_before = len(shapes.lines)
+
+            async def view(name: str, **kw: Any) -> Any:
+                return await debugger.object(stop.stop_id, by_name[name].object_id, **kw)
+
+            async def every(name: str, limit: int, what: str = "elements") -> list[Any]:
+                found, offset = [], 0
+                while offset is not None:
+                    page = await view(name, offset=offset, limit=limit)
+                    items = getattr(page, what)
+                    assert [item.index for item in items] == list(range(offset, offset + len(items)))
+                    found, offset = found + list(items), page.next_offset
+                return found
+
+            def texts(page: Any) -> list[Any]:
+                return [e.value for e in page.elements]
+
+            for name in ("linkedEmpty", "dequeEmpty"):
+                empty = await view(name)
+                assert (empty.view, empty.size, empty.elements, empty.next_offset) == ("list", 0, (), None), name
+            for name in ("linkedOne", "dequeOne"):
+                assert (await view(name)).view == "list" and texts(await view(name)) == ["only"], name
+            assert texts(await view("linked")) == ["l0", "l1", "l2"]
+            assert texts(await view("deque")) == ["d2", "d3", "d4", "d5", "d6"]  # the ring wrapped
+            many = [e.value for e in await every("linkedMany", 300)]
+            assert many[:2000] == [None if k % 7 == 0 else f"e{k}" for k in range(2000)]
+            tail = await view("linkedMany", offset=1995, limit=10)  # read from the last node backwards
+            assert [e.index for e in tail.elements] == list(range(1995, 2001)) and tail.size == 2001
+            assert tail.elements[-1].object_id == by_name["linkedMany"].object_id  # holds itself: not followed
+            assert texts(await view("linkedMany", offset=8, limit=3)) == ["e8", "e9", "e10"]
+            assert [e.value for e in await every("dequeMany", 1000)] == [f"q{k}" for k in range(2999, -1, -1)]
+
+            assert (await view("sortedEmpty")).entries == () and (await view("sortedSetEmpty")).elements == ()
+            one = await view("sortedOne")
+            assert one.view == "map" and [(e.key.value, e.value.runtime_type) for e in one.entries] == [
+                ("only", "java.lang.Integer")]
+            assert [e.key.value for e in (await view("sorted")).entries] == ["alpha", "mid", "zeta"]
+            tree = await every("sortedMany", 100, "entries")
+            assert [(e.key.value, e.value.value) for e in tree] == [
+                (f"k{k * 3:04d}", None if k % 5 == 0 else f"v{k}") for k in range(1000)]
+            middle = await view("sortedMany", offset=500, limit=7)
+            assert middle.size == 1000 and middle.next_offset == 507 and middle.entries[0].key.value == "k1500"
+            sorted_set = await view("sortedSet")
+            assert (sorted_set.view, texts(sorted_set)) == ("set", ["t0", "t1", "t2"])
+
+            assert (await view("concurrentEmpty")).entries == ()
+            assert [(e.key.value, e.value.value) for e in (await view("concurrentOne")).entries] == [("only", "one")]
+            assert sorted(e.key.value for e in (await view("concurrent")).entries) == ["c1", "c2"]
+            big = await every("concurrentMany", 1000, "entries")
+            assert sorted(e.key.value for e in big) == sorted(f"c{k}" for k in range(5000))
+            assert (await view("concurrentMany", limit=10)).size == 5000
+            colliding = await view("concurrentColliding")  # one bin of 12 equal hashes: a TreeBin
+            assert colliding.size == 12 and len(colliding.entries) == 12
+            assert {e.key.runtime_type for e in colliding.entries} == {f"{SHAPES}$Key"}
+            assert len({e.key.object_id for e in colliding.entries}) == 12
+            raw = await view("concurrentColliding", view="fields")
+            table = next(f.object_id for f in raw.fields if f.name == "table")
+            bins = await debugger.object(stop.stop_id, table, limit=1000)
+            assert [e.runtime_type for e in bins.elements if e.kind != "null"] == [
+                "java.util.concurrent.ConcurrentHashMap$TreeBin"]  # the shape the reader walks from first
+            with pytest.raises(InvalidArgument, match="past the end"):
+                await view("sortedMany", offset=1001)
             assert not any("APP CODE RAN" in line for line in shapes.lines[printed_before:])
             await debugger.resume(stop.stop_id)

@@ -6,14 +6,29 @@ the slots one by one and answers the first JVMTI error for the whole command, an
 holds or whose type the verifier sees otherwise (INVALID_SLOT, TYPE_MISMATCH; OPAQUE_FRAME for a frame it
 cannot read at all). HotSpot, interpreting debuggee frames, rarely shows this, so the scripted VM does:
 one bad slot must cost only its own variable.
+
+Containers of another library's layout (Android 6's libcore ``TreeMap`` of AVL ``TreeMap$Node``s) are
+shown as fields with a note: a reader checks the fields it reads and never guesses. Links that end before
+the container's size (another thread mid-change) make a short last page with a note, never a loop.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
-from jdwp.debugger import Stopped
-from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
+from jdwp.debugger import Debugger, Stopped
+from jdwp.protocol.commands.objects import ReferenceTypeReply
+from jdwp.protocol.commands.reftypes import (
+    FieldInfo,
+    FieldsReply,
+    SignatureReply,
+    SuperclassReply,
+    ValuesReply,
+    VariableSlot,
+    VariableTableReply,
+)
 from jdwp.protocol.commands.threads import ThisObjectReply
 from jdwp.protocol.constants import ErrorCode, Tag
 from jdwp.protocol.values import Value
@@ -53,3 +68,78 @@ async def test_one_unreadable_slot_costs_only_its_own_variable() -> None:
         assert (bad.kind, bad.value, bad.reason, bad.type) == ("unavailable", None, "INVALID_SLOT", "long")
         assert vm.count("StackFrame.GetValues") == 4  # all at once, then each slot alone
         await debugger.resume(stopped.stop.stop_id)
+
+
+# Android 6's libcore TreeMap: the same root/size, but AVL nodes TreeMap$Node (no TreeMap$Entry fields).
+MAP, MAP_TYPE, NODE, NODE_TYPE = 0x500, 0x900, 0x501, 0x901
+MAP_FIELDS = [FieldInfo(1, "root", "Ljava/util/TreeMap$Node;", 2), FieldInfo(2, "size", "I", 0),
+              FieldInfo(3, "modCount", "I", 0)]
+NODE_FIELDS = [FieldInfo(11 + i, name, signature, 0) for i, (name, signature) in enumerate([
+    ("parent", "Ljava/util/TreeMap$Node;"), ("left", "Ljava/util/TreeMap$Node;"), ("right", "Ljava/util/TreeMap$Node;"),
+    ("key", "Ljava/lang/Object;"), ("value", "Ljava/lang/Object;"), ("height", "I")])]
+
+
+def one_container(signature: str, fields: list[FieldInfo], node_signature: str, node_fields: list[FieldInfo],
+                  values: dict[tuple[int, int], Value]) -> Callable[[list[ScriptedVm]], dict[str, Handler]]:
+    """A stop whose one local ``m`` is the object MAP (of ``signature``) with one node NODE; ``values``
+    answers ``ObjectReference.GetValues`` by (object, field)."""
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        table["Method.VariableTable"] = lambda out: VariableTableReply(0, [VariableSlot(0, "m", signature, 20, 0)])
+        table["StackFrame.ThisObject"] = lambda out: ThisObjectReply(Value(Tag.OBJECT, 0))
+        table["StackFrame.GetValues"] = lambda out: ValuesReply([Value(Tag.OBJECT, MAP)])
+        table["ObjectReference.ReferenceType"] = lambda out: ReferenceTypeReply(
+            1, {MAP: MAP_TYPE, NODE: NODE_TYPE}.get(out.object, STRING_TYPE))
+        signatures = {MAP_TYPE: signature, NODE_TYPE: node_signature, STRING_TYPE: "Ljava/lang/Object;"}
+        table["ReferenceType.Signature"] = lambda out: SignatureReply(signatures.get(out.ref_type, "Lcom/example/Q;"))
+        by_type = {MAP_TYPE: fields, NODE_TYPE: node_fields, STRING_TYPE: []}
+        table["ReferenceType.Fields"] = lambda out: FieldsReply(by_type[out.ref_type])
+        table["ClassType.Superclass"] = lambda out: SuperclassReply(0)
+        table["ObjectReference.GetValues"] = lambda out: ValuesReply([values[(out.object, f)] for f in out.fields])
+        return table
+    return handlers
+
+
+STRING_TYPE = 0x902
+other_tree_map = one_container("Ljava/util/TreeMap;", MAP_FIELDS, "Ljava/util/TreeMap$Node;", NODE_FIELDS, {
+    (MAP, 1): Value(Tag.OBJECT, NODE), (MAP, 2): Value(Tag.INT, 1), (MAP, 3): Value(Tag.INT, 1)})
+# A LinkedList whose size says 3 but whose links end after one node (another thread was mid-change).
+short_list = one_container("Ljava/util/LinkedList;", [FieldInfo(1, "size", "I", 0), FieldInfo(
+    2, "first", "Ljava/util/LinkedList$Node;", 0), FieldInfo(3, "last", "Ljava/util/LinkedList$Node;", 0)],
+    "Ljava/util/LinkedList$Node;", [FieldInfo(11, "item", "Ljava/lang/Object;", 0), FieldInfo(
+        12, "next", "Ljava/util/LinkedList$Node;", 0), FieldInfo(13, "prev", "Ljava/util/LinkedList$Node;", 0)], {
+    (MAP, 1): Value(Tag.INT, 3), (MAP, 2): Value(Tag.OBJECT, NODE), (MAP, 3): Value(Tag.OBJECT, NODE),
+    (NODE, 11): Value(Tag.OBJECT, 0x503), (NODE, 12): Value(Tag.OBJECT, 0), (NODE, 13): Value(Tag.OBJECT, 0)})
+
+
+async def container_local(vm: ScriptedVm, debugger: Debugger) -> tuple[str, str]:
+    """The stop's id and the handle of its one local."""
+    await debugger.set_breakpoint(CLASS, 5)
+    await vm.event(hit(vm._request_ids, 0x100))
+    stopped = await debugger.events.receive()
+    assert isinstance(stopped, Stopped)
+    page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
+    result = await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+    (local,) = result.locals
+    assert local.object_id is not None
+    return stopped.stop.stop_id, local.object_id
+
+
+async def test_a_tree_map_of_another_layout_is_shown_as_fields_with_a_note() -> None:
+    async with scripted(other_tree_map) as (vm, debugger):
+        stop_id, handle = await container_local(vm, debugger)
+        shown = await debugger.object(stop_id, handle)
+        assert shown.runtime_type == "java.util.TreeMap"
+        assert shown.view == "fields" and [f.name for f in shown.fields] == ["root", "size", "modCount"]
+        assert shown.note is not None and "key, value, left, right" in shown.note
+        assert shown.fields[0].runtime_type == "java.util.TreeMap$Node"
+        await debugger.resume(stop_id)
+
+
+async def test_links_ending_before_the_size_make_a_last_page_with_a_note() -> None:
+    async with scripted(short_list) as (vm, debugger):
+        stop_id, handle = await container_local(vm, debugger)
+        shown = await debugger.object(stop_id, handle)
+        assert (shown.view, shown.size, len(shown.elements)) == ("list", 3, 1)
+        assert shown.next_offset is None and shown.note is not None and "ended after 1 of 3" in shown.note
+        await debugger.resume(stop_id)

@@ -16,6 +16,8 @@ note, and the object is shown as fields. Readers on OpenJDK 17, verified live:
 - Boxed primitives: ``value``; ``AbstractStringBuilder``: ``value`` (bytes with ``coder`` on OpenJDK 9+,
   chars on Android) and ``count``.
 
+``LinkedList``, ``ArrayDeque``, ``TreeMap``/``TreeSet`` and ``ConcurrentHashMap``: :mod:`.linked`.
+
 Android's libcore uses the same names for these classes (``LinkedHashMap``'s entries are
 ``LinkedHashMapEntry`` there, with the same ``after``), which the field checks confirm at run time.
 
@@ -33,6 +35,7 @@ from typing import Any
 from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
+from . import linked
 from ._gather import gather
 from .objects import (
     ELEMENT_LIMITS,
@@ -265,6 +268,16 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
             return await reader.hash_map(handle, chain, "map", False)
         if name == "java.util.HashSet":
             return await reader.hash_set(name)
+        if name == "java.util.LinkedList":
+            return await linked.linked_list(reader, name)
+        if name == "java.util.ArrayDeque":
+            return await linked.array_deque(reader, name)
+        if name == "java.util.TreeMap":
+            return await linked.tree_map(reader, handle, chain, "map")
+        if name == "java.util.TreeSet":
+            return await linked.tree_set(reader, name)
+        if name == "java.util.concurrent.ConcurrentHashMap":
+            return await linked.concurrent_map(reader, name)
         if name in _BOXED:
             return await reader.boxed(name)
         if name == "java.lang.AbstractStringBuilder":

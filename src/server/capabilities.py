@@ -26,8 +26,8 @@ CAPABILITIES = Capabilities(
     limitations=(
         Limitation("no_invocation", "No method invocation or toString(): objects, arrays and strings are read "
                                     "field by field (get_debugger_object), and expressions "
-                                    "(evaluate_debugger_expression) read locals, fields and array elements only, "
-                                    "never running app code; they do not index lists or maps."),
+                                    "(evaluate_debugger_expression) read locals, fields, elements and container "
+                                    "contents only, never running app code."),
         Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
         Limitation("stops_suspend_all", "Stops suspend every thread of the app; a stop left alone detaches after "
                                         "the pause limit."),

@@ -327,13 +327,14 @@ TOOLS: tuple[Tool, ...] = (
          "Evaluate a read-only Java expression (at most 512 characters) in a frame (frameId from "
          "get_debugger_stack) of the current stop, without running app code: locals, this, fields (a.b, private "
          "and inherited), statics (com.x.Foo.BAR, or Foo.BAR for a loaded class), a[i] and a.length of arrays, "
-         "literals, ! and unary -, * / % + - with Java's numeric promotion (int overflow wraps), string + "
-         "(strings and primitives only: toString() is not run), < <= > >= == != (two strings compare their text, "
-         "objects their identity), && || (short-circuit), instanceof, parentheses. Returns one value as "
+         "list[i], map[key] and .size of the containers get_debugger_object shows as list/set/map, literals, "
+         "! and unary -, * / % + - with Java's numeric promotion (int overflow wraps), string + (strings and "
+         "primitives only: toString() is not run), < <= > >= == != (two strings compare their text, objects "
+         "their identity), && || (short-circuit), instanceof, parentheses. Returns one value as "
          "get_debugger_locals shows it: kind, value, object_id, runtime_type. A syntax error is INVALID_ARGUMENT "
          "with the column; an unknown name, a null dereference, an index out of range, a type mismatch, a method "
-         "call (invocation is not enabled) or more than 2 s of evaluation is DEBUGGER_EVALUATION_FAILED. Indexing "
-         "lists or maps is not supported: read them with get_debugger_object.",
+         "call (invocation is not enabled), an absent map key or more than 2 s of evaluation is "
+         "DEBUGGER_EVALUATION_FAILED.",
          EvaluateInput, evaluate, Summary, read_only=True, idempotent=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "

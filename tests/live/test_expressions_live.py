@@ -71,6 +71,22 @@ VALUES: list[tuple[str, str, str | None, str | None]] = [
     ("ints instanceof int[] && ints instanceof Cloneable && !(null instanceof Object)", "primitive", "true", None),
     ("objects[3] == cycle", "primitive", "true", None),
     ("objects[1]", "object", None, "java.lang.Integer"),
+    # Containers through the view readers: their fields, never size(), get() or toString().
+    ("many.size + one.size + hash.size + set.size", "primitive", str(10000 + 1 + 3 + 1), None),
+    ("one[0]", "string", "only", "java.lang.String"),
+    ("anObject[1]", "string", "y", "java.lang.String"),  # declared Object: the runtime type decides
+    ("many[9999] == many[9999]", "primitive", "true", None),
+    ("many[7]", "object", None, "java.lang.Integer"),
+    ("withNull[1]", "null", None, None),
+    ("fixed[1] + unmodifiable[0]", "string", "f1only", "java.lang.String"),
+    ('hash["one"]', "object", None, "java.lang.Integer"),
+    ("hash[null] == hash[null]", "primitive", "true", None),
+    ('hash["nullValue"]', "null", None, None),
+    ('ordered["mid"] == ordered["mid"]', "primitive", "true", None),
+    ("bigMap[5] == bigMap[5] && bigMap.size == 10000", "primitive", "true", None),
+    ("bigMap[5L] == bigMap[5]", "primitive", "true", None),  # the boxed key's value compares numerically
+    ("loud[0]", "string", "quiet", "java.lang.String"),  # Loud overrides size(): never called
+    ("loud.size", "primitive", "1", None),
 ]
 
 FAILURES: list[tuple[str, str]] = [
@@ -81,10 +97,15 @@ FAILURES: list[tuple[str, str]] = [
     ("ints[1L]", "must be an int"),
     ("1 / (round - round)", "division by zero"),
     ('"x" + anObject', "toString"),
-    ("anObject[0]", "not an array"),
+    ("cycle[0]", "not an array, a list or a map"),
     ("cycle.missing", "has no field 'missing'"),
     ("round && true", "boolean"),
     ("Shapes.nothing", "no static field 'nothing'"),
+    ("one[1]", "out of range"),
+    ('one["x"]', "list index must be an int"),
+    ('hash["absent"]', "no such key"),
+    ("set[0]", "not an array, a list or a map"),
+    ("concurrent.size", "has no field 'size'"),  # no reader for ConcurrentHashMap yet, no field size
 ]
 
 

@@ -12,8 +12,11 @@ and ``ReferenceType.GetValues`` (2,6) with the class chains of :class:`..objects
 runtime type's superclasses and interfaces (``ClassType.Superclass`` 3,1, ``ReferenceType.Interfaces``
 2,10) and compares names, so the named type need not be loaded.
 
-Container indexing (``list[i]``, ``map["k"]``, ``.size``) is not supported here: the container views
-answer summaries for pages, not values; an index on a non-array object says so. Strings are compared
+Containers go through the ``view: "auto"`` readers of :mod:`..containers` (their fields, never their
+methods): ``.size`` of a list, set or map, ``list[i]`` (one element read), and ``map[key]``, which walks
+the entries a page of :data:`MAP_PAGE` at a time in iteration order until a key matches (a string key by its text, a
+number or boolean by the boxed key's ``value`` field, any other object by identity); an absent key is an
+error, as Java's ``get`` would answer ``null`` for it and for a null value alike. Strings are compared
 and concatenated by their text; an object in a concatenation is an error (its ``toString()`` would run
 app code). Method calls are refused: invocation is not enabled.
 """
@@ -22,15 +25,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from ...protocol.constants import ErrorCode, Tag
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
+from .._gather import gather
+from ..containers import read_container
 from ..errors import EvaluationFailed
 from ..model import Local, Locals
 from ..names import binary_name_of, java_prefix, java_text, type_name
-from ..objects import ACC_STATIC, Layouts, as_values
+from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
 from ..values import MAX_STRING, Summary, Values, stale_on_collected
 from . import arithmetic as num
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
@@ -40,6 +46,8 @@ _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double
 _LITERAL_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
                  "boolean": Tag.BOOLEAN}
 _STRING = "java.lang.String"
+#: Entries a map lookup reads per round: small pages find early keys fast; the 2 s deadline bounds the rest.
+MAP_PAGE = 100
 _ARRAY_SUPERTYPES = frozenset({"java.lang.Object", "java.lang.Cloneable", "java.io.Serializable"})
 
 
@@ -179,6 +187,10 @@ class Evaluator:
             handle = self._values.handle(target)
             return Value(Tag.INT, await self._values.array_length(handle))
         found = await self._member(target, expr.name)
+        if found is None and expr.name == "size":
+            page = await self._container(target, 0, 1)
+            if page is not None and page.size is not None:
+                return Value(Tag.INT, page.size)
         if found is None:
             runtime = await self._values.type_name(self._values.handle(target))
             raise EvaluationFailed(f"column {expr.column}: {runtime} has no field {expr.name!r}")
@@ -235,9 +247,7 @@ class Evaluator:
         if target.is_null:
             raise EvaluationFailed(f"column {expr.column}: null dereference: indexing null")
         if target.tag != Tag.ARRAY:
-            runtime = await self._values.type_name(self._values.handle(target))
-            raise EvaluationFailed(f"column {expr.column}: {runtime} is not an array; indexing containers "
-                                   "(list[i], map[key]) is not supported: read it with get_debugger_object")
+            return await self._container_index(target, index, expr)
         if isinstance(index, Text) or num.unary_promoted(index.tag) != Tag.INT or index.tag not in num.INTEGRAL:
             raise EvaluationFailed(f"column {expr.index.column}: an array index must be an int")
         position = int(num.number(index))
@@ -249,6 +259,73 @@ class Evaluator:
         with stale_on_collected(handle):
             region = await self._vm.array_reference.get_values(ObjectId(int(target.value)), position, 1)  # type: ignore[arg-type]
         return as_values(region)[0]
+
+    async def _container(self, target: Value, offset: int, limit: int) -> ObjectPage | None:
+        handle = self._values.handle(target)
+        chain = await self._layouts.chain(await self._values.type_id(handle))
+        page, _ = await read_container(self._values, self._layouts, handle, chain, offset, limit)
+        return page if page is not None and page.view in ("list", "set", "map") else None
+
+    async def _container_index(self, target: Value, index: Result, expr: Index) -> Value:
+        first = await self._container(target, 0, 1)
+        runtime = await self._values.type_name(self._values.handle(target))
+        if first is None or first.view == "set":
+            raise EvaluationFailed(f"column {expr.column}: {runtime} is not an array, a list or a map this "
+                                   "version reads (see get_debugger_object for its fields)")
+        total = first.total
+        if first.view == "list":
+            if isinstance(index, Text) or index.tag not in num.INTEGRAL or index.tag == Tag.LONG:
+                raise EvaluationFailed(f"column {expr.index.column}: a list index must be an int")
+            position = int(num.number(index))
+            if not 0 <= position < total:
+                raise EvaluationFailed(f"column {expr.column}: index {position} is out of range: the list has "
+                                       f"{total} elements")
+            page = first if position == 0 else await self._container(target, position, 1)
+            assert page is not None and page.elements is not None
+            return self._from_summary(page.elements[0].kind, page.elements[0].object_id, expr)
+        offset = 0
+        while offset < total:
+            page = await self._container(target, offset, MAP_PAGE)
+            assert page is not None and page.entries is not None
+            matches = await self._keys_matching([entry.key for entry in page.entries], index, expr)
+            for entry, matched in zip(page.entries, matches, strict=True):
+                if matched:
+                    return self._from_summary(entry.value.kind, entry.value.object_id, expr)
+            offset += len(page.entries)
+            if not page.entries:
+                break
+        raise EvaluationFailed(f"column {expr.column}: the {runtime} has no such key (of {total} entries)")
+
+    def _from_summary(self, kind: str, object_id: str | None, expr: Expr) -> Value:
+        if kind == "null" or object_id is None:
+            if kind != "null":
+                raise EvaluationFailed(f"column {expr.column}: the container holds a value that cannot be read")
+            return Value.null()
+        return self._values.value_of(object_id)
+
+    async def _keys_matching(self, keys: list[Summary], wanted: Result, expr: Index) -> list[bool]:
+        """Which of a page's keys equal ``wanted``; boxed keys' ``value`` fields are read all at once."""
+        if isinstance(wanted, Value) and wanted.is_null:
+            return [key.kind == "null" for key in keys]
+        if self._is_string(wanted):
+            text = await self._text_of(wanted, expr)
+            return [key.kind == "string" and await self._key_text(key, expr) == text for key in keys]
+        if isinstance(wanted, Text):
+            return [False] * len(keys)
+        if wanted.is_object:
+            return [key.object_id is not None and self._values.value_of(key.object_id).value == wanted.value
+                    for key in keys]
+        boxed_keys = [key for key in keys if key.kind == "object" and key.object_id is not None]
+        read = await gather([partial(self._member, self._values.value_of(key.object_id or ""), "value")
+                             for key in boxed_keys]) if boxed_keys else []
+        boxed = dict(zip((key.object_id for key in boxed_keys), read, strict=True))
+        return [_same_primitive(boxed.get(key.object_id), wanted) for key in keys]
+
+    async def _key_text(self, key: Summary, expr: Expr) -> str | None:
+        if not key.truncated:
+            return key.value  # a summary holds the whole text of a short string
+        assert key.object_id is not None
+        return await self._text_of(self._values.value_of(key.object_id), expr)
 
     # --- operators ---------------------------------------------------------------------------------
 
@@ -292,7 +369,7 @@ class Evaluator:
     def _is_string(value: Result) -> bool:
         return isinstance(value, Text) or (value.tag == Tag.STRING and not value.is_null)
 
-    async def _text_of(self, value: Result, expr: Binary) -> str:
+    async def _text_of(self, value: Result, expr: Expr) -> str:
         if isinstance(value, Text):
             return value.text
         if value.is_null:
@@ -359,6 +436,14 @@ class Evaluator:
                 raise
             superclass = None
         return (ReferenceTypeId(superclass) if superclass else None), [ReferenceTypeId(i) for i in interfaces]
+
+
+def _same_primitive(boxed: Value | None, wanted: Value) -> bool:
+    if boxed is None or boxed.is_object or (boxed.tag == Tag.BOOLEAN) != (wanted.tag == Tag.BOOLEAN):
+        return False
+    if boxed.tag == Tag.BOOLEAN:
+        return boxed.value == wanted.value
+    return num.compare("==", boxed, wanted)
 
 
 def _matches(binary: str, written: str) -> bool:

@@ -4,18 +4,18 @@
     python bench/fuzz.py --inputs 50000 --atheris-runs 0 --vm-text 100 --no-write
 
 Targets (tests/faults/fuzz_targets.py): every JDWP command's ``decode_reply`` and ``decode_out`` at four ID
-widths, JDWP stream framing, the ADB framing and reply parsers (with DDM and track-app), and every MCP
-tool's input model. Inputs are seeded random data shaped like the protocols (forged counts and lengths,
-tags, IDs, strings, cut streams), then — if atheris is installed — a coverage-guided atheris run over the
-same decoder targets in a child process. Then VM text through the whole server: scripted VMs whose thread,
-class, method, source, variable and VM names and string and char values are random Java text (lone
-surrogates, pairs, NUL, names up to ~1,000,000 UTF-16 units), each attached by the real server under the
-SDK's in-memory client for a whole journey; every answer must be an envelope with bounded, JSON-safe
-text, and the server must keep answering. The only errors allowed are the typed ones (``JdwpError`` and its
-``ProtocolError``/``UsageError``, ``AdbError``, pydantic's ``ValidationError``); anything else is listed
-with its input. Peak allocation is measured with tracemalloc per batch of inputs and must stay below the
-packet cap. Writes its numbers to docs/reliability.md (section "fuzz"); exits 1 on any untyped error or
-an allocation over the cap.
+widths, JDWP stream framing, the ADB framing and reply parsers (with DDM and track-app), every MCP tool's
+input model, and the expression parser (as many texts as tool inputs). Inputs are seeded random data shaped
+like the protocols (forged counts and lengths, tags, IDs, strings, cut streams), then — if atheris is
+installed — a coverage-guided atheris run over the same decoder targets in a child process. Then VM text
+through the whole server: scripted VMs whose thread, class, method, source, variable and VM names and string
+and char values are random Java text (lone surrogates, pairs, NUL, names up to ~1,000,000 UTF-16 units), each
+attached by the real server under the SDK's in-memory client for a whole journey; every answer must be an
+envelope with bounded, JSON-safe text, and the server must keep answering. The only errors allowed are the
+typed ones (``JdwpError`` and its ``ProtocolError``/``UsageError``, ``AdbError``, pydantic's
+``ValidationError``); anything else is listed with its input. Peak allocation is measured with tracemalloc per
+batch of inputs and must stay below the packet cap. Writes its numbers to docs/reliability.md (section
+"fuzz"); exits 1 on any untyped error or an allocation over the cap.
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ def run_random(inputs: int, model_inputs: int, seed: int) -> dict[str, Any]:
         _, model = t.MODELS[i % len(t.MODELS)]
         value = t.random_tool_input(rng, model) if i % 2 else t.random_json(rng)
         attempt("tool inputs", t.MODEL_ALLOWED, t.validate_input, model, value)
+        attempt("expressions", t.EXPRESSION_ALLOWED, t.parse_text, t.random_expression(rng))
     tracemalloc.stop()
     return {"counts": dict(counts), "errors": dict(errors), "untyped": untyped, "peak_bytes": peak,
             "cap_bytes": DEFAULT_MAX_PACKET, "decoder_seconds": decoder_seconds, "seed": seed}
@@ -187,19 +188,20 @@ def report(result: dict[str, Any], ath: dict[str, Any], vm_text: dict[str, Any],
     from reliability_doc import machine
 
     counts, errors = result["counts"], result["errors"]
-    decoder_inputs = sum(v for k, v in counts.items() if k != "tool inputs")
+    decoder_inputs = sum(v for k, v in counts.items() if k not in ("tool inputs", "expressions"))
     lines = [
         "## Fuzzing: decoders, framing and tool inputs",
         "",
         f"Regenerate: `{command}`. Machine: {machine()}.",
         "",
         f"**{decoder_inputs:,} decoder inputs** (seed {result['seed']}, {result['decoder_seconds']:.0f} s under "
-        f"tracemalloc) and {counts.get('tool inputs', 0):,} tool inputs: every JDWP command's `decode_reply` and "
+        f"tracemalloc), {counts.get('tool inputs', 0):,} tool inputs and {counts.get('expressions', 0):,} "
+        "expressions: every JDWP command's `decode_reply` and "
         "`decode_out` at four ID widths (HotSpot 8/8/8/8/8, ART32 4/4/8/8/8, 2/2/4/4/4, odd 3/5/7/6/1) over bodies "
         "shaped like JDWP data (forged counts and lengths, tags, IDs, strings) or plain random bytes; JDWP stream "
         "framing with plausible and forged headers cut at random points; the ADB status/hex-block/shell-v2 "
         "framing, host-service text parsers, DDM chunks and track-app protobuf; random JSON into every tool's "
-        "pydantic model.",
+        "pydantic model; the expression parser over grammar pieces and random code points.",
         "",
         "| target | inputs | outcome | count |",
         "|---|---|---|---|",

@@ -15,7 +15,7 @@ VERSION = "0.1.0"
 CAPABILITIES = Capabilities(
     profile=f"pyjdwp-{VERSION}",
     operations=("line_breakpoints", "pending_breakpoints", "all_class_loaders", "stop_events", "stack", "locals",
-                "runtime_types", "objects", "arrays", "strings", "container_views",
+                "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
                 "step_into", "step_over", "step_out", "step_filters",
                 "resume", "detach"),
     platforms=("android", "jvm"),
@@ -24,9 +24,10 @@ CAPABILITIES = Capabilities(
                   frames_per_stop=1000, locals_per_frame=100, string_chars=256, name_chars=1024, event_ring=256,
                   events_per_wait=100),
     limitations=(
-        Limitation("no_evaluation", "No expression evaluation, method invocation or toString(); objects, arrays "
-                                    "and strings are read field by field (get_debugger_object), never by running "
-                                    "app code."),
+        Limitation("no_invocation", "No method invocation or toString(): objects, arrays and strings are read "
+                                    "field by field (get_debugger_object), and expressions "
+                                    "(evaluate_debugger_expression) read locals, fields, elements and container "
+                                    "contents only, never running app code."),
         Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
         Limitation("stops_suspend_all", "Stops suspend every thread of the app; a stop left alone detaches after "
                                         "the pause limit."),

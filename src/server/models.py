@@ -134,3 +134,12 @@ class ObjectInput(SessionInput):
     view: Literal["auto", "fields"] = Field(
         default="auto", description="auto shows known containers (lists, sets, maps, boxed values, "
                                     "StringBuilder) as their contents; fields always shows raw fields.")
+
+
+class EvaluateInput(SessionInput):
+    stopId: Text
+    frameId: Text = Field(description="A frame_id from get_debugger_stack of this stop.")
+    expression: Text = Field(
+        description="A read-only Java expression, at most 512 characters: locals, this, fields (a.b), statics "
+                    "(Foo.BAR), array elements (a[i]), a.length, literals, ! - * / % + - < <= > >= == != && || "
+                    "instanceof, parentheses. No method calls.")

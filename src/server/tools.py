@@ -15,12 +15,13 @@ import trio
 from pydantic import BaseModel
 
 from android import AdbError, discover
-from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage
+from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary
 
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .models import (
+    EvaluateInput,
     LocalsInput,
     ObjectInput,
     RemoveBreakpointInput,
@@ -215,6 +216,12 @@ async def get_object(call: Call) -> ObjectPage:
     return await engine.object(inp.stopId, inp.objectId, inp.offset, inp.limit, inp.view)
 
 
+async def evaluate(call: Call) -> Summary:
+    inp: EvaluateInput = call.input
+    _, engine = call.attached(inp.stopId)
+    return await engine.evaluate(inp.stopId, inp.frameId, inp.expression)
+
+
 async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
@@ -316,6 +323,19 @@ TOOLS: tuple[Tool, ...] = (
          "8192, at most 65536), total, next_offset (null on the last page). The same object keeps its object_id "
          "for the whole session; a collected object is DEBUGGER_STALE_REFERENCE.",
          ObjectInput, get_object, ObjectPage, read_only=True, idempotent=True),
+    Tool("evaluate_debugger_expression", "Evaluate an expression",
+         "Evaluate a read-only Java expression (at most 512 characters) in a frame (frameId from "
+         "get_debugger_stack) of the current stop, without running app code: locals, this, fields (a.b, private "
+         "and inherited), statics (com.x.Foo.BAR, or Foo.BAR for a loaded class), a[i] and a.length of arrays, "
+         "list[i], map[key] and .size of the containers get_debugger_object shows as list/set/map, literals, "
+         "! and unary -, * / % + - with Java's numeric promotion (int overflow wraps), string + (strings and "
+         "primitives only: toString() is not run), < <= > >= == != (two strings compare their text, objects "
+         "their identity), && || (short-circuit), instanceof, parentheses. Returns one value as "
+         "get_debugger_locals shows it: kind, value, object_id, runtime_type. A syntax error is INVALID_ARGUMENT "
+         "with the column; an unknown name, a null dereference, an index out of range, a type mismatch, a method "
+         "call (invocation is not enabled), an absent map key or more than 2 s of evaluation is "
+         "DEBUGGER_EVALUATION_FAILED.",
+         EvaluateInput, evaluate, Summary, read_only=True, idempotent=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "
          "Needs the current stopId and threadId. Returns acknowledged once the VM accepted the step; the app runs "

@@ -9,6 +9,8 @@ succeed or raise the typed error of its layer:
   ``UsageError``);
 - ADB (``android.protocol``, ``android.ddm``, ``android.track_app``): status, hex blocks, shell-v2 packets,
   the host services' text replies, DDM chunks and track-app protobuf → only ``AdbError``;
+- expressions (``jdwp.debugger.expressions``): any text of at most 512 characters → an AST or
+  ``ExpressionSyntaxError``;
 - MCP inputs (``server.models``): any JSON object into every tool's model → a model or ``ValidationError``;
 - VM text (:class:`VmText`): hostile names and values from a scripted VM through the whole server → an
   envelope for every answer, every string bounded and JSON-safe, and the server still answering.
@@ -32,6 +34,7 @@ from pydantic import ValidationError
 from android import ddm, track_app
 from android import protocol as adb
 from android.errors import AdbError
+from jdwp.debugger.expressions import MAX_EXPRESSION_CHARS, ExpressionSyntaxError, parse_expression
 from jdwp.debugger.names import java_prefix
 from jdwp.protocol.commands import ALL_COMMANDS, Command
 from jdwp.protocol.commands._base import Empty
@@ -80,6 +83,7 @@ from support.fakevm import Handler, ScriptedVm
 JDWP_ALLOWED: tuple[type[BaseException], ...] = (JdwpError,)
 ADB_ALLOWED: tuple[type[BaseException], ...] = (AdbError,)
 MODEL_ALLOWED: tuple[type[BaseException], ...] = (ValidationError,)
+EXPRESSION_ALLOWED: tuple[type[BaseException], ...] = (ExpressionSyntaxError,)
 
 #: HotSpot 64-bit, ART in a 32-bit process, small regular widths, and odd widths the spec allows.
 SIZES = (IdSizes(8, 8, 8, 8, 8), IdSizes(4, 4, 8, 8, 8), IdSizes(2, 2, 4, 4, 4), IdSizes(3, 5, 7, 6, 1))
@@ -209,6 +213,48 @@ def random_stream(rng: random.Random) -> list[bytes]:
         start = cut
     chunks.append(bytes(data[start:]))
     return [c for c in chunks if c]
+
+
+#: Pieces of the §7.3 grammar and of what it refuses, so random text reaches deep into the parser.
+_EXPRESSION_PIECES = ("a", "b1", "this", "null", "true", " instanceof ", "java.util.List", ".", "[", "]", "(", ")",
+                      ",", "!", "-", "+", "*", "/", "%", "<", "<=", "==", "!=", "&&", "||", "=", "&", "0", "12",
+                      "2147483648", "9223372036854775808L", "0x", "017", "09", "1.5", "1e", "1e999", "1.5f", ".5",
+                      "'", '"', "\\", "\\u00", "\\7", "é", "\U0001F600", "\x00", " ", "\n")
+
+
+def random_expression(rng: random.Random) -> str:
+    """Text for the expression parser: grammar pieces, or random code points; now and then over the limit."""
+    r = rng.random()
+    if r < 0.2:
+        return "".join(chr(rng.randrange(0x110000)) for _ in range(rng.randrange(0, 40)))
+    if r < 0.5:
+        return _well_formed(rng, rng.randrange(0, 8))[:MAX_EXPRESSION_CHARS]
+    text = "".join(rng.choice(_EXPRESSION_PIECES) for _ in range(rng.randrange(0, 120)))
+    return text if rng.random() < 0.05 else text[:MAX_EXPRESSION_CHARS]
+
+
+_OPERANDS = ("a", "this.f", "x.y[1]", "12L", "1.5f", "'c'", '"s"', "null", "true", "-2147483648", "m()")
+_BINARY_OPS = (" + ", " - ", "*", "/", "%", " < ", " <= ", " == ", " != ", " && ", " || ")
+
+
+def _well_formed(rng: random.Random, depth: int) -> str:
+    """An expression of the grammar (deep ones cross the parser's nesting and depth limits)."""
+    if depth == 0:
+        return rng.choice(_OPERANDS)
+    kind = rng.randrange(5)
+    if kind == 0:
+        return "(" + _well_formed(rng, depth - 1) + ")"
+    if kind == 1:
+        return rng.choice("!-") * rng.randrange(1, 40) + _well_formed(rng, depth - 1)
+    if kind == 2:
+        return _well_formed(rng, depth - 1) + "[" + _well_formed(rng, depth - 1) + "]"
+    if kind == 3:
+        return _well_formed(rng, depth - 1) + " instanceof java.util.List"
+    return _well_formed(rng, depth - 1) + rng.choice(_BINARY_OPS) + _well_formed(rng, depth - 1)
+
+
+def parse_text(text: str) -> object:
+    return parse_expression(text)
 
 
 def random_adb(rng: random.Random) -> bytes:

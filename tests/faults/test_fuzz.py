@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from .fuzz_targets import (
     ADB_ALLOWED,
     DECODERS,
+    EXPRESSION_ALLOWED,
     JDWP_ALLOWED,
     MODEL_ALLOWED,
     MODELS,
@@ -27,8 +28,10 @@ from .fuzz_targets import (
     adb_frames,
     decode_body,
     frame_stream,
+    parse_text,
     random_adb,
     random_body,
+    random_expression,
     random_json,
     random_stream,
     validate_input,
@@ -108,6 +111,15 @@ def test_tool_inputs_give_a_model_or_a_validation_error(tool: Any, value: Any) -
         return
     assert isinstance(parsed, model), name
     assert parsed.timeoutMs is None or 100 <= parsed.timeoutMs <= 30000
+
+
+@FAST
+@given(st.text(max_size=512) | st.randoms(use_true_random=False).map(random_expression))
+def test_expressions_parse_or_raise_the_syntax_error(text: str) -> None:
+    try:
+        parse_text(text)
+    except EXPRESSION_ALLOWED:
+        return
 
 
 #: The worst a VM can name things: a million lone surrogates, long runs of pairs sent as two code points,

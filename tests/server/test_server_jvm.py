@@ -9,6 +9,7 @@ after detach (disconnected).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 import trio
@@ -23,10 +24,10 @@ pytestmark = pytest.mark.live
 TOOL_NAMES = {
     "get_debugger_capabilities", "attach_debugger", "get_debugger_state", "set_debugger_breakpoint",
     "remove_debugger_breakpoint", "wait_for_debugger_event", "get_debugger_stack", "get_debugger_locals",
-    "get_debugger_object", "step_debugger", "resume_debugger", "detach_debugger",
+    "get_debugger_object", "evaluate_debugger_expression", "step_debugger", "resume_debugger", "detach_debugger",
 }
 READ_ONLY = {"get_debugger_capabilities", "get_debugger_state", "wait_for_debugger_event", "get_debugger_stack",
-             "get_debugger_locals", "get_debugger_object"}
+             "get_debugger_locals", "get_debugger_object", "evaluate_debugger_expression"}
 
 
 async def test_lists_the_tools_with_schemas_and_hints() -> None:
@@ -118,6 +119,24 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             await mcp.fails("get_debugger_object", "DEBUGGER_NOT_FOUND", debugSessionId=sid, stopId=stop["stop_id"],
                             objectId="obj-424242")
 
+            async def evaluate(expression: str) -> dict[str, Any]:
+                return await mcp.call("evaluate_debugger_expression", debugSessionId=sid, stopId=stop["stop_id"],
+                                      frameId=top["frame_id"], expression=expression)
+
+            summed = await evaluate("big + 1")
+            assert summed["success"] and summed["result"] == {
+                "kind": "primitive", "value": str((1 << 60) + 8), "truncated": False, "length": None,
+                "object_id": None}
+            element = (await evaluate("mixed[1]"))["result"]
+            assert element["runtime_type"] == "java.lang.Integer" and element["object_id"] == (
+                mixed["result"]["elements"][1]["object_id"])  # the session's handle, as get_debugger_object gave
+            assert (await evaluate("greeting == greeting && mixed.length == 3"))["result"]["value"] == "true"
+            null = await evaluate("nothing.field")
+            assert null["error"]["code"] == "DEBUGGER_EVALUATION_FAILED" and null["error"]["retryable"] is False
+            assert "null dereference" in null["error"]["message"]
+            bad = await evaluate("big +")
+            assert bad["error"]["code"] == "INVALID_ARGUMENT" and "column 6" in bad["error"]["message"]
+
             # Step: the old stop's IDs expire at once; the new stop arrives as an event.
             stepped = await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"],
                                    threadId=stop["thread_id"], kind="over")
@@ -125,6 +144,7 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             for name, extra in (("get_debugger_stack", {"threadId": stop["thread_id"]}),
                                 ("get_debugger_locals", {"frameId": top["frame_id"]}),
                                 ("get_debugger_object", {"objectId": values["mixed"]["object_id"]}),
+                                ("evaluate_debugger_expression", {"frameId": top["frame_id"], "expression": "big"}),
                                 ("resume_debugger", {}),
                                 ("step_debugger", {"threadId": stop["thread_id"], "kind": "into"})):
                 await mcp.fails(name, "DEBUGGER_STALE_REFERENCE", retryable=False, debugSessionId=sid,

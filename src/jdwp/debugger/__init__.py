@@ -16,6 +16,7 @@ from .engine import Debugger, open_debugger, suspended_threads
 from .errors import (
     DebuggerError,
     EngineClosed,
+    EvaluationFailed,
     InvalidArgument,
     LimitReached,
     NotFound,
@@ -60,6 +61,7 @@ __all__ = [
     "EngineClosed",
     "EngineEvent",
     "Entry",
+    "EvaluationFailed",
     "Frame",
     "InvalidArgument",
     "LimitReached",

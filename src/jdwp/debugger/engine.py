@@ -47,7 +47,9 @@ from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
 from .containers import read_container
-from .errors import EngineClosed, InvalidArgument, NotFound, NotPaused, StaleReference
+from .errors import EngineClosed, EvaluationFailed, InvalidArgument, NotFound, NotPaused, StaleReference
+from .expressions import parse_expression
+from .expressions.evaluator import Evaluator, FrameContext
 from .frames import FrameRef, frame_locals, stack_page
 from .ids import IdScheme
 from .model import (
@@ -69,13 +71,14 @@ from .objects import Layouts, ObjectPage, read_object
 from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
 from .targets import class_target, file_target
-from .values import Values
+from .values import Summary, Values
 
 __all__ = ["Debugger", "open_debugger", "suspended_threads"]
 
 log = logging.getLogger("jdwp.debugger")
 
 DETACH_DEADLINE = 10.0
+EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6
 START_GRACE = 2.0
 _LAUNCHER = "Lsun/launcher/LauncherHelper;"  # loaded by the java launcher to load the main class
 _ANDROID = "Ldalvik/system/VMRuntime;"
@@ -306,6 +309,32 @@ class Debugger:
         """
         self._stop_for(stop_id)
         return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+
+    async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
+        """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
+
+        Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused.
+        The whole evaluation has a deadline of :data:`EVALUATION_DEADLINE` seconds.
+
+        Raises:
+            ExpressionSyntaxError: (an ``InvalidArgument``) the text does not parse; it has the column.
+            EvaluationFailed: it parsed but cannot be evaluated here (unknown name, null dereference, index
+                out of range, type mismatch, a method call, or past the deadline).
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop, or an object it read
+                was collected.
+        """
+        state = self._stop_for(stop_id)
+        ref = state.frames.get(frame_id)
+        if ref is None:
+            self._raise_for_handle(state, frame_id, "frame")
+        tree = parse_expression(expression)
+        context = FrameContext(ref.location.class_id,
+                               partial(frame_locals, self.vm, self.symbols, ref, self.values))
+        with trio.move_on_after(EVALUATION_DEADLINE) as scope:
+            return await Evaluator(self.values, self._layouts, context).summary(tree)
+        assert scope.cancelled_caught
+        raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
+                               "nothing was changed (try a simpler expression)")
 
     # --- resume and step ---------------------------------------------------------------------------
 

@@ -52,3 +52,10 @@ class EngineClosed(DebuggerError):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class EvaluationFailed(DebuggerError):
+    """The expression parsed but cannot be evaluated here: an unknown name, a null dereference, an index
+    out of range, a type mismatch, or a method call (invocation is not enabled). Not retryable."""
+
+    code = "DEBUGGER_EVALUATION_FAILED"

@@ -1,0 +1,40 @@
+"""The read-only expression language of DESIGN.md §7.3: tokenizer and parser.
+
+Layer: ``jdwp.debugger``; pure (no trio, no wire): text in, an AST of frozen dataclasses out, or
+:class:`ExpressionSyntaxError` with the 1-based column. Evaluation over JDWP builds on this AST.
+"""
+
+from __future__ import annotations
+
+from .lexer import MAX_EXPRESSION_CHARS, ExpressionSyntaxError, Token, tokenize
+from .parser import (
+    Binary,
+    Call,
+    Expr,
+    Field,
+    Index,
+    InstanceOf,
+    Literal,
+    Name,
+    This,
+    Unary,
+    parse_expression,
+)
+
+__all__ = [
+    "MAX_EXPRESSION_CHARS",
+    "Binary",
+    "Call",
+    "Expr",
+    "ExpressionSyntaxError",
+    "Field",
+    "Index",
+    "InstanceOf",
+    "Literal",
+    "Name",
+    "This",
+    "Token",
+    "Unary",
+    "parse_expression",
+    "tokenize",
+]

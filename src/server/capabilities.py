@@ -14,7 +14,9 @@ VERSION = "0.1.0"
 
 CAPABILITIES = Capabilities(
     profile=f"pyjdwp-{VERSION}",
-    operations=("line_breakpoints", "pending_breakpoints", "all_class_loaders", "stop_events", "stack", "locals",
+    operations=("line_breakpoints", "pending_breakpoints", "all_class_loaders", "nested_class_breakpoints",
+                "file_breakpoints", "kotlin_inline_breakpoints", "stop_events", "stack", "locals",
+                "captured_variables",
                 "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
                 "step_into", "step_over", "step_out", "step_filters",
                 "resume", "detach"),
@@ -31,8 +33,10 @@ CAPABILITIES = Capabilities(
         Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
         Limitation("stops_suspend_all", "Stops suspend every thread of the app; a stop left alone detaches after "
                                         "the pause limit."),
-        Limitation("bytecode_tables", "Kotlin and other JVM languages show what their bytecode debug tables say "
-                                      "(no coroutine reconstruction)."),
+        Limitation("bytecode_tables", "Kotlin and other JVM languages show what their bytecode debug tables and "
+                                      "source maps (SMAP) say: inline functions are mapped, coroutines are not "
+                                      "reconstructed, and a class stripped of its SMAP (R8) binds by its own "
+                                      "lines only."),
         Limitation("no_native", "Native (C/C++) frames and iOS are not debugged."),
         Limitation("private_values", "Local values may be private: returned only on request, never logged or "
                                      "stored."),

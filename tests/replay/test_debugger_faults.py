@@ -22,7 +22,7 @@ import trio
 import trio.testing
 
 import jdwp
-from jdwp.debugger import Debugger, StaleReference, Stopped, open_debugger
+from jdwp.debugger import Debugger, Locals, StaleReference, Stopped, open_debugger
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.events import (
     BreakpointEvent,
@@ -113,6 +113,16 @@ def hit(request_id: int, thread: int) -> BreakpointEvent:
     return BreakpointEvent(request_id, thread, LOCATION)
 
 
+async def locals_at_a_hit(vm: ScriptedVm, debugger: Debugger) -> tuple[str, Locals]:
+    """Set the breakpoint at ``CLASS``:5, hit it, and read the top frame's locals: the stop's id and them."""
+    await debugger.set_breakpoint(CLASS, 5)
+    await vm.event(hit(vm._request_ids, 0x100))
+    stopped = await debugger.events.receive()
+    assert isinstance(stopped, Stopped)
+    page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
+    return stopped.stop.stop_id, await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+
+
 async def test_a_stop_arriving_during_another_is_queued_then_current_after_resume() -> None:
     async with scripted(class_handlers) as (vm, debugger):
         bp = await debugger.set_breakpoint(CLASS, 5)
@@ -168,15 +178,10 @@ async def test_an_empty_variable_table_is_unknown_not_unavailable() -> None:
         return table
 
     async with scripted(handlers) as (vm, debugger):
-        await debugger.set_breakpoint(CLASS, 5)
-        await vm.event(hit(vm._request_ids, 0x100))
-        stopped = await debugger.events.receive()
-        assert isinstance(stopped, Stopped)
-        page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
-        result = await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+        stop_id, result = await locals_at_a_hit(vm, debugger)
         assert result.availability == "unknown" and result.reason == "EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA"
         assert result.locals == () and result.this is None
-        await debugger.resume(stopped.stop.stop_id)
+        await debugger.resume(stop_id)
 
 
 async def test_thread_policy_event_sets_are_released_per_thread() -> None:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from test_debugger_faults import CLASS, class_handlers, hit, scripted
+from test_debugger_faults import class_handlers, locals_at_a_hit, scripted
 
-from jdwp.debugger import Debugger, Stopped
+from jdwp.debugger import Debugger
 from jdwp.protocol.commands.objects import ReferenceTypeReply
 from jdwp.protocol.commands.reftypes import (
     FieldInfo,
@@ -54,12 +54,7 @@ def art_like(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
 
 async def test_one_unreadable_slot_costs_only_its_own_variable() -> None:
     async with scripted(art_like) as (vm, debugger):
-        await debugger.set_breakpoint(CLASS, 5)
-        await vm.event(hit(vm._request_ids, 0x100))
-        stopped = await debugger.events.receive()
-        assert isinstance(stopped, Stopped)
-        page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
-        result = await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+        stop_id, result = await locals_at_a_hit(vm, debugger)
         assert result.availability == "available"
         by_name = {local.name: local for local in result.locals}
         assert (by_name["good"].kind, by_name["good"].value) == ("primitive", "7")
@@ -67,7 +62,7 @@ async def test_one_unreadable_slot_costs_only_its_own_variable() -> None:
         bad = by_name["bad"]
         assert (bad.kind, bad.value, bad.reason, bad.type) == ("unavailable", None, "INVALID_SLOT", "long")
         assert vm.count("StackFrame.GetValues") == 4  # all at once, then each slot alone
-        await debugger.resume(stopped.stop.stop_id)
+        await debugger.resume(stop_id)
 
 
 # Android 6's libcore TreeMap: the same root/size, but AVL nodes TreeMap$Node (no TreeMap$Entry fields).
@@ -114,15 +109,10 @@ short_list = one_container("Ljava/util/LinkedList;", [FieldInfo(1, "size", "I", 
 
 async def container_local(vm: ScriptedVm, debugger: Debugger) -> tuple[str, str]:
     """The stop's id and the handle of its one local."""
-    await debugger.set_breakpoint(CLASS, 5)
-    await vm.event(hit(vm._request_ids, 0x100))
-    stopped = await debugger.events.receive()
-    assert isinstance(stopped, Stopped)
-    page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
-    result = await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+    stop_id, result = await locals_at_a_hit(vm, debugger)
     (local,) = result.locals
     assert local.object_id is not None
-    return stopped.stop.stop_id, local.object_id
+    return stop_id, local.object_id
 
 
 async def test_a_tree_map_of_another_layout_is_shown_as_fields_with_a_note() -> None:

@@ -12,8 +12,10 @@ Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
                 await debugger.resume(event.stop.stop_id)
 """
 
+from .deadlocks import Deadlock, DeadlockLink
 from .engine import Debugger, open_debugger, suspended_threads
 from .errors import (
+    AlreadyPaused,
     DebuggerError,
     EngineClosed,
     EvaluationFailed,
@@ -45,16 +47,20 @@ from .model import (
     bound_names,
 )
 from .objects import Element, Entry, ObjectField, ObjectPage
+from .threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .values import Summary
 
 __all__ = [
     "MAX_NAME",
     "OMIT_EMPTY",
+    "AlreadyPaused",
     "BoundLocation",
     "Breakpoint",
     "BreakpointRejected",
     "BreakpointVerified",
     "Cleanup",
+    "Deadlock",
+    "DeadlockLink",
     "Debugger",
     "DebuggerError",
     "Element",
@@ -67,6 +73,7 @@ __all__ = [
     "LimitReached",
     "Local",
     "Locals",
+    "Monitor",
     "NotFound",
     "NotPaused",
     "ObjectField",
@@ -80,6 +87,9 @@ __all__ = [
     "Stopped",
     "Summary",
     "Terminated",
+    "ThreadInfo",
+    "ThreadsPage",
+    "WaitingFor",
     "bound_names",
     "open_debugger",
     "suspended_threads",

@@ -47,7 +47,7 @@ from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
 from .containers import read_container
-from .errors import EngineClosed, EvaluationFailed, InvalidArgument, NotFound, NotPaused, StaleReference
+from .errors import AlreadyPaused, EngineClosed, EvaluationFailed, InvalidArgument, NotFound, NotPaused, StaleReference
 from .expressions import parse_expression
 from .expressions.evaluator import Evaluator, FrameContext
 from .frames import FrameRef, frame_locals, stack_page
@@ -71,6 +71,7 @@ from .objects import Layouts, ObjectPage, read_object
 from .steps import DEPTHS, StepInFlight, Steps
 from .symbols import Symbols
 from .targets import class_target, file_target
+from .threads import MAX_DEPTH, Threads, ThreadsPage, pause_stop
 from .values import Summary, Values
 
 __all__ = ["Debugger", "open_debugger", "suspended_threads"]
@@ -114,6 +115,7 @@ class _StopState:
     threads: dict[str, ThreadId]
     frames: dict[str, FrameRef] = dataclasses.field(default_factory=dict)
     frame_counts: dict[ThreadId, int] = dataclasses.field(default_factory=dict)
+    names: dict[ThreadId, str] = dataclasses.field(default_factory=dict)
 
 
 class Debugger:
@@ -127,6 +129,7 @@ class Debugger:
         self.values = Values(vm, self.symbols, id_prefix)
         self._layouts = Layouts(self.values)
         self._steps = Steps(vm, self.symbols)
+        self._threads = Threads(vm, self.symbols, self.values)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._current: _StopState | None = None
@@ -336,7 +339,59 @@ class Debugger:
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
                                "nothing was changed (try a simpler expression)")
 
-    # --- resume and step ---------------------------------------------------------------------------
+    async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
+        """Every thread (at most 1000): name, status, suspended, group; with the current ``stop_id`` also
+        stop-scoped thread IDs (for stack, locals and step), ``stack_depth`` top frames (at most 50),
+        monitors and ``deadlocks`` (:mod:`.threads`).
+
+        Raises:
+            InvalidArgument: ``stack_depth`` outside 0..50, or given without ``stop_id``.
+            StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
+        """
+        if not 0 <= stack_depth <= MAX_DEPTH or (stack_depth and stop_id is None):
+            raise InvalidArgument(f"stackDepth must be between 0 and {MAX_DEPTH}, and needs a stopId (frames of "
+                                  "running threads cannot be read)")
+        if stop_id is None:
+            self._check_open()
+            return (await self._threads.listing()).page
+        state = self._stop_for(stop_id)
+        listing = await self._threads.listing(stop_id, stack_depth)
+        if self._current is state:  # the stop lasted: what it listed is valid while it lasts
+            for handle, thread in listing.threads.items():
+                state.threads.setdefault(handle, thread)
+            state.names.update(listing.names)
+            state.frames.update(listing.frames)
+            state.frame_counts.update(listing.frame_counts)
+        return listing.page
+
+    # --- pause, resume and step ----------------------------------------------------------------------
+
+    async def pause(self) -> Stop:
+        """Suspend the whole VM (one ``VirtualMachine.Suspend``, 1,8, that we own) as a stop with reason
+        ``pause`` and no thread of its own; resume releases exactly it. Event sets arriving meanwhile queue.
+
+        Raises:
+            AlreadyPaused: a stop is current; nothing was sent.
+            JdwpError: the VM did not confirm; the state is uncertain (:attr:`uncertain`).
+        """
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            if self._detaching:  # detach releases only what it found: a suspension made now would stay
+                raise EngineClosed("the session is detaching; nothing was paused", "detached")
+            if self._current is not None:
+                raise AlreadyPaused(f"already paused at stop {self._current.stop.stop_id}; inspect it, or "
+                                    "resume_debugger it and pause again")
+            try:
+                await self.vm.suspend()
+            except JdwpError:
+                self._uncertain = True
+                raise
+            self._stops_issued += 1
+            state = _StopState(pause_stop(self._ids.stop(self._stops_issued)), _Suspension(SuspendPolicy.ALL,
+                                                                                           ThreadId(0)), {})
+            self._make_current(state)
+            return state.stop
 
     async def resume(self, stop_id: str) -> None:
         """Release the current stop's suspension; a queued stop then becomes current.
@@ -367,7 +422,8 @@ class Debugger:
         async with self._lock:
             state = self._stop_for(stop_id)
             thread = self._thread_for(state, thread_id)
-            await self._steps.start(thread, state.stop.thread_name, kind, filters)
+            name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
+            await self._steps.start(thread, name, kind, filters)
             await self._release_current(state)
 
     async def _release_current(self, state: _StopState) -> None:
@@ -510,7 +566,7 @@ class Debugger:
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
                     tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended,
                     note=BEFORE_MAIN if position is None else None)
-        return _StopState(stop, found.suspension, {thread_handle: thread})
+        return _StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name})
 
     def _publish(self, event: EngineEvent) -> None:
         self._events_in.send_nowait(event)

@@ -59,3 +59,10 @@ class EvaluationFailed(DebuggerError):
     out of range, a type mismatch, or a method call (invocation is not enabled). Not retryable."""
 
     code = "DEBUGGER_EVALUATION_FAILED"
+
+
+class AlreadyPaused(DebuggerError):
+    """``pause`` while a stop is current: the VM is already suspended by it. Not retryable as such: inspect
+    that stop, or resume it and pause again."""
+
+    code = "DEBUGGER_BUSY"

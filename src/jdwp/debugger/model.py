@@ -17,7 +17,7 @@ from typing import Any, Literal
 from .names import java_prefix
 
 BreakpointStatus = Literal["pending", "verified", "rejected"]
-StopReason = Literal["breakpoint", "step", "vm_start"]
+StopReason = Literal["breakpoint", "step", "vm_start", "pause"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
 LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
@@ -158,15 +158,16 @@ class Stop:
 
     ``location`` is ``None`` when the thread has run no code yet (``vm_start`` before ``main``; ``note``
     says so). ``pending_steps`` are other threads' steps that go on after this stop; ``ended_step`` is the
-    kind of this thread's own step that a breakpoint reached first ended.
+    kind of this thread's own step that a breakpoint reached first ended. A ``pause`` stop has no thread
+    of its own: ``thread_id`` and ``thread_name`` are ``None`` (every thread is suspended).
     """
 
     stop_id: str
     #: The first of ``reasons``: what a reader looks at first.
     reason: StopReason = dataclasses.field(init=False)
     reasons: tuple[StopReason, ...]
-    thread_id: str
-    thread_name: str
+    thread_id: str | None
+    thread_name: str | None
     location: SourcePosition | None
     breakpoint_ids: tuple[str, ...]
     pending_steps: tuple[PendingStep, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)

@@ -19,7 +19,7 @@ CAPABILITIES = Capabilities(
                 "captured_variables",
                 "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
                 "step_into", "step_over", "step_out", "step_filters",
-                "resume", "detach"),
+                "resume", "detach", "pause", "threads", "thread_monitors", "deadlocks"),
     platforms=("android", "jvm"),
     jdk_required=False,
     limits=Limits(sessions_per_server=4, sessions_per_device=1, breakpoints_per_session=100, frames_per_call=100,

@@ -30,7 +30,8 @@ CODES: tuple[str, ...] = get_args(Code)
 
 _HINTS = {
     "DEBUGGER_STALE_REFERENCE": "Call wait_for_debugger_event (or get_debugger_state) for the current stop's IDs.",
-    "DEBUGGER_NOT_PAUSED": "Set a breakpoint, make the app reach it, and wait_for_debugger_event for a stop.",
+    "DEBUGGER_NOT_PAUSED": "Set a breakpoint, make the app reach it, and wait_for_debugger_event for a stop (or "
+                           "pause_debugger).",
     "DEBUGGER_NOT_FOUND": "Use an ID this server returned; sessions end on detach and after their time limits.",
     "DEBUGGER_DISCONNECTED": "The session has ended; get_debugger_state tells why. Attach again to continue.",
     "DEBUGGER_TIMEOUT": "Retry with a larger timeoutMs if the app is slow; nothing was changed by inspections.",

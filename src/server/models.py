@@ -143,3 +143,19 @@ class EvaluateInput(SessionInput):
         description="A read-only Java expression, at most 512 characters: locals, this, fields (a.b), statics "
                     "(Foo.BAR), array elements (a[i]), a.length, literals, ! - * / % + - < <= > >= == != && || "
                     "instanceof, parentheses. No method calls.")
+
+
+class ThreadsInput(SessionInput):
+    stopId: Text | None = Field(
+        default=None, description="The current stop (from pause_debugger or a stopped event): adds thread_id, "
+                                  "frames, monitors and deadlocks. Without it, threads run: name, status, "
+                                  "suspended and group only.")
+    stackDepth: Annotated[StrictInt, Field(ge=0, le=50)] = Field(
+        default=0, description="Top frames per suspended thread (0–50); needs stopId.")
+
+    @model_validator(mode="after")
+    def _depth_needs_stop(self) -> ThreadsInput:
+        if self.stackDepth and self.stopId is None:
+            raise ValueError("stackDepth needs stopId: frames of running threads cannot be read; pause_debugger "
+                             "first")
+        return self

@@ -255,6 +255,14 @@ class Acknowledged:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Paused:
+    """What pause_debugger answers: the ``pause`` stop it made (also published as a ``stopped`` event)."""
+
+    stop: Stop
+    acknowledged: bool = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Detached:
     detached: bool
     terminal_reason: str | None

@@ -15,7 +15,7 @@ import trio
 from pydantic import BaseModel
 
 from android import AdbError, discover
-from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary
+from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary, ThreadsPage
 
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
 from .debug_session import DebugSession
@@ -31,6 +31,7 @@ from .models import (
     StackInput,
     StepInput,
     TargetInput,
+    ThreadsInput,
     WaitInput,
 )
 from .results import (
@@ -43,6 +44,7 @@ from .results import (
     Detached,
     EventsPage,
     JvmFacts,
+    Paused,
     Prerequisites,
     Removed,
     RingCounts,
@@ -222,6 +224,18 @@ async def evaluate(call: Call) -> Summary:
     return await engine.evaluate(inp.stopId, inp.frameId, inp.expression)
 
 
+async def get_threads(call: Call) -> ThreadsPage:
+    inp: ThreadsInput = call.input
+    _, engine = call.attached(inp.stopId)
+    return await engine.threads(inp.stopId, inp.stackDepth)
+
+
+async def pause(call: Call) -> Paused:
+    session, engine = call.attached()
+    async with session.lock:
+        return Paused(await engine.pause())
+
+
 async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
@@ -336,6 +350,24 @@ TOOLS: tuple[Tool, ...] = (
          "call (invocation is not enabled), an absent map key or more than 2 s of evaluation is "
          "DEBUGGER_EVALUATION_FAILED.",
          EvaluateInput, evaluate, Summary, read_only=True, idempotent=True),
+    Tool("get_debugger_threads", "List the app's threads",
+         "List every thread (at most 1000; total and truncated say if there are more): name, status (running, "
+         "sleeping, waiting = Object.wait, monitor = blocked entering a synchronized block, zombie, not_started), "
+         "suspended, group. Without stopId the threads run, so that is all. With the current stopId (after "
+         "pause_debugger or any stop) each suspended thread also has a thread_id for get_debugger_stack, "
+         "get_debugger_locals and step_debugger, frame_count, its top stackDepth frames (default 0, at most 50; "
+         "frame_id usable with get_debugger_locals), owned_monitors and waiting_for {object_id, runtime_type, "
+         "owner_thread, owner_name}; and deadlocks lists each cycle of threads blocked on a monitor the next one "
+         "owns. Use it to answer \"why is the app frozen?\": pause_debugger, then this with the pause's stopId.",
+         ThreadsInput, get_threads, ThreadsPage, read_only=True, idempotent=True),
+    Tool("pause_debugger", "Pause the whole app",
+         "Suspend every thread of the app now (one VirtualMachine.Suspend that this session owns) as a stop with "
+         "reason pause and no thread of its own (thread_id null); returns it (also a stopped event). Then "
+         "get_debugger_threads with its stopId for thread IDs, stacks and deadlocks; step_debugger a thread, or "
+         "resume_debugger to release exactly this pause. The pause limit applies as for any stop; detach releases "
+         "it. Breakpoints hit meanwhile queue and arrive after resume. Already paused (a stop is current): "
+         "DEBUGGER_BUSY, nothing changed.",
+         SessionInput, pause, Paused, read_only=False, idempotent=False, uncertain_on_interrupt=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "
          "Needs the current stopId and threadId. Returns acknowledged once the VM accepted the step; the app runs "

@@ -7,7 +7,8 @@ control stdin's EOF and signals exactly), and with a third-party client, the MCP
 - shutdown while paused: stdin's EOF, or SIGTERM, makes the server detach (its log says so) and exit 0,
   and the JVM runs on;
 - Java text JSON cannot carry raw (a lone surrogate in a local) answers escaped, and the process lives on;
-- the Inspector CLI (pinned) lists the thirteen tools and calls get_debugger_capabilities.
+- a pause (pause_debugger) that the server's shutdown releases;
+- the Inspector CLI (pinned) lists the fifteen tools and calls get_debugger_capabilities.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ async def test_stdio_end_to_end(script: str, shared_jvm: Debuggee, tmp_path: Pat
                                      errlog=errlog)
             async with Client(transport) as client:
                 mcp = Mcp(client)
-                assert len((await client.list_tools()).tools) == 13
+                assert len((await client.list_tools()).tools) == 15
                 sid = await mcp.attach_jvm(shared_jvm)
                 stop, cursor = await mcp.stop_at(sid, VAULT, line_of("vault-secret"))
                 ids = {"debugSessionId": sid, "stopId": stop["stop_id"]}
@@ -181,6 +182,30 @@ async def test_shutdown_while_paused_releases_the_jvm(script: str, shared_jvm: D
     await heartbeats_continue(shared_jvm)
 
 
+async def test_shutdown_releases_a_pause(script: str, shared_jvm: Debuggee, tmp_path: Path) -> None:
+    """pause_debugger over stdio, the threads it suspended listed, then stdin's EOF: the JVM runs on."""
+    stderr_path = tmp_path / "stderr.txt"
+    with trio.fail_after(60), stderr_path.open("w") as errlog:
+        async with raw_server(script, errlog, "--log-level", "info") as mcp:
+            address = await agent_address(shared_jvm)
+            sid = (await mcp.tool("attach_debugger", platform="jvm", address=address))["debug_session_id"]
+            attached(shared_jvm)
+            stop = (await mcp.tool("pause_debugger", debugSessionId=sid))["result"]["stop"]
+            assert stop["reason"] == "pause" and stop["thread_id"] is None
+            listing = await mcp.tool("get_debugger_threads", debugSessionId=sid, stopId=stop["stop_id"],
+                                     stackDepth=1)
+            threads = listing["result"]["threads"]
+            assert threads and all(t["suspended"] and t["thread_id"] for t in threads)
+            assert mcp.process.stdin is not None
+            await mcp.process.stdin.aclose()
+            with trio.fail_after(20):
+                code = await mcp.process.wait()
+    log = stderr_path.read_text()
+    assert code == 0, log[-3000:]
+    assert re.search(rf"session {sid} ended \(shutdown\); cleanup complete, app running", log), log[-3000:]
+    await heartbeats_continue(shared_jvm)
+
+
 async def test_limit_flags_reach_the_sessions(script: str, shared_jvm: Debuggee, tmp_path: Path) -> None:
     with trio.fail_after(60), (tmp_path / "stderr.txt").open("w") as errlog:
         async with raw_server(script, errlog, "--pause-limit-s", "1", "--idle-limit-s", "30",
@@ -256,7 +281,7 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
 
     with trio.fail_after(240):
         listed = await inspector("--method", "tools/list")
-        assert len(listed["tools"]) == 13
+        assert len(listed["tools"]) == 15
         assert all(t["annotations"]["readOnlyHint"] in (True, False) for t in listed["tools"])
         called = await inspector("--method", "tools/call", "--tool-name", "get_debugger_capabilities",
                                  "--tool-arg", "platform=jvm", "--tool-arg",

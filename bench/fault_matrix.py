@@ -5,7 +5,8 @@
     python bench/fault_matrix.py --no-write       # print only
 
 A clean run of the journey (tests/faults/journey.py: attach, a pending and a loaded breakpoint, stop, stack,
-locals, step, resume, detach, through pyjdwp's MCP server) is relayed by tests/faults/proxy.py to a real
+locals, step, resume, a pause with the threads listed and a listed thread's stack, resume, detach, through
+pyjdwp's MCP server) is relayed by tests/faults/proxy.py to a real
 JVM and its packets counted; then, for each packet and each fault (EOF, a stall of 2 x timeoutMs + 0.5 s,
 48 garbage bytes, the packet cut in half then EOF), the journey runs again with that fault injected there.
 Every run checks: each tool call returns within its timeoutMs + 1 s, every response is an envelope (no
@@ -84,7 +85,8 @@ def report(clean: Outcome, outcomes: list[Outcome], restarts: int, elapsed: floa
         "",
         f"Regenerate: `{command}` ({elapsed / 60:.1f} minutes here). Machine: {machine()}.",
         "",
-        f"The journey (attach, a pending and a loaded breakpoint, stop, stack, locals, step over, resume, detach; "
+        f"The journey (attach, a pending and a loaded breakpoint, stop, stack, locals, step over, resume, a pause "
+        f"with the threads listed and a listed thread's stack, resume, detach; "
         f"{clean.calls} tool calls, every timeoutMs {timeout_ms}) relayed through `tests/faults/proxy.py` to a real "
         f"JVM takes **{clean.packets} packets** (both directions, the two handshakes included). Each point below "
         "is the packet at which the fault struck, in the direction it travelled; faults: `eof` (packet dropped, "

@@ -6,7 +6,9 @@ point, writing docs/reliability.md).
 The journey, through the SDK's in-memory client on a fresh server each run, to a real JVM behind
 :class:`~faults.proxy.FaultProxy`: attach; a pending breakpoint (``Lazy``, never loaded) and a loaded one
 (``Worker.step``, hit every few milliseconds); wait for the stop; stack; locals; step over; wait for the
-step's stop; resume; detach; read the state. A failed call ends the journey early: it goes straight to
+step's stop; resume; then a pause: remove the loaded breakpoint, pause, list the threads at the pause
+(thread IDs, one frame each), read the main thread's stack by its listed ID, resume; detach; read the
+state. A failed call ends the journey early: it goes straight to
 detach and the state read. What each run counts:
 
 - **hangs**: tool calls that took longer than their ``timeoutMs`` + 1 s (trio's clock);
@@ -139,9 +141,32 @@ class Journey:
                           threadId=stop["thread_id"], kind="over")
             stepped = await self.wait_stop()
             await self.ok("resume_debugger", debugSessionId=self.sid, stopId=stepped["stop_id"])
+            await self.pause_and_resume(loaded["result"]["breakpoint_id"])
         except _Stop:
             pass
         await self.finish()
+
+    async def pause_and_resume(self, breakpoint_id: str) -> None:
+        """The pause leg: a stop of the whole VM that the fault may strike while it holds every thread."""
+        await self.ok("remove_debugger_breakpoint", debugSessionId=self.sid, breakpointId=breakpoint_id)
+        for _ in range(3):
+            paused = await self.call("pause_debugger", debugSessionId=self.sid)
+            if paused.get("success") or (paused.get("error") or {}).get("code") != "DEBUGGER_BUSY":
+                break
+            # The breakpoint was hit once more before it went: let that stop go, then pause.
+            stop = await self.wait_stop()
+            await self.ok("resume_debugger", debugSessionId=self.sid, stopId=stop["stop_id"])
+        if not paused.get("success"):
+            self.outcome.failed_at = f"pause_debugger: {(paused.get('error') or {}).get('code', 'no envelope')}"
+            raise _Stop
+        stop_id = paused["result"]["stop"]["stop_id"]
+        listing = await self.ok("get_debugger_threads", debugSessionId=self.sid, stopId=stop_id, stackDepth=1)
+        main = next((t for t in listing["result"]["threads"] if t["name"] == "main" and "thread_id" in t), None)
+        if main is None:
+            self.outcome.failed_at = "get_debugger_threads: no main thread at the pause"
+            raise _Stop
+        await self.ok("get_debugger_stack", debugSessionId=self.sid, stopId=stop_id, threadId=main["thread_id"])
+        await self.ok("resume_debugger", debugSessionId=self.sid, stopId=stop_id)
 
     async def finish(self) -> None:
         outcome = self.outcome

@@ -20,7 +20,7 @@ import trio
 import jdwp
 from jdwp.debugger import AlreadyPaused, Debugger, Stopped, ThreadInfo, open_debugger, suspended_threads
 from server.envelope import jsonable
-from support.jvm import Debuggee, debuggees, find_mark
+from support.jvm import LISTENING, Debuggee, debuggees, find_mark
 from support.live import require_tool
 
 KNOTS = "com.example.debuggee.Knots"
@@ -143,6 +143,11 @@ async def test_detach_releases_a_pause(knots: Debuggee) -> None:
                 assert await suspended_threads(vm) == len(await vm.all_threads())
                 cleanup = await debugger.detach()
             assert cleanup.status == "complete" and cleanup.execution_state == "running", cleanup
+        # The agent listens again, on a new port, once a debugger has left: look from outside as well.
+        first = knots.lines.index(next(line for line in knots.lines if LISTENING.search(line)))
+        again = await trio.to_thread.run_sync(lambda: knots.wait_for_line(LISTENING, after=first + 1, timeout=15))
+        async with jdwp.open_jdwp_tcp("127.0.0.1", int(again.group(1))) as vm:
+            assert await suspended_threads(vm) == 0
         await heartbeats(knots)
 
 

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import trio
 import trio.testing
@@ -16,9 +18,19 @@ from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
 from jdwp.debugger import AlreadyPaused, Stopped
 from jdwp.protocol.commands._base import Empty
-from jdwp.protocol.commands.threads import ThreadGroupNameReply, ThreadGroupReply, ThreadStatusReply
-from jdwp.protocol.constants import ErrorCode
-from support.fakevm import Handler, ScriptedVm
+from jdwp.protocol.commands.threads import (
+    CurrentContendedMonitorReply,
+    OwnedMonitorsReply,
+    ThreadGroupNameReply,
+    ThreadGroupReply,
+    ThreadNameReply,
+    ThreadStatusReply,
+)
+from jdwp.protocol.commands.vm import CapabilitiesNewReply, ThreadsReply
+from jdwp.protocol.constants import ErrorCode, Tag
+from jdwp.protocol.types import HOTSPOT_64
+from jdwp.protocol.values import Value
+from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
 
 GROUP = 0x900
 
@@ -95,3 +107,54 @@ async def test_a_thread_that_ends_while_listed_is_left_out() -> None:
     async with scripted(handlers) as (_, debugger):
         page = await debugger.threads()
         assert [t.name for t in page.threads] == ["one"] and page.total == 2
+
+
+def crowd(count: int) -> Callable[[list[ScriptedVm]], dict[str, Handler]]:
+    """``count`` threads, every other one in ``Object.wait`` (the rest sleep), that own no monitor, on a VM
+    that can tell monitors."""
+    ids = [0x1000 + n for n in range(count)]
+
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = pausing(vm_ref)
+        table["VirtualMachine.AllThreads"] = lambda out: ThreadsReply(ids)
+        table["ThreadReference.Name"] = lambda out: ThreadNameReply(f"t{out.thread:x}")
+        table["ThreadReference.Status"] = lambda out: ThreadStatusReply(4 if out.thread % 2 else 2, 1)
+        table["VirtualMachine.CapabilitiesNew"] = lambda out: CapabilitiesNewReply(*([True] * 21), [False] * 11)
+        table["ThreadReference.OwnedMonitors"] = lambda out: OwnedMonitorsReply([])
+        table["ThreadReference.CurrentContendedMonitor"] = lambda out: CurrentContendedMonitorReply(
+            Value(Tag.OBJECT, 0))
+        table["VirtualMachine.IDSizes"] = lambda out: HOTSPOT_64
+        table["VirtualMachine.Version"] = lambda out: FAKE_VERSION
+        return table
+
+    return handlers
+
+
+async def listing_waves(count: int, depth: int) -> list[list[str]]:
+    async with scripted(crowd(count), WaveVm) as (vm, debugger):
+        assert isinstance(vm, WaveVm)
+        stop = await debugger.pause()
+        before = len(vm.waves)
+        page = await debugger.threads(stop.stop_id, depth)
+        assert len(page.threads) == count and all(t.owned_monitors == () for t in page.threads)
+        # a sleeping thread waits for no monitor: CurrentContendedMonitor is asked of the waiting ones only
+        assert vm.count("ThreadReference.CurrentContendedMonitor") == count // 2
+        waves = [sorted(set(wave)) for wave in vm.waves[before:]]
+        await debugger.resume(stop.stop_id)
+        return waves
+
+
+async def test_the_listing_at_a_stop_takes_the_same_rounds_for_3_or_40_threads() -> None:
+    few, many = await listing_waves(3, 2), await listing_waves(40, 2)
+    assert few == many, (few, many)
+    assert few[:4] == [["VirtualMachine.AllThreads", "VirtualMachine.CapabilitiesNew"],
+                       ["ThreadReference.Name", "ThreadReference.Status", "ThreadReference.ThreadGroup"],
+                       ["ThreadGroupReference.Name", "ThreadReference.CurrentContendedMonitor",
+                        "ThreadReference.FrameCount", "ThreadReference.OwnedMonitors"],
+                       ["ThreadReference.Frames"]]
+
+
+async def test_at_most_1000_threads_are_listed() -> None:
+    async with scripted(crowd(1001)) as (_, debugger):
+        page = await debugger.threads()
+        assert len(page.threads) == 1000 and page.total == 1001 and page.truncated

@@ -9,7 +9,8 @@ Without a stop the threads run, so only what JDWP answers of a running thread is
 frames (``FrameCount`` 11,7 and ``Frames`` 11,6), the monitors it owns (``OwnedMonitors`` 11,8) and the one it
 waits for (``CurrentContendedMonitor`` 11,9) with that monitor's owner (``ObjectReference.MonitorInfo``
 9,5) — each as far as ``VirtualMachine.CapabilitiesNew`` (1,17) allows; JDWP answers these only for
-suspended threads. Requests go out per round for every thread at once: four rounds whatever the count.
+suspended threads. Requests go out per round for every thread at once: four rounds whatever the count, then
+the frames' positions and the monitors' classes (one or two more for classes not seen before).
 
 A thread that ends while it is listed (possible only without a stop) is left out; a thread the stop did
 not suspend (a stop of one thread) is listed without frames or monitors.
@@ -188,13 +189,14 @@ class Threads:
         Raises:
             JdwpError: the VM failed otherwise than by a thread ending.
         """
-        everyone = await self.vm.all_threads()
-        listed = await self._basics(everyone[:MAX_THREADS])
         if stop_id is None:
+            everyone = await self.vm.all_threads()
+            listed = await self._basics(everyone[:MAX_THREADS])
             groups = await self._group_names(listed)
             infos = [self._info(t, groups) for t in listed]
             return Listing(ThreadsPage(tuple(infos), len(everyone), len(everyone) > MAX_THREADS, None, RUNNING_NOTE))
-        caps = await self._capabilities()
+        everyone, caps = await gather([self.vm.all_threads, self._capabilities])
+        listed = await self._basics(everyone[:MAX_THREADS])
         held = [t for t in listed if t.suspended and t.status != 0]
         groups, _ = await gather([partial(self._group_names, listed), partial(self._monitors_and_counts, held, caps)])
         await self._frames_and_owners(held, depth, caps)
@@ -239,7 +241,7 @@ class Threads:
             asks.append((t, "frame_count", partial(reference.frame_count, t.id)))
             if caps.owned:
                 asks.append((t, "owned", partial(reference.owned_monitors, t.id)))
-            if caps.contended:
+            if caps.contended and t.status in (3, 4):  # only a blocked or waiting thread has one (JVMTI)
                 asks.append((t, "contended", partial(reference.current_contended_monitor, t.id)))
         for (thread, field, _), answer in zip(asks, await _each([ask for _, _, ask in asks]), strict=True):
             setattr(thread, field, answer)

@@ -264,7 +264,8 @@ class Debugger:
         if thread is not None:
             raise NotFound(f"{handle!r} is not a frame listed for this stop; list the stack (get_debugger_stack, "
                            "with an offset for deeper frames) and use its frame_id values")
-        raise NotFound(f"{handle!r} is not a {what} ID of the current stop")
+        hint = "; other threads' IDs come from get_debugger_threads with this stopId" if what == "thread" else ""
+        raise NotFound(f"{handle!r} is not a {what} ID of the current stop{hint}")
 
     # --- inspection --------------------------------------------------------------------------------
 

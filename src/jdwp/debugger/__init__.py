@@ -45,9 +45,12 @@ from .model import (
     bound_names,
 )
 from .objects import Element, Entry, ObjectField, ObjectPage
+from .release_sample import ReleaseSample, sample_release_build
+from .suspension import AGENT_RESET, threads_suspended_now
 from .values import Summary
 
 __all__ = [
+    "AGENT_RESET",
     "MAX_NAME",
     "OMIT_EMPTY",
     "BoundLocation",
@@ -73,6 +76,7 @@ __all__ = [
     "ObjectPage",
     "PendingStep",
     "Reason",
+    "ReleaseSample",
     "SourcePosition",
     "StackPage",
     "StaleReference",
@@ -82,5 +86,7 @@ __all__ = [
     "Terminated",
     "bound_names",
     "open_debugger",
+    "sample_release_build",
     "suspended_threads",
+    "threads_suspended_now",
 ]

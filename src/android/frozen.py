@@ -24,7 +24,7 @@ from .client import AdbClient
 from .errors import AdbConnectionError, AdbError, AdbTimeout, ProcessNotFound
 from .transport import JdwpStream, Transport, open_jdwp_stream
 
-__all__ = ["ProcessFrozen", "open_app_jdwp_stream"]
+__all__ = ["ProcessFrozen", "open_app_jdwp_stream", "still_registered"]
 
 #: The handshake is answered by ART's adbconnection plugin in process, before the JDWP agent loads
 #: (art/adbconnection/adbconnection.cc), so a few seconds without it means the process is not running.
@@ -51,9 +51,11 @@ async def open_app_jdwp_stream(
     pid: int,
     *,
     transport: Transport | str = Transport.DIRECT,
+    handshake: bool = True,
     handshake_timeout: float = HANDSHAKE_TIMEOUT_S,
 ) -> JdwpStream:
-    """:func:`open_jdwp_stream` (handshake included), reporting a frozen app as :class:`ProcessFrozen`.
+    """:func:`open_jdwp_stream`, reporting a frozen app as :class:`ProcessFrozen`. With ``handshake=False``
+    (a caller that handshakes itself, to record it) only adbd's refusal can be told apart here.
 
     Raises:
         ProcessFrozen: adbd refused ``jdwp:<pid>`` or the handshake timed out, and the pid is still
@@ -61,18 +63,20 @@ async def open_app_jdwp_stream(
         Everything :func:`open_jdwp_stream` raises, otherwise.
     """
     try:
-        return await open_jdwp_stream(client, serial, pid, transport=transport, handshake_timeout=handshake_timeout)
+        return await open_jdwp_stream(client, serial, pid, transport=transport, handshake=handshake,
+                                      handshake_timeout=handshake_timeout)
     except ProcessNotFound:
-        if await _still_registered(client, serial, pid):
+        if await still_registered(client, serial, pid):
             raise ProcessFrozen(pid, "adbd refused to connect a debugger to it") from None
         raise
     except AdbTimeout:
-        if await _still_registered(client, serial, pid):
+        if await still_registered(client, serial, pid):
             raise ProcessFrozen(pid, f"did not answer the JDWP handshake within {handshake_timeout:g} s") from None
         raise
 
 
-async def _still_registered(client: AdbClient, serial: str, pid: int) -> bool:
+async def still_registered(client: AdbClient, serial: str, pid: int) -> bool:
+    """Whether ``pid`` is still listed by the device's ``jdwp`` service (``False`` when it cannot say)."""
     try:
         return pid in await client.jdwp_pids(serial)
     except (AdbConnectionError, AdbTimeout):

@@ -129,8 +129,9 @@ async def _inspect(doc: Doctor, adb: AdbClient, args: argparse.Namespace, pid: i
             handshake_ms = max(0, _ms(started) - round(first * 1000))
             doc.report(Check("slot", True, "free: the JDWP handshake was answered", handshake_ms))
             slow = first >= 2.0
-            doc.report(Check("first reply", True, ("loading the debugger agent took" if slow else "answered in")
-                             + f" {first:.1f} s", round(first * 1000), warning=slow))
+            doc.report(Check("first reply", True, f"loading the debugger agent took {first:.1f} s" if slow
+                             else "answered at once: the debugger agent was loaded already, or loads fast",
+                             round(first * 1000), warning=slow))
             info, sizes = vm.version_info, vm.id_sizes
             doc.report(Check("vm", True, f"{info.vm_name} {info.vm_version}, JDWP {info.jdwp_major}."
                              f"{info.jdwp_minor}, ID sizes object {sizes.object_id_size} method "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ import trio.testing
 import jdwp
 from adb.art_standins import compile_message_loop, install_dumpsys
 from adb.testbed import Apps, Testbed
+from android.transport import open_jdwp_stream
 from jdwp.protocol.commands import BY_ID
 from jdwp.protocol.commands.reftypes import Method, ReferenceType
 from jdwp.protocol.commands.threads import StackFrame, ThreadReference
@@ -130,3 +132,26 @@ async def test_doctor_command_line(testbed: Testbed, apps: Apps, tmp_path: Path)
         assert b"all checks passed" in done.stdout
         absent = await trio.run_process([*argv, "com.example.absent"], env=env, capture_stdout=True, check=False)
         assert absent.returncode == 1 and b"PROCESS_NOT_FOUND" in absent.stdout, absent.stdout.decode()
+
+
+async def test_doctor_reports_a_busy_and_a_frozen_app(testbed: Testbed, apps: Apps, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another debugger holding the app (a JDWP stream we keep open), then a frozen app (the registrar
+    stopped, as in test_server_art): the slot check fails and says which."""
+    app = await apps.start(APP)
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(testbed.server_port))
+    with trio.fail_after(90):
+        holder = await open_jdwp_stream(testbed.client(), testbed.serial, app.pid)
+        async with holder:
+            out = io.StringIO()
+            assert not await run_doctor(_args(testbed, tmp_path / "busy.jsonl"), out)
+            assert "FAIL  slot" in out.getvalue() and "another debugger" in out.getvalue(), out.getvalue()
+        await apps.wait_visible(app.pid, True)
+        registrar = app.procs[1]
+        registrar.send_signal(signal.SIGSTOP)
+        try:
+            out = io.StringIO()
+            assert not await run_doctor(_args(testbed, None), out)
+            assert "FAIL  slot" in out.getvalue() and "cached or frozen" in out.getvalue(), out.getvalue()
+        finally:
+            registrar.send_signal(signal.SIGCONT)

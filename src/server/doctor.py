@@ -29,7 +29,6 @@ import jdwp
 from android import AdbClient, AdbError, DebuggerBusy, ServerAddress, resolve_target
 from android.debuggability import read_app_debuggability
 from android.frozen import ProcessFrozen, open_app_jdwp_stream, still_registered
-from jdwp.recording_proxy import record_session
 
 from .doctor_inspect import FRAMEWORK_METHODS, Check, FrameworkMethod, inspect_framework_stop
 from .targets import FIRST_REPLY_LIMIT_S
@@ -114,7 +113,7 @@ async def _attach_and_inspect(doc: Doctor, adb: AdbClient, args: argparse.Namesp
     with open(args.record, "w", encoding="utf-8") as recording:
         ours, theirs = trio.socket.socketpair()
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(record_session, trio.SocketStream(theirs), stream, recording, header)
+            nursery.start_soon(jdwp.record_session, trio.SocketStream(theirs), stream, recording, header)
             await _inspect(doc, adb, args, pid, trio.SocketStream(ours), started)
     print(f"  recording written to {args.record}: it holds no value from the app's frames; attach it to a "
           "pyjdwp issue to share what this device's ART sends", file=doc.out, flush=True)

@@ -7,7 +7,9 @@ Rules:
 - the device is always named; it must be in the ``device`` state (DEVICE_UNAVAILABLE otherwise);
 - the app's processes are those named ``appId`` or ``appId:<suffix>``;
 - without a pid, exactly one JDWP-visible app process must exist (PROCESS_AMBIGUOUS lists them);
-- the app running without any JDWP-visible process is DEBUGGER_UNSUPPORTED (not debuggable);
+- the app running without any JDWP-visible process is DEBUGGER_UNSUPPORTED (not debuggable); the fix
+  offered is a debug build of the app, never a userdebug/eng device: ART runs a non-debuggable app there
+  with its code still optimised, so locals stay mostly unavailable (see ``android.debuggability``);
 - nothing running is PROCESS_NOT_FOUND;
 - the identity (pid, uid, name, start time + boot id) is re-read after attach: PROCESS_CHANGED.
 """
@@ -31,6 +33,9 @@ from .errors import Candidate, DebuggerUnsupported, ProcessAmbiguous, ProcessCha
 from .track_app import FEATURE, read_app_processes
 
 __all__ = ["DiscoveredProcess", "ResolvedTarget", "discover", "recheck_identity", "resolve_target"]
+
+_NOT_USERDEBUG = ("; a userdebug/eng device is no substitute: it lets a debugger attach, but ART keeps a "
+                  "non-debuggable app's code optimised, so locals stay mostly unavailable")
 
 
 @dataclass(frozen=True)
@@ -132,8 +137,8 @@ async def resolve_target(client: AdbClient, serial: str, app_id: str, pid: int |
             raise ProcessNotFound(f"no process {pid} of {app_id} runs on {serial}; the app's processes: {running}")
         if not chosen[0].debuggable:
             raise DebuggerUnsupported(
-                f"process {pid} ({chosen[0].facts.name}) runs but is not debuggable: build the app with "
-                "android:debuggable=true (a debug build) or use a userdebug/eng device"
+                f"process {pid} ({chosen[0].facts.name}) runs but is not debuggable: install a debug build of "
+                f"the app (android:debuggable=true){_NOT_USERDEBUG}"
             )
         picked = chosen[0]
     elif len(debuggable) == 1:
@@ -144,7 +149,7 @@ async def resolve_target(client: AdbClient, serial: str, app_id: str, pid: int |
         names = ", ".join(str(p.candidate) for p in processes)
         raise DebuggerUnsupported(
             f"{app_id} runs ({names}) but exposes no JDWP endpoint, so it is not debuggable: install a "
-            "debug build (android:debuggable=true) or use a userdebug/eng device"
+            f"debug build of the app (android:debuggable=true){_NOT_USERDEBUG}"
         )
     else:
         raise ProcessNotFound(f"{app_id} is not running on {serial}: start the app, then retry")

@@ -143,6 +143,7 @@ from .protocol.types import (
     ThreadId,
 )
 from .protocol.values import ArrayRegion, Value
+from .recording_proxy import record_session
 
 __all__ = [
     "AbsentInformation",
@@ -259,4 +260,5 @@ __all__ = [
     "commands",
     "open_jdwp",
     "open_jdwp_tcp",
+    "record_session",
 ]

@@ -94,6 +94,8 @@ class JdwpClient(Mirrors):
         self._closed = trio.Event()
         self._sizes: IdSizes | None = None
         self._version: VersionReply | None = None
+        #: Seconds the VM took to answer its first command (set once the connection opened).
+        self.first_reply_s: float | None = None
         self._counts = {"requests": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
                         "ddm_dropped": 0, "unknown_commands": 0}
 
@@ -387,6 +389,7 @@ async def open_jdwp(
     max_packet: int = DEFAULT_MAX_PACKET,
     handshake: bool = True,
     read_version: bool = True,
+    first_reply_timeout: float | None = None,
 ) -> AsyncIterator[JdwpClient]:
     """Handshake over ``stream``, read the VM's ID sizes and version, and yield a :class:`JdwpClient`.
 
@@ -397,11 +400,17 @@ async def open_jdwp(
     ``VirtualMachine.Version`` goes out with ``IDSizes``, in the same round trip, and is kept as
     :attr:`JdwpClient.version_info`; ``read_version=False`` sends ``IDSizes`` alone.
 
+    ``first_reply_timeout`` (default: ``handshake_timeout``) bounds the wait for the first reply on its
+    own: on Android the first non-DDM packet is what makes ART's adbconnection load the JDWP agent
+    (libjdwp), which then tags every loaded class before it answers, so that reply can take many seconds
+    on a big app while the handshake (answered by adbconnection itself) is immediate. The time it took
+    is kept in :attr:`JdwpClient.first_reply_s`.
+
     Raises:
         ConnectionClosed: the peer closed the stream during the handshake (on Android this is what a
             process already being debugged does).
         CommandTimeout: no handshake, or no reply to the first commands (``VirtualMachine.IDSizes`` and
-            ``Version``), within ``handshake_timeout`` seconds each.
+            ``Version``), within ``handshake_timeout`` and ``first_reply_timeout`` seconds.
         ProtocolError: the peer is not a JDWP agent.
     """
     connection = JdwpConnection(max_packet)
@@ -418,12 +427,15 @@ async def open_jdwp(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(client._read_loop)
             try:
+                first_reply = handshake_timeout if first_reply_timeout is None else first_reply_timeout
+                asked = trio.current_time()
                 try:
-                    await client._load_id_sizes(handshake_timeout, read_version)
+                    await client._load_id_sizes(first_reply, read_version)
                 except CommandTimeout:
                     # A peer that echoes what it gets passes the handshake; the first reply tells.
                     raise CommandTimeout(f"the peer answered the JDWP handshake but not its first command, "
-                                         f"VirtualMachine.IDSizes (1,7), within {handshake_timeout:g} s") from None
+                                         f"VirtualMachine.IDSizes (1,7), within {first_reply:g} s") from None
+                client.first_reply_s = trio.current_time() - asked
                 yield client
             finally:
                 with trio.CancelScope(shield=True):

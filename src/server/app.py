@@ -63,11 +63,12 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     if session is None:
         return SessionFields()
     target = session.target
+    own = session.facts.limitations  # this target's: a release build, a non-debuggable app
     if full:
-        return SessionFields(session.id, session.device, target, session.state, CAPABILITIES, LIMITATIONS,
-                             session.cleanup)
+        return SessionFields(session.id, session.device, target, session.state, CAPABILITIES,
+                             LIMITATIONS + tuple(x.text for x in own), session.cleanup)
     return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
-                         CAPABILITIES.compact(), LIMITATION_CODES, session.cleanup)
+                         CAPABILITIES.compact(), LIMITATION_CODES + tuple(x.code for x in own), session.cleanup)
 
 
 def _json(value: Any) -> str:

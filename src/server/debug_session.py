@@ -31,6 +31,7 @@ from jdwp.debugger import (
     open_debugger,
 )
 
+from .art_facts import AttachFacts, gather_facts
 from .models import TargetInput
 from .results import AndroidTarget, AppFacts, BreakpointAnswer, SessionState, Target, VmFacts
 from .ring import EventRing
@@ -58,6 +59,7 @@ class DebugSession:
         self.ring = EventRing()
         self.lock = trio.Lock()
         self.cleanup: Cleanup | None = None
+        self.facts = AttachFacts()  # first reply time, Android debuggability, release build
         self.terminal_reason: str | None = None
         self.terminal_message: str | None = None
         self._close_reason: str | None = None
@@ -115,6 +117,11 @@ class DebugSession:
                 self.target = dataclasses.replace(conn.target, vm=VmFacts(
                     version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
                     conn.vm.id_sizes))
+                target = self.target
+                if isinstance(target, AndroidTarget):
+                    self.facts = await gather_facts(conn.vm, adb=adb, serial=conn.device, app_id=target.app_id)
+                else:
+                    self.facts = await gather_facts(conn.vm)
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
                     self.engine = engine
                     task_status.started()

@@ -59,6 +59,19 @@ class TargetInput(Input):
         return self
 
 
+AttachTimeout = Annotated[StrictInt, Field(
+    ge=100, le=120000, description="Milliseconds this call may take (100–120000; default 60000: on Android the "
+                                   "first reply waits for ART to load the debugger agent, which can take many "
+                                   "seconds on a big app).")]
+
+
+class AttachInput(TargetInput):
+    """attach_debugger's input: a target, with a longer default ``timeoutMs`` (the first reply's own
+    deadline is 45 s on Android, after a handshake of at most 5 s)."""
+
+    timeoutMs: AttachTimeout = 60000
+
+
 class SessionInput(Input):
     debugSessionId: Text = Field(description="The id attach_debugger returned.")
     timeoutMs: Timeout = 10000

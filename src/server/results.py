@@ -199,6 +199,11 @@ class AttachResult:
     debug_session_id: str
     target: Target
     vm: VmFacts | None
+    #: How long the VM took to answer its first command (on Android: loading the JDWP agent).
+    first_reply_ms: int | None = optional()
+    #: Android: most sampled app classes lack local-variable tables (locals will be unavailable).
+    release_build_likely: bool | None = optional()
+    warnings: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -252,6 +257,7 @@ class Removed:
 class Acknowledged:
     acknowledged: bool = True
     note: str | None = optional()
+    warnings: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from typing import Any
 import trio
 
 from android import AdbClient
-from jdwp.debugger import Cleanup, suspended_threads
+from jdwp.debugger import AGENT_RESET, Cleanup, threads_suspended_now
 
 from .debug_session import DebugSession
 from .failures import ToolFailure
@@ -185,8 +185,9 @@ class SessionManager:
     async def _retry_cleanup(self, session: DebugSession) -> None:
         """Connect again and look: with no thread left suspended, the app provably runs.
 
-        A JDWP agent drops a debugger's requests and suspensions when its connection ends; this checks
-        that it did, then says goodbye with ``Dispose``.
+        A JDWP agent drops a debugger's requests and suspensions when its connection ends (the "agent
+        reset"); the new connection's suspend counts restart at 0, so the evidence is each thread's
+        status as the VM reports it (:func:`threads_suspended_now`). Then goodbye with ``Dispose``.
         """
         inp = self._inputs.get(session.id)
         if inp is None:
@@ -194,16 +195,17 @@ class SessionManager:
         with trio.CancelScope(shield=True), trio.move_on_after(RETRY_DEADLINE) as scope:
             try:
                 async with connect(inp, self.config, self.adb) as conn:
-                    suspended = await suspended_threads(conn.vm)
+                    suspended = await threads_suspended_now(conn.vm)
                     await conn.vm.dispose()
                 if suspended == 0:
-                    session.cleanup = Cleanup("complete", "running")
+                    session.cleanup = Cleanup("complete", "running",
+                                              notes=(AGENT_RESET + "; the VM reports no thread suspended",))
                     for key in self._keys.get(session.id, (session.device_key,)):
                         if self._blocked.get(key) == session.id:
                             del self._blocked[key]
                     return
                 why = ("a thread ended while they were counted" if suspended is None
-                       else f"{suspended} threads are still suspended")
+                       else f"{AGENT_RESET}, yet the VM reports {suspended} threads suspended")
                 self._retry_failed(session, why)
             except Exception as exc:  # JdwpError, ToolFailure, AdbError or a bug: the cleanup stays unconfirmed
                 self._retry_failed(session, f"retry failed: {exc}")

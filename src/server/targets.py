@@ -16,14 +16,19 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import trio
 
 import jdwp
-from android import AdbClient, ResolvedTarget, open_jdwp_stream, recheck_identity, resolve_target
+from android import AdbClient, ResolvedTarget, recheck_identity, resolve_target
+from android.frozen import open_app_jdwp_stream
 
 from .addresses import JvmAddress, format_address, resolve_jvm_address
 from .failures import ToolFailure
-from .models import TargetInput
+from .models import AttachTimeout, TargetInput
 from .results import AndroidTarget, JvmTarget, StartIdentity, Target
 
 STEP_LIMIT_S = 5.0
+#: The first reply's own deadline on Android: ART loads the JDWP agent (libjdwp) when the first non-DDM
+#: packet arrives (art/adbconnection/adbconnection.cc) and the agent tags every loaded class before it
+#: answers (external/oj-libjdwp classTrack.c), which takes many seconds on a big app.
+FIRST_REPLY_LIMIT_S = 45.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +62,7 @@ class CheckedTarget(TargetInput):
     """
 
     jvm: JvmAddress
+    timeoutMs: AttachTimeout = 60000  # attach's own bound (it allows more than other calls)
 
 
 def step_timeout(timeout_ms: int) -> float:
@@ -134,8 +140,8 @@ async def connect(inp: TargetInput, config: Config, adb: AdbClient) -> AsyncIter
         return
     assert inp.deviceId is not None and inp.appId is not None
     resolved = await resolve_target(adb, inp.deviceId, inp.appId, inp.processId)
-    stream = await open_jdwp_stream(adb, resolved.serial, resolved.pid, transport=config.adb_transport)
-    async with jdwp.open_jdwp(stream, handshake=False) as vm:
+    stream = await open_app_jdwp_stream(adb, resolved.serial, resolved.pid, transport=config.adb_transport)
+    async with jdwp.open_jdwp(stream, handshake=False, first_reply_timeout=FIRST_REPLY_LIMIT_S) as vm:
         yield Connected(f"android:{resolved.serial}", resolved.serial, android_target(resolved), vm,
                         recheck=lambda: recheck_identity(adb, resolved), android=True)
 

@@ -17,10 +17,12 @@ from pydantic import BaseModel
 from android import AdbError, discover
 from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary, ThreadsPage
 
+from .art_costs import art_step_warnings
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .models import (
+    AttachInput,
     EvaluateInput,
     LocalsInput,
     ObjectInput,
@@ -161,7 +163,9 @@ async def attach(call: Call) -> AttachResult:
     session = await call.manager.attach(call.input)
     call.session = session
     assert session.target is not None  # a session that started has its target
-    return AttachResult(session.id, session.target, session.target.vm)
+    facts = session.facts
+    return AttachResult(session.id, session.target, session.target.vm, facts.first_reply_ms,
+                        facts.release_build_likely, facts.warnings)
 
 
 async def get_state(call: Call) -> StateResult:
@@ -241,7 +245,8 @@ async def step(call: Call) -> Acknowledged:
     session, engine = call.attached(inp.stopId)
     async with session.lock:
         await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters)
-    return Acknowledged(note="the stop this step leads to arrives via wait_for_debugger_event")
+    return Acknowledged(note="the stop this step leads to arrives via wait_for_debugger_event",
+                        warnings=art_step_warnings(inp.kind) if isinstance(session.target, AndroidTarget) else ())
 
 
 async def resume(call: Call) -> Acknowledged:
@@ -283,7 +288,7 @@ TOOLS: tuple[Tool, ...] = (
          "for a JVM), four per server. " + _TARGET_HELP +
          " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
          "Next: set_debugger_breakpoint, then wait_for_debugger_event.",
-         TargetInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
+         AttachInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
          uncertain_on_interrupt=True),
     Tool("get_debugger_state", "Read session state",
          "Read a session's state (attaching, running, paused, detaching, detached, disconnected, failed), its "

@@ -76,6 +76,8 @@ async def test_not_running_not_debuggable_and_wrong_device(testbed: Testbed, app
         with pytest.raises(DebuggerUnsupported) as info:
             await resolve_target(client, testbed.serial, "com.example.release")
         assert "not debuggable" in str(info.value)
+        # The fix is a debug build: a userdebug device attaches to a release build with its code optimised.
+        assert "debug build" in str(info.value) and "or use a userdebug" not in str(info.value)
         with pytest.raises(DeviceNotFound):
             await resolve_target(client, "127.0.0.1:1", "com.example.release")
 

@@ -287,6 +287,9 @@ async def test_cleanup_failed_blocks_the_device_until_a_retry_succeeds(shared_jv
             retried = await mcp.ok("detach_debugger", debugSessionId=sid)  # reconnects and looks
             assert retried["cleanup"]["status"] == "complete"
             assert retried["cleanup"]["execution_state"] == "running"
+            # The new connection's suspend counts were reset to 0 by the agent: the evidence is the threads'
+            # status, and the cleanup says how it was obtained.
+            assert retried["cleanup"]["notes"][0].startswith("agent reset")
             sid2 = (await mcp.ok("attach_debugger", platform="jvm", address=address))["result"]["debug_session_id"]
             await mcp.ok("detach_debugger", debugSessionId=sid2)
         await heartbeats_continue(shared_jvm)

@@ -47,10 +47,13 @@ from .model import (
     bound_names,
 )
 from .objects import Element, Entry, ObjectField, ObjectPage
+from .release_sample import ReleaseSample, sample_release_build
+from .suspension import AGENT_RESET, threads_suspended_now
 from .threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .values import Summary
 
 __all__ = [
+    "AGENT_RESET",
     "MAX_NAME",
     "OMIT_EMPTY",
     "AlreadyPaused",
@@ -80,6 +83,7 @@ __all__ = [
     "ObjectPage",
     "PendingStep",
     "Reason",
+    "ReleaseSample",
     "SourcePosition",
     "StackPage",
     "StaleReference",
@@ -92,5 +96,7 @@ __all__ = [
     "WaitingFor",
     "bound_names",
     "open_debugger",
+    "sample_release_build",
     "suspended_threads",
+    "threads_suspended_now",
 ]

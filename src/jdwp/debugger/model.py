@@ -251,6 +251,8 @@ class Cleanup:
     execution_state: Literal["running", "unknown"]
     remaining: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
+    #: How the evidence was obtained, when it needs saying (a retry's "agent reset").
+    notes: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
 
 # --- events the engine publishes (the server keeps them in its ring) --------------------------------

@@ -122,19 +122,21 @@ async def inspect_framework_stop(vm: JdwpClient, report: Report, *, candidates: 
             return False
         started = time.monotonic()
         stop = None
+        thread_id = None
         with trio.move_on_after(wait_s):
             async for event in engine.events:
-                if isinstance(event, Stopped):
-                    stop = event.stop
+                # Only a breakpoint stop has a thread to read (a pause has none).
+                if isinstance(event, Stopped) and event.stop.thread_id is not None:
+                    stop, thread_id = event.stop, event.stop.thread_id
                     break
-        if stop is None:
+        if stop is None or thread_id is None:
             report(Check("stop", False, f"no thread reached {method} within {wait_s:g} s: is the app idle in the "
                          "background, or frozen? Bring it to the foreground and touch it", _ms(started)))
             return False
         where = stop.location
         at = f"{where.class_name}.{where.method}:{where.line}" if where else "no location"
         report(Check("stop", True, f"thread {stop.thread_name!r} at {at}", _ms(started)))
-        ok = await _look(engine, stop.stop_id, stop.thread_id, app_id, report)
+        ok = await _look(engine, stop.stop_id, thread_id, app_id, report)
         await engine.resume(stop.stop_id)
         started = time.monotonic()
         cleanup = await engine.detach()

@@ -31,8 +31,9 @@ from jdwp.debugger import (
     open_debugger,
 )
 
+from .launching import anr_exempt_of, anr_warning, app_facts, launch_facts
 from .models import TargetInput
-from .results import AndroidTarget, AppFacts, BreakpointAnswer, SessionState, Target, VmFacts
+from .results import AndroidTarget, AppFacts, BreakpointAnswer, LaunchFacts, SessionState, Target, VmFacts
 from .ring import EventRing
 from .targets import Config, connect
 
@@ -67,6 +68,8 @@ class DebugSession:
         self._pause_mark: tuple[str, float] | None = None
         self._wake = trio.Event()
         self.done = trio.Event()
+        self.launch: LaunchFacts | None = None
+        self.anr_exempt: bool | None = None  # Android: spared ANRs (the debug app)?
 
     # --- what the tools read -----------------------------------------------------------------------
 
@@ -109,14 +112,25 @@ class DebugSession:
         try:
             async with connect(inp, self.config, adb) as conn:
                 self.device, self.target = conn.device, conn.target
-                if conn.recheck is not None:
+                # An app started for debugging, or one waiting for its debugger (DDM WAIT), is held at
+                # once: Debug.waitForDebugger() lets it run 1.3 s after our last command.
+                hold = conn.launched is not None or (conn.contact is not None and conn.contact.waiting)
+                if conn.recheck is not None and not hold:
                     await conn.recheck()  # PROCESS_CHANGED if the pid now names another process
                 version = conn.vm.version_info
                 self.target = dataclasses.replace(conn.target, vm=VmFacts(
                     version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
                     conn.vm.id_sizes))
-                async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
+                async with open_debugger(conn.vm, id_prefix=self.id_prefix, launch=hold) as engine:
                     self.engine = engine
+                    if hold:
+                        await engine.hold_at_launch()
+                        if conn.recheck is not None:
+                            await conn.recheck()
+                    if isinstance(self.target, AndroidTarget):
+                        self.launch = launch_facts(conn.launched)
+                        self.anr_exempt = await anr_exempt_of(adb, conn)
+                        self.target = dataclasses.replace(self.target, app=app_facts(conn.contact, self.anr_exempt))
                     task_status.started()
                     started = True
                     async with trio.open_nursery() as nursery:
@@ -165,7 +179,8 @@ class DebugSession:
     async def _pump(self, engine: Debugger) -> None:
         async for event in engine.events:
             if isinstance(event, Stopped):
-                self.ring.append("stopped", stop=event.stop)
+                warning = anr_warning(self.anr_exempt) if isinstance(self.target, AndroidTarget) else None
+                self.ring.append("stopped", stop=event.stop, warning=warning)
             elif isinstance(event, BreakpointVerified | BreakpointRejected):
                 self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
             elif isinstance(event, Terminated):
@@ -221,9 +236,11 @@ class DebugSession:
                 continue
             app = target.app or AppFacts()
             if isinstance(info, ddm.Hello | ddm.AppName) and info.app_name:
-                app = AppFacts(info.app_name, app.waiting_for_debugger)
+                app = dataclasses.replace(app, app_name=info.app_name)
             elif isinstance(info, ddm.Waiting):
-                app = AppFacts(app.app_name, True)
+                app = dataclasses.replace(app, waiting_for_debugger=True)
+            elif isinstance(info, ddm.BootStage):
+                app = dataclasses.replace(app, boot_stage=info.stage)
             self.target = dataclasses.replace(target, app=app)
 
     # --- ending ------------------------------------------------------------------------------------

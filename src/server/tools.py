@@ -20,7 +20,9 @@ from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
+from .launching import anr_warning, debug_states
 from .models import (
+    AttachInput,
     EvaluateInput,
     LocalsInput,
     ObjectInput,
@@ -142,13 +144,13 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                 prerequisites = dataclasses.replace(
                     prerequisites, discovery_error=ErrorBody(exc.code, str(exc), exc.retryable))
                 found = []
-            for process in found:
+            shown = [p for p in found if inp.processId is None or p.facts.pid == inp.processId]
+            exempt = await debug_states(call.manager.adb, inp.deviceId or "", [p.facts.pid for p in shown])
+            for process in shown:
                 facts = process.facts
-                if inp.processId is not None and facts.pid != inp.processId:
-                    continue
                 candidates.append(Candidate(facts.pid, facts.name, facts.uid,
                                             StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
-                                            facts.pid == ours_pid))
+                                            facts.pid == ours_pid, exempt.get(facts.pid)))
     return CapabilitiesResult(
         prerequisites, tuple(candidates), CAPABILITIES.operations, LIMITATIONS,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
@@ -159,7 +161,9 @@ async def attach(call: Call) -> AttachResult:
     session = await call.manager.attach(call.input)
     call.session = session
     assert session.target is not None  # a session that started has its target
-    return AttachResult(session.id, session.target, session.target.vm)
+    stop = session.current_stop()
+    warning = anr_warning(session.anr_exempt) if isinstance(session.target, AndroidTarget) else None
+    return AttachResult(session.id, session.target, session.target.vm, session.launch, stop, warning)
 
 
 async def get_state(call: Call) -> StateResult:
@@ -269,7 +273,7 @@ TOOLS: tuple[Tool, ...] = (
          "for a JVM), four per server. " + _TARGET_HELP +
          " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
          "Next: set_debugger_breakpoint, then wait_for_debugger_event.",
-         TargetInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
+         AttachInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
          uncertain_on_interrupt=True),
     Tool("get_debugger_state", "Read session state",
          "Read a session's state (attaching, running, paused, detaching, detached, disconnected, failed), its "

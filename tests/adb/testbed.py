@@ -100,6 +100,7 @@ _PM = """#!/bin/sh
 # Stand-in for Android's pm: `pm list packages [-U] [FILTER]` printed as Android prints it
 # ("package:<name> uid:<uid>"); FILTER is a substring match, as on Android.
 table="$(dirname "$0")/packages.txt"
+if [ "$1" = clear ] && [ -x "$(dirname "$0")/pm-clear" ]; then shift; exec "$(dirname "$0")/pm-clear" "$@"; fi
 if [ "$1" != list ] || [ "$2" != packages ]; then echo "Unknown command: $*" >&2; exit 1; fi
 shift 2
 showuid=0

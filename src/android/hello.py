@@ -16,14 +16,24 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import trio
 
 from . import ddm
 from .errors import AdbProtocolError
-from .transport import JdwpStream
 
-__all__ = ["HELLO_PACKET_ID", "HELLO_TIMEOUT", "FirstContact", "say_hello"]
+__all__ = ["HELLO_PACKET_ID", "HELLO_TIMEOUT", "FirstContact", "Rewindable", "say_hello"]
+
+
+class Rewindable(Protocol):
+    """A byte stream that takes back bytes read too far (``android.JdwpStream`` is one)."""
+
+    async def send_all(self, data: bytes) -> None: ...
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes: ...
+
+    def unread(self, data: bytes) -> None: ...
 
 HELLO_PACKET_ID = 0x7079_6A01
 """The id of our HELO command: not one the JDWP client (which counts from 1) uses soon."""
@@ -53,7 +63,7 @@ def _request() -> bytes:
     return _HEADER.pack(11 + len(body), HELLO_PACKET_ID, 0, _DDM_SET, _DDM_CHUNK) + body
 
 
-async def say_hello(stream: JdwpStream, timeout: float = HELLO_TIMEOUT) -> FirstContact:
+async def say_hello(stream: Rewindable, timeout: float = HELLO_TIMEOUT) -> FirstContact:
     """Send DDM HELO on a stream just past its handshake and read what comes back, up to our reply.
 
     Never raises for what the peer says or does not say: the result's ``error`` tells. Cancellation

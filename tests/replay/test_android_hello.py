@@ -16,24 +16,31 @@ from android import ddm
 from android.hello import HELLO_PACKET_ID, say_hello
 
 
-class Rewound:
-    """A memory stream end with ``unread``, as android.JdwpStream has."""
+class Rewound(trio.abc.Stream):
+    """A stream with ``unread``, as android.JdwpStream has."""
 
     def __init__(self, inner: trio.abc.Stream) -> None:
         self.inner = inner
         self.pending = bytearray()
 
-    async def send_all(self, data: bytes) -> None:
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
         if self.pending:
             data, self.pending = bytes(self.pending), bytearray()
+            await trio.lowlevel.checkpoint()
             return data
         return bytes(await self.inner.receive_some(max_bytes))
 
     def unread(self, data: bytes) -> None:
         self.pending[:0] = data
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def chunk(packet_id: int, flags: int, kind: bytes, data: bytes, code: bytes = b"\xc7\x01") -> bytes:

@@ -52,14 +52,16 @@ async def anr_exempt_of(adb: AdbClient, conn: Connected) -> bool | None:
         return None
 
 
-def anr_warning(anr_exempt: bool | None) -> str | None:
-    """The warning a stop of an app that Android does not spare carries (``None`` for the debug app)."""
+def anr_warning(anr_exempt: bool | None, *, at_attach: bool = False) -> str | None:
+    """The warning a stop (or the attach) of an app that Android does not spare carries (``None`` for the
+    debug app): the time left before an ANR is likely, counted from the stop."""
     if anr_exempt:
         return None
     seconds = f"{ANR_INPUT_TIMEOUT_S:g}"
     known = "is not" if anr_exempt is False else "may not be"
+    when = "any stop" if at_attach else "this stop"
     return (f"this process {known} the debug app, so Android does not spare it ANRs: about {seconds} s after "
-            "this stop, input waiting for its main thread shows \"isn't responding\" (a background app may be "
+            f"{when}, input waiting for its main thread shows \"isn't responding\" (a background app may be "
             "killed). Resume within that, or attach again with launch to pause as long as you need")
 
 

@@ -162,7 +162,7 @@ async def attach(call: Call) -> AttachResult:
     call.session = session
     assert session.target is not None  # a session that started has its target
     stop = session.current_stop()
-    warning = anr_warning(session.anr_exempt) if isinstance(session.target, AndroidTarget) else None
+    warning = anr_warning(session.anr_exempt, at_attach=True) if isinstance(session.target, AndroidTarget) else None
     return AttachResult(session.id, session.target, session.target.vm, session.launch, stop, warning)
 
 
@@ -272,7 +272,12 @@ TOOLS: tuple[Tool, ...] = (
          "vm_start stop before main; set breakpoints, then resume_debugger. One session per device (per address "
          "for a JVM), four per server. " + _TARGET_HELP +
          " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
-         "Next: set_debugger_breakpoint, then wait_for_debugger_event.",
+         "Android start-up code (Application.onCreate, the first Activity.onCreate): pass launch: {activity?, "
+         "clearData?} — the app is force-stopped, started waiting for a debugger (the launcher activity when "
+         "activity is omitted) and held before its code runs: state paused on a stop of reason launch; set "
+         "breakpoints, then resume_debugger starts it. An app already waiting for a debugger is held the same "
+         "way. target.app.anr_exempt says whether Android spares the app ANRs (only a launched app is): "
+         "otherwise keep stops under about 5 s. Next: set_debugger_breakpoint, then wait_for_debugger_event.",
          AttachInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
          uncertain_on_interrupt=True),
     Tool("get_debugger_state", "Read session state",

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import IO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -158,6 +159,13 @@ class App:
                 pass
 
 
+def copy_lines(source: IO[bytes], log: IO[bytes]) -> None:
+    """The app's output, line by line, to its log (where the stand-in ``am -W`` and the tests read it)."""
+    for line in source:
+        log.write(line)
+        log.flush()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -178,8 +186,7 @@ def main() -> int:
                            executable=java, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
     assert jvm.stdout is not None
     jvm.stdout.readline()  # "Listening for transport dt_socket at address: N": the agent is up
-    threading.Thread(target=lambda: [log.write(line) or log.flush() for line in jvm.stdout],  # type: ignore[union-attr]
-                     daemon=True).start()
+    threading.Thread(target=copy_lines, args=(jvm.stdout, log), daemon=True).start()
     debugging = mode in ("settle", "suspended")  # started by am start -D: the debug app
     (Path(run_dir) / f"{jvm.pid}.pid").write_text(f"{pkg} {os.getpid()} {int(debugging)}\n")
     if mode == "nodebug":

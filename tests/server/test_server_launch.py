@@ -9,6 +9,7 @@ API 34+'s ``am start -D --suspend`` (VM_START with SUSPEND_ALL after the first n
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -144,8 +145,9 @@ async def test_second_launch_while_a_session_is_open(testbed: Testbed, launcher:
 async def test_an_app_already_waiting_is_held_the_same_way(testbed: Testbed, launcher: LaunchBed) -> None:
     app_id = "com.example.launch.waiting"
     launcher.add_app(app_id)
-    started = testbed.adb_cli("-s", testbed.serial, "shell", f"am start -D -n {app_id}/.MainActivity")
-    assert "Starting: Intent" in started.stdout
+    # Started by hand with -W, which waits for a launch the waiting app cannot finish until it is released.
+    am = subprocess.Popen([testbed.adb, "-P", str(testbed.server_port), "-s", testbed.serial, "shell",
+                           f"am start -D -W -n {app_id}/.MainActivity"], stdout=subprocess.PIPE, text=True)
     with trio.fail_after(90):
         while not launcher.started(app_id):
             await trio.sleep(0.1)
@@ -162,7 +164,10 @@ async def test_an_app_already_waiting_is_held_the_same_way(testbed: Testbed, lau
             assert attached["state"] == "paused" and attached["result"]["stop"]["reason"] == "launch"
             assert attached["target"]["app"]["waiting_for_debugger"] is True
             assert "launch" not in attached["result"]
-            await _held_then_hit(mcp, launcher, app_id, attached)
+            assert am.poll() is None  # am -W still blocks: the app has not run
+            await _held_then_hit(mcp, launcher, app_id, attached)  # ends with detach: the app runs
+        out, _ = await trio.to_thread.run_sync(lambda: am.communicate(timeout=30))
+        assert "Starting: Intent" in out and "Status: ok" in out
 
 
 async def test_stops_of_an_app_not_spared_anrs_warn(testbed: Testbed, apps: Apps, launcher: LaunchBed) -> None:

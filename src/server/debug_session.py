@@ -44,6 +44,7 @@ _STATE_OF_REASON: dict[str, SessionState] = {
     "detached": "detached", "pause_limit": "detached", "idle_limit": "detached", "session_limit": "detached",
     "shutdown": "detached", "vm_death": "disconnected", "disconnected": "disconnected", "failed": "failed"}
 
+VM_START_WAIT_S = 3.0
 _ID_TAGS = itertools.count(1)  # one per session of this process: the sessions' IDs never meet
 
 
@@ -124,7 +125,9 @@ class DebugSession:
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix, launch=hold) as engine:
                     self.engine = engine
                     if hold:
-                        await engine.hold_at_launch()
+                        # With --suspend (API 34+) ART's VM_START is the launch stop: give it a moment.
+                        suspend_flag = conn.launched is not None and conn.launched.suspend_flag
+                        await engine.hold_at_launch(vm_start_within=VM_START_WAIT_S if suspend_flag else 0.0)
                         if conn.recheck is not None:
                             await conn.recheck()
                     if isinstance(self.target, AndroidTarget):

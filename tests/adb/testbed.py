@@ -11,6 +11,8 @@ What runs (see ../shared/testbed/README.md for how each fact was measured):
   Android prints; stopped by pid with SIGTERM at session end;
 - per test, "app processes": JVMs whose argv[0] is the package name, registered on @jdwp-control by
   ``jdwp_registrar.py``, which proxies adbd's fds to the JVM's JDWP agent.
+- for launch tests, :mod:`adb.launch_bed` adds stand-in ``am``, ``cmd package``, ``pm clear`` and ``dumpsys``
+  to the same directory, and apps that wait for their debugger behind a played adbconnection.
 
 Missing tools skip these tests with a message saying how to run them; with PYJDWP_REQUIRE_LIVE=1
 (CI) they fail instead.

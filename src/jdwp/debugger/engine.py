@@ -397,14 +397,18 @@ class Debugger:
         self._current = state
         self._publish(Stopped(state.stop))
 
-    async def hold_at_launch(self) -> Stop:
+    async def hold_at_launch(self, *, vm_start_within: float = 0.0) -> Stop:
         """Hold a launched app before its code runs: the current ``launch`` stop (``am start --suspend``'s
         VM_START), or one owned ``VirtualMachine.Suspend`` (1,8) made into a stop of reason ``launch`` on
-        the main thread. ``resume`` releases it like any stop.
+        the main thread. ``resume`` releases it like any stop. ``vm_start_within``: seconds to wait for a
+        VM_START first (ART sends it once the app's thread sees the debugger, polling every 100 ms).
 
         Raises:
             EngineClosed: the session has ended. JdwpError: the VM did not confirm the suspension.
         """
+        with trio.move_on_after(vm_start_within):
+            while vm_start_within and self._current is None and self._terminal is None:
+                await self._handled.wait()
         async with self._lock:
             self._check_open()
             if self._current is not None:

@@ -98,6 +98,7 @@ async def test_launch_an_activity_with_clear_data(testbed: Testbed, launcher: La
 async def test_launch_failures_name_what_to_do(testbed: Testbed, launcher: LaunchBed) -> None:
     launcher.add_app("com.example.launch.dies", mode="die")
     launcher.add_app("com.example.launch.plain")
+    launcher.add_app("com.example.launch.release", mode="nodebug")
     with trio.fail_after(90):
         async with connect(Config(), adb=testbed.client()) as mcp:
             unknown = await mcp.fails("attach_debugger", "DEBUGGER_ATTACH_FAILED", **target(
@@ -111,6 +112,10 @@ async def test_launch_failures_name_what_to_do(testbed: Testbed, launcher: Launc
             missing = await mcp.fails("attach_debugger", "PROCESS_NOT_FOUND", **target(
                 testbed, "com.example.launch.absent", launch={}))
             assert "not installed" in missing["error"]["message"]
+            # Started, but it never offers a debugger connection within the time given: not debuggable.
+            release = await mcp.fails("attach_debugger", "DEBUGGER_UNSUPPORTED", **target(
+                testbed, "com.example.launch.release", launch={}, timeoutMs=10000))
+            assert "not debuggable" in release["error"]["message"]
 
 
 @pytest.mark.parametrize("activity", ["; reboot", ".Main Activity", "../x", "a\x00b", "$(id)", "x" * 300,

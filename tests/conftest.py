@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from adb.launch_bed import launch_bed, launcher  # noqa: F401  (the launch stand-ins on that testbed)
+
 # The adb testbed (tests/adb, tests/server) is registered here once: its adbd owns the machine-wide
 # @jdwp-control socket, so a second testbed in the same run could not register any app process.
 from adb.testbed import adb_path, adbd_path, apps, debuggee_classes, java_tools, testbed  # noqa: F401

@@ -1,10 +1,22 @@
-"""Decode the DDM chunks ART sends unasked: HELO, APNM, WAIT and THST.
+"""Decode Android's DDM chunks (HELO, APNM, WAIT, STAG, THST) and build the HELO request.
 
 Layer: ``android``, sans-IO (stdlib only). Takes ``(chunk type, data)`` as the ``jdwp`` client's
-DDM channel delivers it, so it never imports ``jdwp``. Spec: ../shared/DESIGN.md §2 (DDM channel)
-and §4; layouts follow the framework's ``android.ddm`` handlers (big-endian, strings are UTF-16BE
+DDM channel delivers it, so it never imports ``jdwp``. Spec: ../shared/DESIGN.md §2 (DDM channel),
+§4 and §7.5; layouts follow the framework's ``android.ddm`` handlers (big-endian, strings are UTF-16BE
 with a length in UTF-16 units). Later Android versions append fields, so everything after the
 first fields is optional: a decoder reads what is there and never fails on a shorter chunk.
+
+Who sends what (read in art/adbconnection/adbconnection.cc and frameworks/base android.ddm / android.os):
+- ART sends nothing when a debugger connects. ``HELO`` is the *reply* to a debugger's HELO request;
+  until the first non-DDM packet, adbconnection answers DDM packets in process (``HandleDataWithoutAgent``
+  → ``Dbg::DdmHandleChunk`` → ``DdmHandleHello``) without loading the JDWP agent, so a HELO right after
+  the handshake is cheap and quick. Its reply carries pid, VM identity, app name, user id, ABI
+  (``"64-bit (arm64)"``), VM flags, native-debuggable, package name and, since API 34, the boot stage.
+- ``WAIT`` (reason 0) is sent by ``Debug.waitForDebugger``/``suspendAllAndSendVmStart`` when they start
+  waiting, and again just before the HELO reply while the app waits (``Debug.waitingForDebugger()``).
+- ``APNM`` is sent when the app's name is set (``DdmHandleAppName.setAppName``) while a DDM client is
+  connected: once the app binds, not before any reply.
+- ``STAG`` (API 34+, ``DdmSyncStageUpdater``) is sent at each boot stage: BOOT, ATCH, BIND, NAMD, DEBG, A_GO.
 """
 
 from __future__ import annotations
@@ -17,16 +29,22 @@ from .errors import AdbProtocolError
 
 __all__ = [
     "APNM",
+    "BOOT_STAGES",
     "HELO",
+    "HELO_PROTOCOL_VERSION",
+    "STAG",
     "THST",
     "WAIT",
     "AppName",
+    "BootStage",
     "Hello",
     "ThreadStatus",
     "ThreadStatusEntry",
     "Waiting",
     "chunk_type",
     "decode_chunk",
+    "hello_request",
+    "pointer_size",
     "split_chunk",
 ]
 
@@ -43,11 +61,49 @@ HELO = chunk_type("HELO")
 APNM = chunk_type("APNM")
 WAIT = chunk_type("WAIT")
 THST = chunk_type("THST")
+STAG = chunk_type("STAG")
+
+HELO_PROTOCOL_VERSION = 1
+"""The DDM protocol version a debugger announces in its HELO request (and ART's handler answers with)."""
+
+BOOT_STAGES = {
+    "BOOT": "from zygote to attach",
+    "ATCH": "attached, before the application is bound",
+    "BIND": "binding the application",
+    "NAMD": "named: the package name is known",
+    "DEBG": "waiting for or talking to a debugger",
+    "A_GO": "running its main loop",
+}
+"""``android.os.DdmSyncState.Stage`` labels (API 34+) and what each means, in boot order."""
+
+
+def hello_request(version: int = HELO_PROTOCOL_VERSION) -> bytes:
+    """The data of a HELO request chunk: the debugger's DDM protocol version (u32)."""
+    return struct.pack(">I", version)
+
+
+def pointer_size(abi: str | None) -> int | None:
+    """8 or 4 from HELO's ABI text (``"64-bit (arm64)"``, ``"32-bit (arm)"``), else ``None``."""
+    if abi is None:
+        return None
+    if abi.startswith("64-bit"):
+        return 8
+    if abi.startswith("32-bit"):
+        return 4
+    return None
+
+
+def _stage_label(value: int) -> str:
+    raw = value.to_bytes(4, "big")
+    return raw.decode("ascii") if all(0x20 <= b < 0x7F for b in raw) else f"0x{value:08x}"
 
 
 @dataclass(frozen=True)
 class Hello:
-    """HELO: the VM's self-introduction (sent in reply to our HELO, and by ART on connect)."""
+    """HELO: the VM's self-introduction, the reply to a debugger's HELO (ART never sends it unasked).
+
+    ``boot_stage`` is the four-letter ``DdmSyncState`` label (API 34+, see :data:`BOOT_STAGES`).
+    """
 
     protocol_version: int
     pid: int
@@ -58,7 +114,19 @@ class Hello:
     jvm_flags: str | None = None
     native_debuggable: bool | None = None
     package_name: str | None = None
-    boot_stage: int | None = None
+    boot_stage: str | None = None
+
+    @property
+    def pointer_size(self) -> int | None:
+        """8 for a 64-bit process, 4 for 32-bit (known before ``IDSizes``), from :attr:`abi`."""
+        return pointer_size(self.abi)
+
+
+@dataclass(frozen=True)
+class BootStage:
+    """STAG (API 34+): the app reached a boot stage (a :data:`BOOT_STAGES` label)."""
+
+    stage: str
 
 
 @dataclass(frozen=True)
@@ -154,7 +222,7 @@ def _decode_hello(r: _Reader) -> Hello:
     if r.remaining >= 4:
         fields["package_name"] = r.string()
     if r.remaining >= 4:
-        fields["boot_stage"] = r.u32()
+        fields["boot_stage"] = _stage_label(r.u32())
     return Hello(**fields)  # type: ignore[arg-type]
 
 
@@ -179,18 +247,23 @@ def _decode_thst(r: _Reader) -> ThreadStatus:
     return ThreadStatus(tuple(threads))
 
 
-_DECODERS: dict[int, Callable[[_Reader], Hello | AppName | ThreadStatus]] = {
+def _decode_stag(r: _Reader) -> BootStage:
+    return BootStage(_stage_label(r.u32()))
+
+
+_DECODERS: dict[int, Callable[[_Reader], Hello | AppName | ThreadStatus | BootStage]] = {
     HELO: _decode_hello,
     APNM: _decode_apnm,
     THST: _decode_thst,
+    STAG: _decode_stag,
 }
 
 
-def decode_chunk(kind: int, data: bytes) -> Hello | AppName | Waiting | ThreadStatus | None:
+def decode_chunk(kind: int, data: bytes) -> Hello | AppName | Waiting | ThreadStatus | BootStage | None:
     """Decode one DDM chunk.
 
     Args:
-        kind: the chunk type as a u32 (``HELO``, ``APNM``, ``WAIT``, ``THST`` …).
+        kind: the chunk type as a u32 (``HELO``, ``APNM``, ``WAIT``, ``STAG``, ``THST`` …).
         data: the chunk's payload (without the 8-byte type/length header).
 
     Returns:

@@ -96,6 +96,11 @@ class JdwpStream(trio.abc.HalfCloseableStream):
             return data
         return bytes(await self._inner.receive_some(max_bytes))
 
+    def unread(self, data: bytes) -> None:
+        """Put ``data`` back in front of what is still to be read (bytes a helper read past what it used,
+        such as the packets that came before the reply to a DDM HELO)."""
+        self._pending[:0] = data
+
     async def aclose(self) -> None:
         """Close the stream, then remove our forward (never another one), shielded from cancellation."""
         if self._closed:

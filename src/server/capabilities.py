@@ -19,7 +19,7 @@ CAPABILITIES = Capabilities(
                 "captured_variables",
                 "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
                 "step_into", "step_over", "step_out", "step_filters",
-                "resume", "detach", "pause", "threads", "thread_monitors", "deadlocks"),
+                "resume", "detach", "pause", "threads", "thread_monitors", "deadlocks", "launch"),
     platforms=("android", "jvm"),
     jdk_required=False,
     limits=Limits(sessions_per_server=4, sessions_per_device=1, breakpoints_per_session=100, frames_per_call=100,
@@ -38,6 +38,11 @@ CAPABILITIES = Capabilities(
                                       "reconstructed, and a class stripped of its SMAP (R8) binds by its own "
                                       "lines only."),
         Limitation("no_native", "Native (C/C++) frames and iOS are not debugged."),
+        Limitation("android_anr", "Android spares only the debug app (one started with attach_debugger's launch, "
+                                  "or am start -D / set-debug-app) from ANRs: a stop that holds another app's main "
+                                  "thread about 5 s with input pending shows \"isn't responding\", and a "
+                                  "background app may be killed. Attach and capabilities say anr_exempt; each stop "
+                                  "of a non-exempt app carries a warning. Use launch to pause for long."),
         Limitation("private_values", "Local values may be private: returned only on request, never logged or "
                                      "stored."),
     ),

@@ -32,8 +32,9 @@ from jdwp.debugger import (
 )
 
 from .art_facts import AttachFacts, gather_facts
+from .launching import anr_exempt_of, anr_warning, app_facts, launch_facts
 from .models import TargetInput
-from .results import AndroidTarget, AppFacts, BreakpointAnswer, SessionState, Target, VmFacts
+from .results import AndroidTarget, AppFacts, BreakpointAnswer, LaunchFacts, SessionState, Target, VmFacts
 from .ring import EventRing
 from .targets import Config, connect
 
@@ -44,6 +45,7 @@ _STATE_OF_REASON: dict[str, SessionState] = {
     "detached": "detached", "pause_limit": "detached", "idle_limit": "detached", "session_limit": "detached",
     "shutdown": "detached", "vm_death": "disconnected", "disconnected": "disconnected", "failed": "failed"}
 
+VM_START_WAIT_S = 3.0
 _ID_TAGS = itertools.count(1)  # one per session of this process: the sessions' IDs never meet
 
 
@@ -69,6 +71,8 @@ class DebugSession:
         self._pause_mark: tuple[str, float] | None = None
         self._wake = trio.Event()
         self.done = trio.Event()
+        self.launch: LaunchFacts | None = None
+        self.anr_exempt: bool | None = None  # Android: spared ANRs (the debug app)?
 
     # --- what the tools read -----------------------------------------------------------------------
 
@@ -111,19 +115,34 @@ class DebugSession:
         try:
             async with connect(inp, self.config, adb) as conn:
                 self.device, self.target = conn.device, conn.target
-                if conn.recheck is not None:
+                # An app started for debugging, or one waiting for its debugger (DDM WAIT), is held at
+                # once: Debug.waitForDebugger() lets it run 1.3 s after our last command.
+                hold = conn.launched is not None or (conn.contact is not None and conn.contact.waiting)
+                if conn.recheck is not None and not hold:
                     await conn.recheck()  # PROCESS_CHANGED if the pid now names another process
                 version = conn.vm.version_info
                 self.target = dataclasses.replace(conn.target, vm=VmFacts(
                     version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
                     conn.vm.id_sizes))
-                target = self.target
-                if isinstance(target, AndroidTarget):
-                    self.facts = await gather_facts(conn.vm, adb=adb, serial=conn.device, app_id=target.app_id)
-                else:
-                    self.facts = await gather_facts(conn.vm)
-                async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
+                async with open_debugger(conn.vm, id_prefix=self.id_prefix, launch=hold) as engine:
                     self.engine = engine
+                    if hold:
+                        # With --suspend (API 34+) ART's VM_START is the launch stop: give it a moment.
+                        suspend_flag = conn.launched is not None and conn.launched.suspend_flag
+                        await engine.hold_at_launch(vm_start_within=VM_START_WAIT_S if suspend_flag else 0.0)
+                        if conn.recheck is not None:
+                            await conn.recheck()
+                    # After the hold: an app waiting for its debugger runs 1.3 s after our last command,
+                    # and these checks may take longer than that.
+                    target = self.target
+                    if isinstance(target, AndroidTarget):
+                        self.facts = await gather_facts(conn.vm, adb=adb, serial=conn.device, app_id=target.app_id)
+                    else:
+                        self.facts = await gather_facts(conn.vm)
+                    if isinstance(self.target, AndroidTarget):
+                        self.launch = launch_facts(conn.launched)
+                        self.anr_exempt = await anr_exempt_of(adb, conn)
+                        self.target = dataclasses.replace(self.target, app=app_facts(conn.contact, self.anr_exempt))
                     task_status.started()
                     started = True
                     async with trio.open_nursery() as nursery:
@@ -172,7 +191,8 @@ class DebugSession:
     async def _pump(self, engine: Debugger) -> None:
         async for event in engine.events:
             if isinstance(event, Stopped):
-                self.ring.append("stopped", stop=event.stop)
+                warning = anr_warning(self.anr_exempt) if isinstance(self.target, AndroidTarget) else None
+                self.ring.append("stopped", stop=event.stop, warning=warning)
             elif isinstance(event, BreakpointVerified | BreakpointRejected):
                 self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
             elif isinstance(event, Terminated):
@@ -228,9 +248,11 @@ class DebugSession:
                 continue
             app = target.app or AppFacts()
             if isinstance(info, ddm.Hello | ddm.AppName) and info.app_name:
-                app = AppFacts(info.app_name, app.waiting_for_debugger)
+                app = dataclasses.replace(app, app_name=info.app_name)
             elif isinstance(info, ddm.Waiting):
-                app = AppFacts(app.app_name, True)
+                app = dataclasses.replace(app, waiting_for_debugger=True)
+            elif isinstance(info, ddm.BootStage):
+                app = dataclasses.replace(app, boot_stage=info.stage)
             self.target = dataclasses.replace(target, app=app)
 
     # --- ending ------------------------------------------------------------------------------------

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
+
+from android import InvalidArgument
+from android.launch import validate_activity
 
 MAX_SAFE_INT = 2**53 - 1
 
@@ -20,6 +23,26 @@ Timeout = Annotated[StrictInt, Field(ge=100, le=30000, description="Milliseconds
 
 class Input(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LaunchInput(Input):
+    """Start the app for debugging instead of attaching to a running process (android only)."""
+
+    activity: Text | None = Field(
+        default=None, description="Activity to start: a class name (com.example.app.MainActivity) or one "
+                                  "relative to the package (.MainActivity); default the launcher activity.")
+    clearData: StrictBool = Field(default=False, description="Clear the app's data (pm clear) first.")
+
+    @field_validator("activity")
+    @classmethod
+    def _activity_is_a_class_name(cls, value: str | None) -> str | None:
+        # Checked here, before anything reaches the device's shell (shell characters, '..', NUL, spaces).
+        if value is None:
+            return value
+        try:
+            return validate_activity(value)
+        except InvalidArgument as exc:
+            raise ValueError(str(exc)) from None
 
 
 class TargetInput(Input):
@@ -51,7 +74,7 @@ class TargetInput(Input):
         else:
             if self.address is None:
                 raise ValueError("platform jvm needs address (host:port)")
-            extra = [n for n in ("deviceId", "appId", "processId") if getattr(self, n) is not None]
+            extra = [n for n in ("deviceId", "appId", "processId", "launch") if getattr(self, n, None) is not None]
             if extra:
                 listed = extra[0] if len(extra) == 1 else f"{', '.join(extra[:-1])} and {extra[-1]}"
                 raise ValueError(f"{listed} {'is' if len(extra) == 1 else 'are'} for platform android; "
@@ -66,10 +89,22 @@ AttachTimeout = Annotated[StrictInt, Field(
 
 
 class AttachInput(TargetInput):
-    """attach_debugger's input: a target, with a longer default ``timeoutMs`` (the first reply's own
-    deadline is 45 s on Android, after a handshake of at most 5 s)."""
+    """attach_debugger's input: a target, which may ask to start the app for debugging (``launch``, android
+    only), with a longer default ``timeoutMs`` (the first reply's own deadline is 45 s on Android, after a
+    handshake of at most 5 s; a launch takes most of the call's time)."""
 
     timeoutMs: AttachTimeout = 60000
+
+    launch: LaunchInput | None = Field(
+        default=None, description="android only: start the app waiting for a debugger (force-stopping it "
+                                  "first) and attach before its code runs; the session starts paused on a stop "
+                                  "of reason launch, and resume_debugger starts the app.")
+
+    @model_validator(mode="after")
+    def _launch_starts_a_new_process(self) -> AttachInput:
+        if self.launch is not None and self.processId is not None:
+            raise ValueError("launch starts a new process: give launch or processId, not both")
+        return self
 
 
 class SessionInput(Input):

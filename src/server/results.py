@@ -54,14 +54,26 @@ class StartIdentity:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class AppFacts:
-    """What an Android app says of itself in DDM chunks (``HELO``/``APNM``, ``WAIT``)."""
+    """What an Android app says of itself in DDM chunks (``HELO``/``APNM``, ``WAIT``, ``STAG``), and whether
+    Android spares it ANRs.
+
+    ``anr_exempt``: true when the process runs as the debug app (started by ``launch``, or
+    ``mDebugging=true`` in ``dumpsys activity processes``); false when it does not, so a stop that holds its
+    main thread about 5 s with input pending gets an ANR; absent when the device could not tell.
+    """
 
     app_name: str | None = optional()
     waiting_for_debugger: bool | None = optional()
+    package_name: str | None = optional()
+    user_id: int | None = optional()
+    abi: str | None = optional()
+    pointer_size: int | None = optional()
+    boot_stage: str | None = optional()
+    anr_exempt: bool | None = optional()
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
-        bound_names(self, "app_name")
+        bound_names(self, "app_name", "package_name", "abi")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -181,6 +193,9 @@ class Candidate:
     start_identity: StartIdentity
     debuggable: bool
     busy: bool
+    #: Whether the process runs as the debug app, spared ANRs (``dumpsys activity processes``); absent when
+    #: the device could not tell.
+    anr_exempt: bool | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -195,6 +210,18 @@ class CapabilitiesResult:
 # --- session results -------------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class LaunchFacts:
+    """What ``launch`` did: the activity started, the new pid, the API level and whether ``--suspend`` went
+    with ``am start -D`` (API 34+), and whether the app's data was cleared."""
+
+    activity: str
+    pid: int
+    api_level: int | None
+    suspend_flag: bool
+    cleared_data: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class AttachResult:
     debug_session_id: str
     target: Target
@@ -204,6 +231,9 @@ class AttachResult:
     #: Android: most sampled app classes lack local-variable tables (locals will be unavailable).
     release_build_likely: bool | None = optional()
     warnings: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    launch: LaunchFacts | None = optional()
+    stop: Stop | None = optional()
+    anr_warning: str | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -291,6 +321,8 @@ class RingEvent:
     breakpoint: BreakpointAnswer | None = optional()
     reason: str | None = optional()
     message: str | None = optional()
+    #: A stop of an Android app that is not spared ANRs says how long it may stay paused (issue 14 §2).
+    warning: str | None = optional()
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
 

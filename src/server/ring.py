@@ -47,8 +47,9 @@ class EventRing:
 
     def append(self, kind: EventKind, *, stop: Stop | None = None, breakpoint: BreakpointAnswer | None = None,
                reason: str | None = None, message: str | None = None,
-               truncated_names: tuple[str, ...] = ()) -> RingEvent:
-        event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, truncated_names)
+               truncated_names: tuple[str, ...] = (), warning: str | None = None) -> RingEvent:
+        event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, warning,
+                          truncated_names=truncated_names)
         self._next += 1
         self._events.append(event)
         self._changed.set()

@@ -93,6 +93,10 @@ class SessionManager:
             self._keys.pop(session.id, None)
             self._inputs.pop(session.id, None)
             raise
+        if session.launch is not None:
+            # A cleanup retry reconnects to the process this launch started; it must never launch again.
+            self._inputs[session.id] = TargetInput(**inp.model_dump(exclude={"launch", "processId"}),
+                                                   processId=session.launch.pid)
         return session
 
     async def _run(self, session: DebugSession, inp: TargetInput, *,

@@ -18,6 +18,8 @@ import trio
 import jdwp
 from android import AdbClient, ResolvedTarget, recheck_identity, resolve_target
 from android.frozen import open_app_jdwp_stream
+from android.hello import FirstContact, say_hello
+from android.launch import Launched, launch_app
 
 from .addresses import JvmAddress, format_address, resolve_jvm_address
 from .failures import ToolFailure
@@ -52,6 +54,9 @@ class Connected:
     vm: jdwp.JdwpClient
     recheck: Callable[[], Awaitable[None]] | None = None
     android: bool = False
+    #: The app this attach started (``launch``), and what it said to our DDM HELO.
+    launched: Launched | None = None
+    contact: FirstContact | None = None
 
 
 class CheckedTarget(TargetInput):
@@ -85,7 +90,7 @@ async def check_target(inp: TargetInput, config: Config) -> TargetInput:
     if inp.platform != "jvm" or isinstance(inp, CheckedTarget):
         return inp
     jvm = await check_jvm_address(inp, config)
-    return CheckedTarget(**inp.model_dump(), jvm=jvm)
+    return CheckedTarget(**inp.model_dump(exclude={"launch"}), jvm=jvm)
 
 
 async def check_jvm_address(inp: TargetInput, config: Config) -> JvmAddress:
@@ -139,11 +144,24 @@ async def connect(inp: TargetInput, config: Config, adb: AdbClient) -> AsyncIter
             yield Connected(f"jvm:{address}", address, JvmTarget("jvm", address, requested_address=jvm.given), vm)
         return
     assert inp.deviceId is not None and inp.appId is not None
-    resolved = await resolve_target(adb, inp.deviceId, inp.appId, inp.processId)
+    launched = None
+    launch = getattr(inp, "launch", None)  # attach_debugger's AttachInput; never a cleanup retry's target
+    if launch is not None:
+        # The launch gets most of the call's time; attaching to a waiting app is quick.
+        launched = await launch_app(adb, inp.deviceId, inp.appId, launch.activity, clear_data=launch.clearData,
+                                    timeout=max(2.0, inp.timeoutMs / 1000 - 3))
+    resolved = await resolve_target(adb, inp.deviceId, inp.appId, launched.pid if launched else inp.processId)
     stream = await open_app_jdwp_stream(adb, resolved.serial, resolved.pid, transport=config.adb_transport)
+    try:
+        contact = await say_hello(stream)
+    except BaseException:
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
+        raise
     async with jdwp.open_jdwp(stream, handshake=False, first_reply_timeout=FIRST_REPLY_LIMIT_S) as vm:
         yield Connected(f"android:{resolved.serial}", resolved.serial, android_target(resolved), vm,
-                        recheck=lambda: recheck_identity(adb, resolved), android=True)
+                        recheck=lambda: recheck_identity(adb, resolved), android=True, launched=launched,
+                        contact=contact)
 
 
 async def open_tcp(jvm: JvmAddress, timeout: float) -> tuple[trio.SocketStream, str]:

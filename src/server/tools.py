@@ -21,6 +21,7 @@ from .art_costs import art_step_warnings
 from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
+from .launching import anr_warning, debug_states
 from .models import (
     AttachInput,
     EvaluateInput,
@@ -146,13 +147,13 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                 prerequisites = dataclasses.replace(
                     prerequisites, discovery_error=ErrorBody(exc.code, str(exc), exc.retryable))
                 found = []
-            for process in found:
+            shown = [p for p in found if inp.processId is None or p.facts.pid == inp.processId]
+            exempt = await debug_states(call.manager.adb, inp.deviceId or "", [p.facts.pid for p in shown])
+            for process in shown:
                 facts = process.facts
-                if inp.processId is not None and facts.pid != inp.processId:
-                    continue
                 candidates.append(Candidate(facts.pid, facts.name, facts.uid,
                                             StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
-                                            facts.pid == ours_pid))
+                                            facts.pid == ours_pid, exempt.get(facts.pid)))
     return CapabilitiesResult(
         prerequisites, tuple(candidates), CAPABILITIES.operations, LIMITATIONS,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
@@ -164,8 +165,10 @@ async def attach(call: Call) -> AttachResult:
     call.session = session
     assert session.target is not None  # a session that started has its target
     facts = session.facts
+    stop = session.current_stop()
+    warning = anr_warning(session.anr_exempt, at_attach=True) if isinstance(session.target, AndroidTarget) else None
     return AttachResult(session.id, session.target, session.target.vm, facts.first_reply_ms,
-                        facts.release_build_likely, facts.warnings)
+                        facts.release_build_likely, facts.warnings, session.launch, stop, warning)
 
 
 async def get_state(call: Call) -> StateResult:
@@ -287,7 +290,12 @@ TOOLS: tuple[Tool, ...] = (
          "vm_start stop before main; set breakpoints, then resume_debugger. One session per device (per address "
          "for a JVM), four per server. " + _TARGET_HELP +
          " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
-         "Next: set_debugger_breakpoint, then wait_for_debugger_event.",
+         "Android start-up code (Application.onCreate, the first Activity.onCreate): pass launch: {activity?, "
+         "clearData?} — the app is force-stopped, started waiting for a debugger (the launcher activity when "
+         "activity is omitted) and held before its code runs: state paused on a stop of reason launch; set "
+         "breakpoints, then resume_debugger starts it. An app already waiting for a debugger is held the same "
+         "way. target.app.anr_exempt says whether Android spares the app ANRs (only a launched app is): "
+         "otherwise keep stops under about 5 s. Next: set_debugger_breakpoint, then wait_for_debugger_event.",
          AttachInput, attach, AttachResult, read_only=False, idempotent=False, full_envelope=True,
          uncertain_on_interrupt=True),
     Tool("get_debugger_state", "Read session state",

@@ -11,6 +11,8 @@ What runs (see ../shared/testbed/README.md for how each fact was measured):
   Android prints; stopped by pid with SIGTERM at session end;
 - per test, "app processes": JVMs whose argv[0] is the package name, registered on @jdwp-control by
   ``jdwp_registrar.py``, which proxies adbd's fds to the JVM's JDWP agent.
+- for launch tests, :mod:`adb.launch_bed` adds stand-in ``am``, ``cmd package``, ``pm clear`` and ``dumpsys``
+  to the same directory, and apps that wait for their debugger behind a played adbconnection.
 
 Missing tools skip these tests with a message saying how to run them; with PYJDWP_REQUIRE_LIVE=1
 (CI) they fail instead.
@@ -100,6 +102,7 @@ _PM = """#!/bin/sh
 # Stand-in for Android's pm: `pm list packages [-U] [FILTER]` printed as Android prints it
 # ("package:<name> uid:<uid>"); FILTER is a substring match, as on Android.
 table="$(dirname "$0")/packages.txt"
+if [ "$1" = clear ] && [ -x "$(dirname "$0")/pm-clear" ]; then shift; exec "$(dirname "$0")/pm-clear" "$@"; fi
 if [ "$1" != list ] || [ "$2" != packages ]; then echo "Unknown command: $*" >&2; exit 1; fi
 shift 2
 showuid=0

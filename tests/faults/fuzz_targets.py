@@ -31,7 +31,7 @@ import trio
 from mcp import Client
 from pydantic import ValidationError
 
-from android import ddm, track_app
+from android import anr, ddm, launch, track_app
 from android import protocol as adb
 from android.errors import AdbError
 from jdwp.debugger.expressions import MAX_EXPRESSION_CHARS, ExpressionSyntaxError, parse_expression
@@ -145,8 +145,11 @@ ADB_PARSERS: tuple[tuple[str, Any], ...] = (
     ("jdwp pids", _text(adb.parse_pid_list)),
     ("ddm chunk", _ddm_chunk),
     *((f"ddm {name}", functools.partial(ddm.decode_chunk, ddm.chunk_type(name)))
-      for name in ("HELO", "APNM", "WAIT", "THST")),
+      for name in ("HELO", "APNM", "WAIT", "THST", "STAG")),
     ("track-app", track_app.decode_app_processes),
+    ("am start", _text(launch.parse_am_start)),
+    ("resolve-activity", _text(functools.partial(launch.parse_resolved_activity, app_id="com.example.app"))),
+    ("dumpsys processes", _text(functools.partial(anr.parse_debugging, pid=4242))),
 )
 
 

@@ -116,16 +116,29 @@ async def art_session(vm: jdwp.JdwpClient, control: Control) -> dict[str, Any]:
     live = [v for v in variables.slots if v.code_index <= index < v.code_index + v.length and v.name != "this"]
     values = await vm.stack_frame.get_values(hit.thread, frames[0].frame_id,
                                              [SlotRequest(v.slot, ord(v.signature[0])) for v in live])
-    text = await vm.string_reference.value(values[1].value)
+    texts = [await vm.string_reference.value(v.value) for v in values if v.tag == Tag.STRING]
     await vm.event_request.clear(EventKind.BREAKPOINT, request_id)
     await vm.resume()
     await vm.dispose()
-    summary.update(methods=methods, location=location, hit=hit, frames=frames, values=values, text=text,
-                   request_id=request_id)
+    summary.update(methods=methods, location=location, hit=hit, frames=frames, values=values, text=texts[0],
+                   texts=texts, request_id=request_id)
     return summary
 
 
+async def art_launch(vm: jdwp.JdwpClient, control: Control) -> dict[str, Any]:
+    """The synthetic launch: hold the waiting app at once, name its main thread, let it go, read STAG."""
+    await vm.suspend()
+    (thread,) = await vm.all_threads()
+    name = await vm.thread_reference.name(thread)
+    await vm.resume()
+    chunks = [await vm.receive_ddm(), await vm.receive_ddm()]
+    await vm.dispose()
+    return {"id_sizes": vm.id_sizes, "thread_name": name, "ddm": [c.type_name for c in chunks],
+            "stage": chunks[-1].data}
+
+
 SCENARIOS["art_session"] = art_session
+SCENARIOS["art_launch"] = art_launch
 
 
 # Sessions through the debugger engine (their recordings replay through the same table).

@@ -13,12 +13,14 @@ import pytest
 import trio
 import trio.testing
 from scenarios import SCENARIOS
+from test_android_hello import Rewound
 
 import jdwp
+from android.hello import say_hello
 from jdwp import recording
 from jdwp.protocol.commands import BY_ID, Event
 from jdwp.protocol.constants import Tag
-from jdwp.protocol.wire import CommandPacket, encode_packet
+from jdwp.protocol.wire import HANDSHAKE, CommandPacket, encode_packet
 from jdwp.replay import ReplayVm
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
@@ -86,11 +88,27 @@ async def replay(path: Path, *, trickle: bool = False) -> tuple[Any, Any]:
     vm = ReplayVm(rec)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(vm.serve, vm_end)
-        async with jdwp.open_jdwp(debugger_end) as client:
-            summary = await scenario(client, no_control, **rec.header.get("options", {}))
+        if rec.header.get("hello"):  # as the server does on Android: HELO between handshake and client
+            stream = Rewound(debugger_end)
+            await _handshake(stream)
+            contact = await say_hello(stream)
+            async with jdwp.open_jdwp(stream, handshake=False) as client:
+                summary = await scenario(client, no_control, **rec.header.get("options", {}))
+            summary["hello"] = contact
+        else:
+            async with jdwp.open_jdwp(debugger_end) as client:
+                summary = await scenario(client, no_control, **rec.header.get("options", {}))
     assert vm.result.mismatch is None
     assert vm.result.complete, f"played {vm.result.played} of {vm.result.total}"
     return rec, summary
+
+
+async def _handshake(stream: trio.abc.Stream) -> None:
+    await stream.send_all(HANDSHAKE)
+    got = b""
+    while len(got) < len(HANDSHAKE):
+        got += await stream.receive_some(len(HANDSHAKE) - len(got))
+    assert got == HANDSHAKE
 
 
 @pytest.mark.parametrize("trickle", [False, True], ids=["whole", "one-byte-trickle"])
@@ -112,24 +130,26 @@ async def test_synthetic_art_session(trickle: bool) -> None:
     assert [m.method_id for m in summary["methods"]] == [0x11223344, 0x11223348]
     assert summary["hit"].location == summary["location"]
     assert summary["location"].method_id == 0x11223348
-    assert summary["values"] == [jdwp.Value(Tag.INT, 42), jdwp.Value(Tag.STRING, 0x3000)]
+    assert summary["values"] == [jdwp.Value(Tag.INT, 42), jdwp.Value(Tag.STRING, 0x3000),
+                                 jdwp.Value(Tag.STRING, 0x3001)]
     assert summary["text"] == "na\u00efve \U0001F600 nul:\x00"
+    assert summary["texts"][1] == "emoji \U0001F600 nul:\x00"  # ART's 4-byte form, sent unconverted
     assert summary["frames"][1].location.method_id == 0x11223344
+    hello = summary["hello"].hello
+    assert hello.boot_stage == "A_GO" and hello.pointer_size == 4 and not summary["hello"].waiting
 
 
-async def test_ddm_before_the_first_reply_is_routed_not_fatal() -> None:
-    path = RECORDINGS / "art-synthetic" / "ddm_and_small_ids.jsonl"
-    rec = recording.load(path)
-    debugger_end, vm_end = trio.testing.memory_stream_pair()
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(ReplayVm(rec).serve, vm_end)
-            async with jdwp.open_jdwp(debugger_end) as client:
-                chunk = await client.receive_ddm()  # arrived before the IDSizes reply
-                assert chunk.type_name == "APNM"
-                assert client.statistics()["ddm"] >= 1
-                assert client.version_info.vm_name == "Dalvik"
-                await client.aclose()
+@pytest.mark.parametrize("trickle", [False, True], ids=["whole", "one-byte-trickle"])
+async def test_synthetic_launch_of_a_waiting_app(trickle: bool) -> None:
+    path = RECORDINGS / "art-synthetic" / "launch_waiting.jsonl"
+    with trio.fail_after(30):
+        rec, summary = await replay(path, trickle=trickle)
+    assert rec.synthetic and rec.header["stands_for"] and rec.header["sources"]
+    contact = summary["hello"]
+    assert contact.waiting and contact.hello.boot_stage == "DEBG" and contact.hello.pointer_size == 8
+    # The WAIT that came before the HELO reply also reaches the client's DDM channel, then STAG after resume.
+    assert summary["ddm"] == ["WAIT", "STAG"] and summary["stage"] == b"A_GO"
+    assert summary["thread_name"] == "main"
 
 
 def test_composite_event_decodes_with_4_byte_method_ids() -> None:

@@ -51,6 +51,7 @@ from .errors import AlreadyPaused, EngineClosed, EvaluationFailed, InvalidArgume
 from .expressions import parse_expression
 from .expressions.evaluator import Evaluator, FrameContext
 from .frames import FrameRef, frame_locals, stack_page
+from .holds import LAUNCH_NOTE, main_thread
 from .ids import IdScheme
 from .model import (
     Breakpoint,
@@ -121,8 +122,9 @@ class _StopState:
 class Debugger:
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`."""
 
-    def __init__(self, vm: JdwpClient, id_prefix: str = "") -> None:
+    def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False) -> None:
         self.vm = vm
+        self._launch = launch  # a VM_START of a launched app is its launch stop (holds.py)
         self.symbols = Symbols(vm)
         self._ids = IdScheme(id_prefix)
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
@@ -452,6 +454,34 @@ class Debugger:
         self._current = state
         self._publish(Stopped(state.stop))
 
+    async def hold_at_launch(self, *, vm_start_within: float = 0.0) -> Stop:
+        """Hold a launched app before its code runs: the current ``launch`` stop (``am start --suspend``'s
+        VM_START), or one owned ``VirtualMachine.Suspend`` (1,8) made into a stop of reason ``launch`` on
+        the main thread. ``resume`` releases it like any stop. ``vm_start_within``: seconds to wait for a
+        VM_START first (ART sends it once the app's thread sees the debugger, polling every 100 ms).
+
+        Raises:
+            EngineClosed: the session has ended. JdwpError: the VM did not confirm the suspension.
+        """
+        with trio.move_on_after(vm_start_within):
+            while vm_start_within and self._current is None and self._terminal is None:
+                await self._handled.wait()
+        async with self._lock:
+            self._check_open()
+            if self._current is not None:
+                return self._current.stop
+            await self.vm.suspend()
+            thread = await main_thread(self.vm)
+            found = _Found(reasons=["launch"], thread=thread, suspension=_Suspension(SuspendPolicy.ALL, thread))
+            try:
+                state = await self._stop_of(found)
+            except JdwpError:
+                await self._release(found.suspension)
+                raise
+            assert state is not None  # only a filtered step makes no stop
+            self._make_current(state)
+            return state.stop
+
     # --- events from the VM ------------------------------------------------------------------------
 
     async def _run(self) -> None:
@@ -527,7 +557,7 @@ class Debugger:
             elif isinstance(event, VMStartEvent):
                 if event_set.suspend_policy == SuspendPolicy.NONE:
                     continue
-                found.reasons.append("vm_start")
+                found.reasons += ["launch", "vm_start"] if self._launch else ["vm_start"]
             elif isinstance(event, ClassPrepareEvent):
                 if self.breakpoints.is_prepare_request(event.request_id):
                     found.prepares.append(event)
@@ -564,9 +594,9 @@ class Debugger:
         stop_id = self._ids.stop(self._stops_issued)
         thread_handle = f"{stop_id}.t{thread:x}"
         position = positions[0] if positions else None
+        note = LAUNCH_NOTE if "launch" in found.reasons else BEFORE_MAIN if position is None else None
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
-                    tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended,
-                    note=BEFORE_MAIN if position is None else None)
+                    tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note)
         return _StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name})
 
     def _publish(self, event: EngineEvent) -> None:
@@ -685,15 +715,16 @@ async def suspended_threads(vm: JdwpClient) -> int | None:
 
 
 @asynccontextmanager
-async def open_debugger(vm: JdwpClient, *, id_prefix: str = "") -> AsyncIterator[Debugger]:
+async def open_debugger(vm: JdwpClient, *, id_prefix: str = "", launch: bool = False) -> AsyncIterator[Debugger]:
     """Run a :class:`Debugger` over an open client; detach when the block exits (if not done already).
 
     ``id_prefix`` (``"s3-"``: up to 12 lowercase letters or digits and a dash) starts every ID the
     session issues, so IDs stay unique among several sessions. The engine is handed over once the event
     sets that came with the connection are handled: a JVM started with ``suspend=y`` has its ``vm_start``
-    stop current when this returns.
+    stop current when this returns. ``launch`` marks an app started to be debugged: its VM_START stop
+    has reason ``launch`` (see :meth:`Debugger.hold_at_launch`).
     """
-    debugger = Debugger(vm, id_prefix)
+    debugger = Debugger(vm, id_prefix, launch=launch)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(debugger._run)

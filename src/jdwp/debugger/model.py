@@ -17,7 +17,7 @@ from typing import Any, Literal
 from .names import java_prefix
 
 BreakpointStatus = Literal["pending", "verified", "rejected"]
-StopReason = Literal["breakpoint", "step", "vm_start", "pause"]
+StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
 LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]

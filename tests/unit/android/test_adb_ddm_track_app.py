@@ -32,9 +32,20 @@ def test_helo_of_android_14_with_every_field() -> None:
     vm, app = "Dalvik v2.1.0", "com.example.app"
     data = struct.pack(">IIII", 1, 4242, len(vm), len(app)) + vm.encode("utf-16-be") + app.encode("utf-16-be")
     data += struct.pack(">i", 0) + _u16s("64-bit (arm64)") + _u16s("CheckJNI=false") + b"\x01"
-    data += _u16s("com.example.app") + struct.pack(">I", 3)
+    data += _u16s("com.example.app") + b"DEBG"  # API 34: DdmSyncState's stage, a four-letter label as a u32
     hello = ddm.decode_chunk(ddm.HELO, data)
-    assert hello == ddm.Hello(1, 4242, vm, app, 0, "64-bit (arm64)", "CheckJNI=false", True, "com.example.app", 3)
+    assert hello == ddm.Hello(1, 4242, vm, app, 0, "64-bit (arm64)", "CheckJNI=false", True, "com.example.app",
+                              "DEBG")
+    assert isinstance(hello, ddm.Hello) and hello.pointer_size == 8
+
+
+def test_stag_and_pointer_sizes() -> None:
+    assert ddm.decode_chunk(ddm.STAG, b"A_GO") == ddm.BootStage("A_GO")
+    assert ddm.decode_chunk(ddm.STAG, b"\x00\x00\x00\x07") == ddm.BootStage("0x00000007")
+    with pytest.raises(AdbProtocolError):
+        ddm.decode_chunk(ddm.STAG, b"A_")
+    assert ddm.pointer_size("32-bit (arm)") == 4 and ddm.pointer_size("mips") is None
+    assert ddm.hello_request() == b"\x00\x00\x00\x01"
 
 
 def test_helo_of_an_old_release_stops_after_the_app_name() -> None:

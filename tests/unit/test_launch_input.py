@@ -1,0 +1,35 @@
+"""attach_debugger's ``launch`` input: checked before anything reaches a device."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from server.models import AttachInput, TargetInput
+
+ANDROID = {"platform": "android", "deviceId": "emulator-5554", "appId": "com.example.app"}
+
+
+def test_launch_is_optional_and_defaults_to_the_launcher_activity() -> None:
+    assert AttachInput(**ANDROID).launch is None
+    launch = AttachInput(**ANDROID, launch={}).launch
+    assert launch is not None and launch.activity is None and launch.clearData is False
+    given = AttachInput(**ANDROID, launch={"activity": ".Main", "clearData": True}).launch
+    assert given is not None and given.activity == ".Main" and given.clearData is True
+
+
+@pytest.mark.parametrize("launch", [{"activity": "; reboot"}, {"activity": ".A B"}, {"activity": "../x"},
+                                    {"activity": "a\x00b"}, {"activity": "x" * 300}, {"activity": ""},
+                                    {"clearData": "yes"}, {"other": 1}])
+def test_bad_launch_inputs_are_refused(launch: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        AttachInput(**ANDROID, launch=launch)
+
+
+def test_launch_goes_with_android_only_and_not_with_a_pid() -> None:
+    with pytest.raises(ValidationError, match="launch or processId"):
+        AttachInput(**ANDROID, processId=42, launch={})
+    with pytest.raises(ValidationError, match="launch is for platform android"):
+        AttachInput(platform="jvm", address="127.0.0.1:5005", launch={})
+    with pytest.raises(ValidationError):  # the capabilities tool never launches
+        TargetInput(**ANDROID, launch={})

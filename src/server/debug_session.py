@@ -22,9 +22,11 @@ from android import AdbClient, ddm
 from jdwp import JdwpClient
 from jdwp.debugger import (
     BreakpointRejected,
+    BreakpointSpent,
     BreakpointVerified,
     Cleanup,
     Debugger,
+    LogpointHit,
     Stop,
     Stopped,
     Terminated,
@@ -166,8 +168,10 @@ class DebugSession:
         async for event in engine.events:
             if isinstance(event, Stopped):
                 self.ring.append("stopped", stop=event.stop)
-            elif isinstance(event, BreakpointVerified | BreakpointRejected):
+            elif isinstance(event, BreakpointVerified | BreakpointRejected | BreakpointSpent):
                 self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
+            elif isinstance(event, LogpointHit):
+                self.ring.append("logpoint", logpoint=event)
             elif isinstance(event, Terminated):
                 reason = self._close_reason or event.reason
                 if reason == event.reason:

@@ -42,9 +42,10 @@ from .expressions.evaluator import Evaluator, FrameContext, Result, Text
 from .frames import FrameRef, frame_locals
 from .hits import HitCounts, HitPlan
 from .model import BreakpointSpent, EngineEvent, Locals, LogpointHit, SourcePosition
+from .names import java_text
 from .objects import Layouts
 from .symbols import Symbols
-from .values import Summary, Values
+from .values import Summary, ValueKind, Values
 
 LOGPOINTS_PER_SECOND = 100  # per session, DESIGN.md §7.6
 SHOWN_LOCALS = 20
@@ -101,7 +102,14 @@ class _Hit:
         return self._ref
 
     async def locals(self) -> Locals:
+        """Frame 0's locals as the tools show them (strings' text, runtime types)."""
         return await frame_locals(self._judge.vm, self._judge.symbols, await self.frame(), self._judge.values)
+
+    async def raw_locals(self) -> Locals:
+        """Frame 0's locals with handles but no text or types: all an evaluation needs of them (it reads a
+        string's text or an object's type itself, when the expression asks), one round trip less per hit."""
+        return await frame_locals(self._judge.vm, self._judge.symbols, await self.frame(),
+                                  _Unsummarised(self._judge.values))
 
     async def evaluate(self, expr: Expr) -> Result:
         """The value of ``expr`` in frame 0, within the deadline.
@@ -111,7 +119,7 @@ class _Hit:
         """
         if self._evaluator is None:
             ref = await self.frame()
-            context = FrameContext(ref.location.class_id, self.locals)
+            context = FrameContext(ref.location.class_id, self.raw_locals)
             self._evaluator = Evaluator(self._judge.values, self._judge.layouts, context)
         with trio.move_on_after(EVALUATION_DEADLINE):
             return await self._evaluator.evaluate(expr)
@@ -120,6 +128,26 @@ class _Hit:
 
 class _TooSlow(DebuggerError):
     pass
+
+
+class _Unsummarised(Values):
+    """The session's values, summarised without a round trip: primitives as text, objects by handle only."""
+
+    def __init__(self, values: Values) -> None:  # shares the session's handles; nothing else of Values is used
+        self._values = values
+
+    async def summarize(self, values: Sequence[Value]) -> list[Summary]:
+        found = []
+        for value in values:
+            if value.is_null:
+                found.append(Summary("null", None))
+            elif not value.is_object:
+                found.append(Summary("primitive", java_text(value.tag, value.value)))
+            else:
+                kind: ValueKind = ("string" if value.tag == Tag.STRING else "array" if value.tag == Tag.ARRAY
+                                   else "object")
+                found.append(Summary(kind, None, object_id=self._values.handle(value)))
+        return found
 
 
 class HitJudge:

@@ -6,7 +6,10 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
 - **Suspension ownership.** Every event set whose suspend policy is not NONE is one suspension we own.
   A stop holds exactly the suspension of its event set; resume and step release exactly that
   (``VirtualMachine.Resume`` for ALL, ``ThreadReference.Resume`` for EVENT_THREAD), never more.
-  Class-prepare event sets that only serve binding are released as soon as binding is done.
+  Class-prepare event sets that only serve binding are released as soon as binding is done. A hit of a
+  breakpoint with a condition, hit count or logpoint (:mod:`.judge`) is judged under its EVENT_THREAD
+  suspension; one that stops trades it for an owned ``VirtualMachine.Suspend``, unless it asked for
+  ``suspend: "thread"`` (the stop then holds the event's own suspension of that thread).
 - **Stops.** The events of one event set form one stop. An event set that arrives while a stop is
   current is queued; resuming the current stop makes the next one current and publishes it.
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them

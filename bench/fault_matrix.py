@@ -3,10 +3,13 @@
     python bench/fault_matrix.py                  # every packet x every fault (about 10 minutes)
     python bench/fault_matrix.py --sample 8       # 8 packets spread over the journey
     python bench/fault_matrix.py --no-write       # print only
+    python bench/fault_matrix.py --journey condition --sample 6   # a conditional breakpoint's journey
+    python bench/fault_matrix.py --journey logpoint --sample 6    # a logpoint storm's journey
 
 A clean run of the journey (tests/faults/journey.py: attach, a pending and a loaded breakpoint, stop, stack,
 locals, step, resume, a pause with the threads listed and a listed thread's stack, resume, detach, through
-pyjdwp's MCP server) is relayed by tests/faults/proxy.py to a real
+pyjdwp's MCP server; or the ``condition`` or ``logpoint`` journey of the same module) is relayed by
+tests/faults/proxy.py to a real
 JVM and its packets counted; then, for each packet and each fault (EOF, a stall of 2 x timeoutMs + 0.5 s,
 48 garbage bytes, the packet cut in half then EOF), the journey runs again with that fault injected there.
 Every run checks: each tool call returns within its timeoutMs + 1 s, every response is an envelope (no
@@ -32,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from reliability_doc import machine, write_section
 
-from faults.journey import Bench, Outcome, packet_points, summarise
+from faults.journey import JOURNEYS, Bench, Outcome, packet_points, summarise
 from faults.proxy import FAULTS
 from support.jvm import compile_fixtures
 
@@ -48,13 +51,24 @@ def cell(outcome: Outcome) -> str:
     return text + (" **" + " ".join(marks) + "**" if marks else "")
 
 
-async def run(classes: Path, sample: int | None, timeout_ms: int) -> tuple[Outcome, list[Outcome], int, float]:
+JOURNEY_TEXT = {
+    "reference": "attach, a pending and a loaded breakpoint, stop, stack, locals, step over, resume, a pause with "
+                 "the threads listed and a listed thread's stack, resume, detach",
+    "condition": "attach, a conditional breakpoint (true every 40th hit; every hit judged with only its thread "
+                 "held), two stops with stack and locals, resume, detach",
+    "logpoint": "attach, a logpoint hit some 200 times a second (past the 100 a second rate limit), events "
+                "polled, a state read while it fires, detach while it fires",
+}
+
+
+async def run(classes: Path, sample: int | None, timeout_ms: int,
+              journey: str = "reference") -> tuple[Outcome, list[Outcome], int, float]:
     bench = Bench(classes, shutil.which("java") or "java")
     started = time.monotonic()
     try:
         async with trio.open_nursery() as nursery:
             await bench.serve(nursery)
-            clean = await bench.run(None, None, timeout_ms)
+            clean = await bench.run(None, None, timeout_ms, journey)
             if not clean.clean or clean.failed_at:
                 raise SystemExit(f"the clean journey failed: {clean}")
             points = packet_points(clean.packets, sample)
@@ -63,7 +77,7 @@ async def run(classes: Path, sample: int | None, timeout_ms: int) -> tuple[Outco
             outcomes = []
             for point in points:
                 for fault in FAULTS:
-                    outcome = await bench.run(point, fault, timeout_ms)
+                    outcome = await bench.run(point, fault, timeout_ms, journey)
                     outcomes.append(outcome)
                     flag = "" if outcome.clean else "   <-- " + "; ".join(
                         outcome.hangs + outcome.escaped + outcome.unnamed + outcome.leaks)
@@ -75,18 +89,18 @@ async def run(classes: Path, sample: int | None, timeout_ms: int) -> tuple[Outco
 
 
 def report(clean: Outcome, outcomes: list[Outcome], restarts: int, elapsed: float, timeout_ms: int,
-           command: str) -> str:
+           command: str, journey: str = "reference") -> str:
     by_point: dict[int, dict[str, Outcome]] = {}
     for o in outcomes:
         assert o.point is not None and o.fault is not None
         by_point.setdefault(o.point, {})[o.fault] = o
     lines = [
-        "## Fault injection at every packet of the reference journey",
+        "## Fault injection at every packet of the reference journey" if journey == "reference" else
+        f"## Fault injection in the {journey} journey",
         "",
         f"Regenerate: `{command}` ({elapsed / 60:.1f} minutes here). Machine: {machine()}.",
         "",
-        f"The journey (attach, a pending and a loaded breakpoint, stop, stack, locals, step over, resume, a pause "
-        f"with the threads listed and a listed thread's stack, resume, detach; "
+        f"The journey ({JOURNEY_TEXT[journey]}; "
         f"{clean.calls} tool calls, every timeoutMs {timeout_ms}) relayed through `tests/faults/proxy.py` to a real "
         f"JVM takes **{clean.packets} packets** (both directions, the two handshakes included). Each point below "
         "is the packet at which the fault struck, in the direction it travelled; faults: `eof` (packet dropped, "
@@ -136,20 +150,23 @@ def main() -> None:
     parser.add_argument("--sample", type=int, help="this many packet points, spread evenly (default: all)")
     parser.add_argument("--timeout-ms", type=int, default=1000, help="every tool call's timeoutMs (default 1000)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/reliability.md alone")
+    parser.add_argument("--journey", choices=JOURNEYS, default="reference", help="which journey (default reference)")
     args = parser.parse_args()
     if not shutil.which("java") or not shutil.which("javac"):
         sys.exit("bench/fault_matrix.py needs java and javac (OpenJDK 17) on PATH")
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_fixtures(Path(tmp), javac=shutil.which("javac") or "javac")
-        clean, outcomes, restarts, elapsed = trio.run(run, classes, args.sample, args.timeout_ms)
-    command = "python bench/fault_matrix.py" + (f" --sample {args.sample}" if args.sample else "") + (
+        clean, outcomes, restarts, elapsed = trio.run(run, classes, args.sample, args.timeout_ms, args.journey)
+    command = "python bench/fault_matrix.py" + (f" --journey {args.journey}" if args.journey != "reference" else "") + (
+        f" --sample {args.sample}" if args.sample else "") + (
         f" --timeout-ms {args.timeout_ms}" if args.timeout_ms != 1000 else "")
-    text = report(clean, outcomes, restarts, elapsed, args.timeout_ms, command)
+    text = report(clean, outcomes, restarts, elapsed, args.timeout_ms, command, args.journey)
     total = summarise(outcomes)
     print(f"{total['runs']} runs: {total['clean']} clean; hangs {total['hangs']}, escaped {total['escaped']}, "
           f"unnamed {total['unnamed']}, leaks {total['leaks']}; {elapsed:.0f} s")
     if not args.no_write:
-        print(f"wrote {write_section('faults', text)}")
+        section = "faults" if args.journey == "reference" else f"faults_{args.journey}"
+        print(f"wrote {write_section(section, text)}")
     sys.exit(0 if total["clean"] == total["runs"] else 1)
 
 

@@ -18,6 +18,7 @@ CAPABILITIES = Capabilities(
                 "file_breakpoints", "kotlin_inline_breakpoints", "stop_events", "stack", "locals",
                 "captured_variables",
                 "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
+                "conditional_breakpoints", "hit_counts", "logpoints", "thread_suspend_breakpoints",
                 "step_into", "step_over", "step_out", "step_filters",
                 "resume", "detach", "pause", "threads", "thread_monitors", "deadlocks", "launch"),
     platforms=("android", "jvm"),
@@ -31,8 +32,11 @@ CAPABILITIES = Capabilities(
                                     "(evaluate_debugger_expression) read locals, fields, elements and container "
                                     "contents only, never running app code."),
         Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
-        Limitation("stops_suspend_all", "Stops suspend every thread of the app; a stop left alone detaches after "
-                                        "the pause limit."),
+        Limitation("stops_suspend_all", "Stops suspend every thread of the app, unless the breakpoint was set "
+                                        "with suspend: \"thread\" (only the hitting thread is held); a stop left "
+                                        "alone detaches after the pause limit. Conditions and logpoints hold the "
+                                        "hitting thread briefly at every hit, and capture at most 100 logpoint "
+                                        "events a second."),
         Limitation("bytecode_tables", "Kotlin and other JVM languages show what their bytecode debug tables and "
                                       "source maps (SMAP) say: inline functions are mapped, coroutines are not "
                                       "reconstructed, and a class stripped of its SMAP (R8) binds by its own "

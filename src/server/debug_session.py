@@ -22,9 +22,11 @@ from android import AdbClient, ddm
 from jdwp import JdwpClient
 from jdwp.debugger import (
     BreakpointRejected,
+    BreakpointSpent,
     BreakpointVerified,
     Cleanup,
     Debugger,
+    LogpointHit,
     Stop,
     Stopped,
     Terminated,
@@ -193,8 +195,10 @@ class DebugSession:
             if isinstance(event, Stopped):
                 warning = anr_warning(self.anr_exempt) if isinstance(self.target, AndroidTarget) else None
                 self.ring.append("stopped", stop=event.stop, warning=warning)
-            elif isinstance(event, BreakpointVerified | BreakpointRejected):
+            elif isinstance(event, BreakpointVerified | BreakpointRejected | BreakpointSpent):
                 self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
+            elif isinstance(event, LogpointHit):
+                self.ring.append("logpoint", logpoint=event)
             elif isinstance(event, Terminated):
                 reason = self._close_reason or event.reason
                 if reason == event.reason:

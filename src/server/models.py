@@ -122,6 +122,21 @@ class SetBreakpointInput(SessionInput):
         default=None, description="Source file name (MainActivity.kt) or path (app/src/main/java/com/x/"
                                   "MainActivity.kt; \\ accepted): binds in every class of that file.")
     line: PositiveInt = Field(description="1-based source line; never moved to another line.")
+    condition: Text | None = Field(
+        default=None, description="A read-only expression (as evaluate_debugger_expression takes) evaluated in the "
+                                  "hitting frame: the hit stops only when it is true, e.g. i == 777.")
+    hitCount: PositiveInt | None = Field(
+        default=None, description="Ignore the first hitCount-1 hits (that pass the condition); later hits stop.")
+    action: Literal["stop", "log"] = Field(
+        default="stop", description='"log" makes a logpoint: each hit adds a logpoint event and the app runs on.')
+    logMessage: Text | None = Field(
+        default=None, description="Logpoint message template: {expression} parts are evaluated in the hitting "
+                                  "frame ({{ and }} are literal braces); without it, frame 0's locals (at most 20).")
+    maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = Field(
+        default=None, description="Logpoint: after this many hits (default 100, at most 10000) it is spent.")
+    suspend: Literal["all", "thread"] = Field(
+        default="all", description='"thread" holds only the hitting thread at a stop (the app\'s main thread '
+                                   'keeps serving input on Android); "all" suspends the whole VM.')
 
     @model_validator(mode="after")
     def _one_place(self) -> SetBreakpointInput:
@@ -132,6 +147,10 @@ class SetBreakpointInput(SessionInput):
                 raise ValueError("file must not contain a NUL character")
             if ".." in self.file.replace("\\", "/").split("/"):
                 raise ValueError("file must not contain a '..' directory")
+        if self.action == "stop" and (self.logMessage is not None or self.maxHits is not None):
+            raise ValueError('logMessage and maxHits are for action "log" (a logpoint)')
+        if self.action == "log" and self.suspend == "thread":
+            raise ValueError('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
         return self
 
 

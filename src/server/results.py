@@ -13,7 +13,7 @@ import dataclasses
 from typing import Any, Literal
 
 from jdwp import IdSizes
-from jdwp.debugger import OMIT_EMPTY, BoundLocation, Breakpoint, Reason, Stop, bound_names
+from jdwp.debugger import OMIT_EMPTY, BoundLocation, Breakpoint, Reason, SourcePosition, Stop, bound_names
 
 from .failures import ErrorBody
 
@@ -254,11 +254,26 @@ class BreakpointAnswer:
     status: str
     locations: tuple[BoundLocation, ...]
     reason: Reason | None = optional()
+    #: The options given (a breakpoint without any shows none of these fields).
+    condition: str | None = optional()
+    hit_count: int | None = optional()
+    action: str | None = optional()
+    log_message: str | None = optional()
+    max_hits: int | None = optional()
+    suspend: str | None = optional()
+    #: With options: hits that passed the condition so far; a logpoint's hits not captured (rate limit).
+    hits: int | None = optional()
+    dropped: int | None = optional()
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
+        given = bp.options
+        if given is None:
+            return cls(bp.breakpoint_id, LineRequest(bp.line, bp.class_name, bp.file), bp.status, bp.locations,
+                       bp.reason)
         return cls(bp.breakpoint_id, LineRequest(bp.line, bp.class_name, bp.file), bp.status, bp.locations,
-                   bp.reason)
+                   bp.reason, given.condition, given.hit_count, given.action, given.log_message, given.max_hits,
+                   given.suspend, bp.hits, bp.dropped)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -307,7 +322,8 @@ class Detached:
 
 # --- the event ring ----------------------------------------------------------------------------------
 
-EventKind = Literal["stopped", "breakpoint_verified", "breakpoint_rejected", "terminated"]
+EventKind = Literal["stopped", "breakpoint_verified", "breakpoint_rejected", "terminated", "logpoint",
+                    "breakpoint_spent"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -324,6 +340,14 @@ class RingEvent:
     #: A stop of an Android app that is not spared ANRs says how long it may stay paused (issue 14 §2).
     warning: str | None = optional()
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    # A logpoint event's own fields (DESIGN.md §7.1), with ``message``: dropped is how many hits of the
+    # session were counted but not captured since the previous logpoint event (over 100 a second).
+    breakpoint_id: str | None = optional()
+    thread_name: str | None = optional()
+    location: SourcePosition | None = optional()
+    captured_at_ms: int | None = optional()
+    dropped: int | None = optional()
+    condition_error: str | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

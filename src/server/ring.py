@@ -14,7 +14,7 @@ from collections import deque
 
 import trio
 
-from jdwp.debugger import Stop
+from jdwp.debugger import LogpointHit, Stop
 
 from .envelope import now_ms
 from .failures import ToolFailure
@@ -47,9 +47,17 @@ class EventRing:
 
     def append(self, kind: EventKind, *, stop: Stop | None = None, breakpoint: BreakpointAnswer | None = None,
                reason: str | None = None, message: str | None = None,
-               truncated_names: tuple[str, ...] = (), warning: str | None = None) -> RingEvent:
-        event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, warning,
-                          truncated_names=truncated_names)
+               truncated_names: tuple[str, ...] = (), warning: str | None = None,
+               logpoint: LogpointHit | None = None) -> RingEvent:
+        if logpoint is not None:
+            event = RingEvent(self._next, now_ms(), kind, message=logpoint.message,
+                              truncated_names=logpoint.truncated_names, breakpoint_id=logpoint.breakpoint_id,
+                              thread_name=logpoint.thread_name, location=logpoint.location,
+                              captured_at_ms=logpoint.captured_at_ms, dropped=logpoint.dropped,
+                              condition_error=logpoint.condition_error)
+        else:
+            event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, warning,
+                              truncated_names=truncated_names)
         self._next += 1
         self._events.append(event)
         self._changed.set()

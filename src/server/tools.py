@@ -181,7 +181,9 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer:
     inp: SetBreakpointInput = call.input
     session, engine = call.attached()
     async with session.lock:
-        return BreakpointAnswer.of(await engine.set_breakpoint(inp.className, inp.line, file=inp.file))
+        return BreakpointAnswer.of(await engine.set_breakpoint(
+            inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
+            action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend))
 
 
 async def remove_breakpoint(call: Call) -> Removed:
@@ -313,7 +315,15 @@ TOOLS: tuple[Tool, ...] = (
          "mistyped name); it binds when a class loads (event breakpoint_verified). Classes loaded but no code at "
          "the line, or no line tables, gives status rejected with reason DEBUGGER_LOCATION_UNAVAILABLE; it stays "
          "armed for classes loaded later — the breakpoint is never moved. At most 100 held at once per session "
-         "(remove one to set another). A hit suspends all threads; see wait_for_debugger_event.",
+         "(remove one to set another). A hit suspends all threads; see wait_for_debugger_event. Options: "
+         "condition (an expression as evaluate_debugger_expression takes; a syntax error is INVALID_ARGUMENT with "
+         "the column) stops only where it is true, and one that cannot be evaluated stops with condition_error; "
+         "hitCount ignores the first hitCount-1 hits; action log makes a logpoint that never stops: each hit adds "
+         "a logpoint event (breakpoint_id, thread_name, location, message from logMessage's {expression} parts "
+         "or frame 0's locals), at most 100 a second per session (more are counted in dropped), until maxHits "
+         "(default 100, at most 10000) spend it (breakpoint_spent event); suspend thread holds only the hitting "
+         "thread at a stop, so other threads (Android's main thread) keep running. While a condition or hit "
+         "count is judged only the hitting thread waits (about a millisecond).",
          SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),
     Tool("remove_debugger_breakpoint", "Remove a breakpoint",
          "Remove a breakpoint by breakpoint_id; removing it again also succeeds.",
@@ -321,7 +331,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("wait_for_debugger_event", "Wait for debugger events",
          "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "
          "(at most 100): stopped (with stop_id, thread_id, location, breakpoint_ids), breakpoint_verified, "
-         "breakpoint_rejected, terminated (with reason). Pass next_cursor as afterSequence next time. overflow: "
+         "breakpoint_rejected, logpoint (breakpoint_id, thread_name, location, message, captured_at_ms, dropped), "
+         "breakpoint_spent, terminated (with reason). Pass next_cursor as afterSequence next time. overflow: "
          "true means older events were dropped (the ring keeps 256). timed_out: true (still a success) means "
          "nothing arrived. Waiting never blocks other calls.",
          WaitInput, wait_for_event, EventsPage, read_only=True, idempotent=True, waits=True),

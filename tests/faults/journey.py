@@ -8,8 +8,11 @@ The journey, through the SDK's in-memory client on a fresh server each run, to a
 (``Worker.step``, hit every few milliseconds); wait for the stop; stack; locals; step over; wait for the
 step's stop; resume; then a pause: remove the loaded breakpoint, pause, list the threads at the pause
 (thread IDs, one frame each), read the main thread's stack by its listed ID, resume; detach; read the
-state. A failed call ends the journey early: it goes straight to
-detach and the state read. What each run counts:
+state. Two more journeys (DESIGN.md §7.1) take the same path to and from the VM: ``condition`` (a
+conditional breakpoint on ``Worker.step``, true every 40th hit: each hit is judged while only its thread is
+held; two stops, stack and locals, resume) and ``logpoint`` (a logpoint on ``Worker.step`` — some 200 hits
+a second, past the rate limit — with a state read while it fires, then detach while it fires). A failed
+call ends the journey early: it goes straight to detach and the state read. What each run counts:
 
 - **hangs**: tool calls that took longer than their ``timeoutMs`` + 1 s (trio's clock);
 - **escaped**: responses that are not an envelope, or exceptions out of the client or the server;
@@ -37,6 +40,7 @@ from .proxy import FaultProxy
 LAZY = "com.example.debuggee.Lazy"
 WORKER = "com.example.debuggee.Worker"
 TERMINAL = {"detached", "disconnected", "failed"}
+JOURNEYS = ("reference", "condition", "logpoint")
 GRACE_S = 1.0  # a call may take its timeoutMs plus this
 END_DEADLINE_S = 15.0  # how long a session may take to reach a terminal state after detach returned
 HEARTBEAT_TIMEOUT_S = 5.0
@@ -69,7 +73,9 @@ class _Stop(Exception):
 
 
 class Journey:
-    def __init__(self, client: Client, address: str, outcome: Outcome, timeout_ms: int) -> None:
+    def __init__(self, client: Client, address: str, outcome: Outcome, timeout_ms: int,
+                 kind: str = "reference") -> None:
+        self.kind = kind
         self.client = client
         self.address = address
         self.outcome = outcome
@@ -108,13 +114,13 @@ class Journey:
             raise _Stop
         return body
 
-    async def wait_stop(self, polls: int = 5) -> dict[str, Any]:
+    async def wait_stop(self, polls: int = 5, kind: str = "stopped") -> dict[str, Any]:
         for _ in range(polls):
             body = await self.ok("wait_for_debugger_event", debugSessionId=self.sid, afterSequence=self.cursor)
             self.cursor = body.get("next_cursor", self.cursor)
             for event in body.get("events", []):
-                if event["kind"] == "stopped":
-                    return event["stop"]
+                if event["kind"] == kind:
+                    return event["stop"] if kind == "stopped" else event
                 if event["kind"] == "terminated":
                     self.outcome.failed_at = f"wait_for_debugger_event: terminated ({event.get('reason')})"
                     raise _Stop
@@ -125,26 +131,66 @@ class Journey:
         try:
             body = await self.ok("attach_debugger", platform="jvm", address=self.address)
             self.sid = body["result"]["debug_session_id"]
-            pending = await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=LAZY,
-                                    line=find_mark("lazy")[1])
-            loaded = await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=WORKER,
-                                   line=find_mark("step")[1])
-            if pending["result"]["status"] != "pending" or loaded["result"]["status"] != "verified":
-                self.outcome.failed_at = "set_debugger_breakpoint: unexpected status"
-                raise _Stop
+            if self.kind == "condition":
+                await self.conditional()
+            elif self.kind == "logpoint":
+                await self.logpoints()
+            else:
+                await self.reference()
+        except _Stop:
+            pass
+        await self.finish()
+
+    async def conditional(self) -> None:
+        bp = await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=WORKER,
+                           line=find_mark("step")[1], condition="i % 40 == 0")
+        if bp["result"]["status"] != "verified":
+            self.outcome.failed_at = "set_debugger_breakpoint: unexpected status"
+            raise _Stop
+        for _ in range(2):
             stop = await self.wait_stop()
+            if stop.get("condition_error"):
+                self.outcome.failed_at = f"condition_error: {stop['condition_error']}"
+                raise _Stop
             stack = await self.ok("get_debugger_stack", debugSessionId=self.sid, stopId=stop["stop_id"],
                                   threadId=stop["thread_id"])
             await self.ok("get_debugger_locals", debugSessionId=self.sid, stopId=stop["stop_id"],
                           frameId=stack["result"]["frames"][0]["frame_id"])
-            await self.ok("step_debugger", debugSessionId=self.sid, stopId=stop["stop_id"],
-                          threadId=stop["thread_id"], kind="over")
-            stepped = await self.wait_stop()
-            await self.ok("resume_debugger", debugSessionId=self.sid, stopId=stepped["stop_id"])
-            await self.pause_and_resume(loaded["result"]["breakpoint_id"])
-        except _Stop:
-            pass
-        await self.finish()
+            await self.ok("resume_debugger", debugSessionId=self.sid, stopId=stop["stop_id"])
+
+    async def logpoints(self) -> None:
+        await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=WORKER,
+                      line=find_mark("step")[1], action="log", logMessage="{i} {greeting}", maxHits=10_000)
+        await self.wait_stop(kind="logpoint")
+        await self.ok("get_debugger_state", debugSessionId=self.sid)
+        logged = 0
+        for _ in range(100):  # a storm's worth of events (a poll returns once one is there), then detach
+            body = await self.ok("wait_for_debugger_event", debugSessionId=self.sid, afterSequence=self.cursor)
+            self.cursor = body.get("next_cursor", self.cursor)
+            logged += sum(event["kind"] == "logpoint" for event in body.get("events", []))
+            if logged >= 20:
+                return
+        self.outcome.failed_at = f"wait_for_debugger_event: {logged} logpoint events"
+        raise _Stop
+
+    async def reference(self) -> None:
+        pending = await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=LAZY,
+                                line=find_mark("lazy")[1])
+        loaded = await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=WORKER,
+                               line=find_mark("step")[1])
+        if pending["result"]["status"] != "pending" or loaded["result"]["status"] != "verified":
+            self.outcome.failed_at = "set_debugger_breakpoint: unexpected status"
+            raise _Stop
+        stop = await self.wait_stop()
+        stack = await self.ok("get_debugger_stack", debugSessionId=self.sid, stopId=stop["stop_id"],
+                              threadId=stop["thread_id"])
+        await self.ok("get_debugger_locals", debugSessionId=self.sid, stopId=stop["stop_id"],
+                      frameId=stack["result"]["frames"][0]["frame_id"])
+        await self.ok("step_debugger", debugSessionId=self.sid, stopId=stop["stop_id"],
+                      threadId=stop["thread_id"], kind="over")
+        stepped = await self.wait_stop()
+        await self.ok("resume_debugger", debugSessionId=self.sid, stopId=stepped["stop_id"])
+        await self.pause_and_resume(loaded["result"]["breakpoint_id"])
 
     async def pause_and_resume(self, breakpoint_id: str) -> None:
         """The pause leg: a stop of the whole VM that the fault may strike while it holds every thread."""
@@ -206,14 +252,14 @@ def _text(result: Any) -> str:
 
 
 async def run_once(proxy: FaultProxy, proxy_port: int, jvm: Debuggee, point: int | None, fault: str | None, *,
-                   timeout_ms: int = 1000) -> Outcome:
+                   timeout_ms: int = 1000, journey: str = "reference") -> Outcome:
     """One journey with ``fault`` at packet ``point`` (``None``: a clean run), then the leak checks."""
     stall_s = 2 * timeout_ms / 1000 + 0.5
     proxy.arm(point, fault, stall_s)
     outcome = Outcome(point, fault)
     try:
         async with Client(build_server(Config())) as client:
-            await Journey(client, f"127.0.0.1:{proxy_port}", outcome, timeout_ms).run()
+            await Journey(client, f"127.0.0.1:{proxy_port}", outcome, timeout_ms, journey).run()
     except Exception as exc:  # the server's lifespan (shutdown cleanup) must not raise either
         outcome.escaped.append(f"server exit: {type(exc).__name__}: {exc}"[:300])
     outcome.packets = len(proxy.seen)
@@ -274,9 +320,11 @@ class Bench:
         self.proxy = FaultProxy(jvm.port)
         self.proxy_port = await nursery.start(self.proxy.serve)
 
-    async def run(self, point: int | None, fault: str | None, timeout_ms: int = 1000) -> Outcome:
+    async def run(self, point: int | None, fault: str | None, timeout_ms: int = 1000,
+                  journey: str = "reference") -> Outcome:
         assert self.proxy is not None and self.jvm is not None
-        outcome = await run_once(self.proxy, self.proxy_port, self.jvm, point, fault, timeout_ms=timeout_ms)
+        outcome = await run_once(self.proxy, self.proxy_port, self.jvm, point, fault, timeout_ms=timeout_ms,
+                                 journey=journey)
         if any("heartbeats" in leak for leak in outcome.leaks):
             self.proxy.close_all()
             await self.proxy.wait_idle()

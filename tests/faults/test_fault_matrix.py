@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 
 from support.live import require_tool
@@ -32,6 +33,31 @@ async def test_every_fault_at_sampled_packets_ends_cleanly(java_classes: Path) -
                 for point in packet_points(clean.packets, SAMPLE):
                     for fault in FAULTS:
                         outcome = await bench.run(point, fault)
+                        if not outcome.clean:
+                            failures.append(f"packet {point} ({outcome.injected}) {fault}: " + "; ".join(
+                                outcome.hangs + outcome.escaped + outcome.unnamed + outcome.leaks))
+                nursery.cancel_scope.cancel()
+    finally:
+        bench.stop()
+    assert not failures, "\n".join(failures)
+    assert bench.restarts == 0
+
+
+@pytest.mark.parametrize("journey", ["condition", "logpoint"])
+async def test_conditions_and_logpoints_end_cleanly_under_faults(java_classes: Path, journey: str) -> None:
+    """The conditional-breakpoint and logpoint-storm journeys (DESIGN.md §7.1) at three points each: hits
+    judged or logged while the connection fails still leave the VM running and the session named."""
+    bench = Bench(java_classes, require_tool("java"))
+    failures: list[str] = []
+    try:
+        with trio.fail_after(110):
+            async with trio.open_nursery() as nursery:
+                await bench.serve(nursery)
+                clean = await bench.run(None, None, journey=journey)
+                assert clean.clean and not clean.failed_at, clean
+                for point in packet_points(clean.packets, 3):
+                    for fault in FAULTS:
+                        outcome = await bench.run(point, fault, journey=journey)
                         if not outcome.clean:
                             failures.append(f"packet {point} ({outcome.injected}) {fault}: " + "; ".join(
                                 outcome.hangs + outcome.escaped + outcome.unnamed + outcome.leaks))

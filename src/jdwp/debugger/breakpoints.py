@@ -14,7 +14,8 @@ inlined (the classes' source maps say so). Setting one takes, in order:
 3. their line tables, in one round (for Kotlin, the maps of the app's other classes come along: a class
    that inlined the file's code has it in its map);
 4. one ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)`` per code index whose line (read through the
-   map) is the requested one, with the class loaders, in one round.
+   map) is the requested one, with the class loaders, in one round (``EVENT_THREAD`` for a breakpoint with a
+   condition, hit count, logpoint or ``suspend: "thread"``: :mod:`.hits`).
 
 A line is never moved to another line. Statuses (DESIGN.md §7.1): ``verified`` once some class has code
 at the line; ``rejected`` while classes of the target are loaded but none has code there — it stays
@@ -39,6 +40,7 @@ from ..protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather, gather_in_order
 from .errors import InvalidArgument, LimitReached, NotFound
+from .hits import HitCounts, HitPlan
 from .ids import IdScheme
 from .model import LOCATION_UNAVAILABLE, NEAR_MISS, BoundLocation, Breakpoint, BreakpointStatus, Reason
 from .names import binary_name_of
@@ -81,12 +83,24 @@ class _Entry:
     expected_source: str | None = None  # a class target: the source file of the class it names
     classes_seen: int = 0  # classes of the target looked at so far
     any_table: bool = False  # some class of the target had a line table
+    plan: HitPlan | None = None  # condition, hit count, logpoint, suspend (:mod:`.hits`)
+    counts: HitCounts = dataclasses.field(default_factory=HitCounts)
 
     def snapshot(self) -> Breakpoint:
         target = self.target
+        plan = self.plan
         return Breakpoint(self.breakpoint_id, target.class_name if isinstance(target, ClassTarget) else None,
-                          self.line, self.status, tuple(self.locations), self.reason,
-                          target.text if isinstance(target, FileTarget) else None)
+                          self.line, "spent" if self.counts.spent else self.status, tuple(self.locations),
+                          self.reason, target.text if isinstance(target, FileTarget) else None,
+                          plan.options if plan else None, self.counts.hits if plan else None,
+                          self.counts.dropped if plan and plan.options.action == "log" else None)
+
+    @property
+    def suspend_policy(self) -> int:
+        """``EVENT_THREAD`` when a hit is judged before it stops (:mod:`.hits`), else ``ALL``."""
+        if self.plan is not None and self.plan.options.holds_thread_only:
+            return SuspendPolicy.EVENT_THREAD
+        return SuspendPolicy.ALL
 
     @property
     def inline_source(self) -> str | None:
@@ -122,7 +136,29 @@ class Breakpoints:
     def is_prepare_request(self, request_id: int) -> bool:
         return self._prepares.is_ours(request_id)
 
-    async def add(self, target: Target, line: int) -> Breakpoint:
+    def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
+        """The plan and counts of a held breakpoint that has options (``None`` for a plain one)."""
+        entry = self._entries.get(breakpoint_id)
+        if entry is None or entry.plan is None:
+            return None
+        return entry.plan, entry.counts
+
+    async def spend(self, breakpoint_id: str) -> Breakpoint | None:
+        """Clear a logpoint's requests once it reached its ``maxHits``; it stays held, status ``spent``.
+
+        Returns its snapshot, or ``None`` when it is no longer held or was spent already.
+        """
+        entry = self._entries.get(breakpoint_id)
+        if entry is None or entry.counts.spent:
+            return None
+        entry.counts.spent = True
+        for watch in entry.watches:  # no class loaded later binds it again
+            await self._prepares.unwatch(watch)
+        entry.watches.clear()
+        await self._clear_requests(entry)
+        return entry.snapshot()
+
+    async def add(self, target: Target, line: int, plan: HitPlan | None = None) -> Breakpoint:
         """Set a breakpoint; the answer says ``pending``, ``verified`` (with locations) or ``rejected``.
 
         Raises:
@@ -136,7 +172,7 @@ class Breakpoints:
             raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
                                "remove one (remove_debugger_breakpoint) to set another")
         self._issued += 1
-        entry = _Entry(self._ids.breakpoint(self._issued), target, line)
+        entry = _Entry(self._ids.breakpoint(self._issued), target, line, plan=plan)
         self._entries[entry.breakpoint_id] = entry
         capabilities = self._symbols.known_capabilities
         first: list[Callable[[], Awaitable[Any]]] = [] if capabilities is not None else [self._symbols.capabilities]
@@ -182,7 +218,7 @@ class Breakpoints:
         covers its code are its line tables read and requests set (two more rounds).
         """
         ref = event.type_id
-        entries = [e for e in self._entries.values() if ref not in e.bound_types]
+        entries = [e for e in self._entries.values() if ref not in e.bound_types and not e.counts.spent]
         if not entries or event.ref_type_tag == TypeTag.ARRAY:
             return []
         name = self._names[ref] = binary_name_of(event.signature)
@@ -392,7 +428,7 @@ class Breakpoints:
             return
         loader_of = {type_id: None for type_id, _, _ in unique}
         replies = await gather(
-            [partial(self._vm.event_request.set, EventKind.BREAKPOINT, SuspendPolicy.ALL, [LocationOnly(loc)])
+            [partial(self._vm.event_request.set, EventKind.BREAKPOINT, entry.suspend_policy, [LocationOnly(loc)])
              for _, loc, _ in unique]
             + [partial(self._symbols.class_loader, ReferenceTypeId(type_id)) for type_id in loader_of])
         request_ids, loaders = replies[:len(unique)], dict(zip(loader_of, replies[len(unique):], strict=True))

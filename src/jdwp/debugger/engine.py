@@ -6,7 +6,10 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
 - **Suspension ownership.** Every event set whose suspend policy is not NONE is one suspension we own.
   A stop holds exactly the suspension of its event set; resume and step release exactly that
   (``VirtualMachine.Resume`` for ALL, ``ThreadReference.Resume`` for EVENT_THREAD), never more.
-  Class-prepare event sets that only serve binding are released as soon as binding is done.
+  Class-prepare event sets that only serve binding are released as soon as binding is done. A hit of a
+  breakpoint with a condition, hit count or logpoint (:mod:`.judge`) is judged under its EVENT_THREAD
+  suspension; one that stops trades it for an owned ``VirtualMachine.Suspend``, unless it asked for
+  ``suspend: "thread"`` (the stop then holds the event's own suspension of that thread).
 - **Stops.** The events of one event set form one stop. An event set that arrives while a stop is
   current is queued; resuming the current stop makes the next one current and publishes it.
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
@@ -51,8 +54,10 @@ from .errors import AlreadyPaused, EngineClosed, EvaluationFailed, InvalidArgume
 from .expressions import parse_expression
 from .expressions.evaluator import Evaluator, FrameContext
 from .frames import FrameRef, frame_locals, stack_page
+from .hits import Action, HitOptions, SuspendMode, plan_hits
 from .holds import LAUNCH_NOTE, main_thread
 from .ids import IdScheme
+from .judge import HitJudge, hold_vm
 from .model import (
     Breakpoint,
     BreakpointRejected,
@@ -107,6 +112,8 @@ class _Found:
     step: StepInFlight | None = None  # our step that completed in this set
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
     suspension: _Suspension = _Suspension(0, ThreadId(0))
+    condition_error: str | None = None
+    thread_only: bool = False  # a suspend "thread" breakpoint's stop: it holds the event's thread only
 
 
 @dataclasses.dataclass
@@ -132,6 +139,7 @@ class Debugger:
         self._layouts = Layouts(self.values)
         self._steps = Steps(vm, self.symbols)
         self._threads = Threads(vm, self.symbols, self.values)
+        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._current: _StopState | None = None
@@ -182,7 +190,9 @@ class Debugger:
     # --- breakpoints -------------------------------------------------------------------------------
 
     async def set_breakpoint(self, class_name: str | None = None, line: int | None = None, *,
-                             file: str | None = None) -> Breakpoint:
+                             file: str | None = None, condition: str | None = None, hit_count: int | None = None,
+                             action: Action = "stop", log_message: str | None = None,
+                             max_hits: int | None = None, suspend: SuspendMode = "all") -> Breakpoint:
         """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
         ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
@@ -190,14 +200,23 @@ class Debugger:
         path such as ``app/src/main/java/com/x/Foo.kt``) covers every class of that source file. Give one.
         A line in a Kotlin inline function's body also binds where it was inlined (``inlined`` locations).
 
+        ``condition`` (an expression, DESIGN.md §7.3) stops only where it is true; ``hit_count`` ignores the
+        first ``hit_count - 1`` hits; ``action="log"`` makes a logpoint: each hit publishes a ``LogpointHit``
+        (``log_message`` with ``{expression}`` parts, or frame 0's locals) and the thread runs on, until
+        ``max_hits`` (default 100, at most 10,000) spend it. ``suspend="thread"`` holds only the hitting
+        thread at a stop. With any of these, a hit holds only its thread while it is judged (:mod:`.judge`).
+
         Returns the breakpoint: ``verified`` with its locations, ``pending`` until a class of it loads, or
         ``rejected`` (with ``reason``) while the classes loaded have no code at the line or no line table
         (it stays armed for classes loaded later).
 
         Raises:
-            InvalidArgument, LimitReached: bad input or too many breakpoints; nothing changed.
+            InvalidArgument, LimitReached: bad input (a condition or template that does not parse:
+                ``ExpressionSyntaxError`` with the column) or too many breakpoints; nothing changed.
             EngineClosed: the session has ended.
         """
+        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
+        plan = plan_hits(options) if options != HitOptions() else None
         if (class_name is None) == (file is None):
             raise InvalidArgument("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
         target = class_target(class_name) if class_name is not None else file_target(file)  # type: ignore[arg-type]
@@ -206,7 +225,7 @@ class Debugger:
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.add(target, line)
+            return await self.breakpoints.add(target, line, plan)
 
     async def remove_breakpoint(self, breakpoint_id: str) -> None:
         """Clear one breakpoint's requests; removing it twice is fine.
@@ -526,6 +545,8 @@ class Debugger:
                     for changed in await self.breakpoints.on_class_prepare(prepare):
                         self._publish(BreakpointVerified(changed) if changed.status == "verified"
                                       else BreakpointRejected(changed))
+                if found.breakpoint_ids:
+                    await self._judge_hits(found)
                 state = await self._stop_of(found) if found.reasons else None
             except CommandError:
                 # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure.
@@ -537,6 +558,19 @@ class Debugger:
                 self._make_current(state)
             else:
                 self._queue.append(state)
+
+    async def _judge_hits(self, found: _Found) -> None:
+        """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL
+        semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
+        verdict = await self._judge.judge(found.breakpoint_ids, found.suspension.thread, found.location)
+        found.breakpoint_ids, found.condition_error = verdict.stopping, verdict.condition_error
+        if not verdict.stopping:
+            found.reasons = [r for r in found.reasons if r != "breakpoint"]
+        if found.reasons and found.suspension.policy == SuspendPolicy.EVENT_THREAD:
+            found.thread_only = verdict.hold == "thread"
+            if verdict.hold == "all":
+                await hold_vm(self.vm, found.suspension.thread)
+                found.suspension = _Suspension(SuspendPolicy.ALL, found.suspension.thread)
 
     def _classify(self, event_set: Composite) -> _Found:
         """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
@@ -567,8 +601,10 @@ class Debugger:
             if found.thread is None:
                 found.thread = event.thread
                 found.location = getattr(event, "location", None)
+        # A set of a request cleared meanwhile (detach) still suspended its thread: EVENT_THREAD releases that one.
+        stray = next((t for t in (getattr(e, "thread", None) for e in event_set.events) if isinstance(t, int)), 0)
         thread = found.thread if found.thread is not None else (
-            found.prepares[0].thread if found.prepares else ThreadId(0))
+            found.prepares[0].thread if found.prepares else ThreadId(stray))
         found.suspension = _Suspension(event_set.suspend_policy, thread)
         return found
 
@@ -596,7 +632,8 @@ class Debugger:
         position = positions[0] if positions else None
         note = LAUNCH_NOTE if "launch" in found.reasons else BEFORE_MAIN if position is None else None
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
-                    tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note)
+                    tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
+                    condition_error=found.condition_error, suspended="thread" if found.thread_only else None)
         return _StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name})
 
     def _publish(self, event: EngineEvent) -> None:

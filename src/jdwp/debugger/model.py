@@ -14,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Literal
 
+from .hits import HitOptions
 from .names import java_prefix
 
-BreakpointStatus = Literal["pending", "verified", "rejected"]
+BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
 StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
@@ -131,6 +132,11 @@ class Breakpoint:
     locations: tuple[BoundLocation, ...] = ()
     reason: Reason | None = None
     file: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: Condition, hit count, logpoint and suspend options (:mod:`.hits`), when any was given.
+    options: HitOptions | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: With options: hits that passed the condition so far, and logpoint hits not captured (rate limit).
+    hits: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     @property
     def requested(self) -> dict[str, Any]:
@@ -173,11 +179,15 @@ class Stop:
     pending_steps: tuple[PendingStep, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     ended_step: StepKind | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: Why a breakpoint's condition could not be evaluated at this hit (it stops rather than skip silently).
+    condition_error: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: ``thread`` when only the hitting thread is held (``suspend: "thread"``); other threads run on.
+    suspended: Literal["all", "thread"] | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reason", self.reasons[0])  # frozen: this is the record's own construction
-        bound_names(self, "thread_name")
+        bound_names(self, "thread_name", "condition_error")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -287,4 +297,32 @@ class Terminated:
         bound_names(self, "message")
 
 
-EngineEvent = Stopped | BreakpointVerified | BreakpointRejected | Terminated
+@dataclasses.dataclass(frozen=True, slots=True)
+class LogpointHit:
+    """A logpoint's hit, captured: ``dropped`` hits of the session were counted but not captured since the
+    previous one (more than 100 a second). ``message`` holds app values: never log it."""
+
+    breakpoint_id: str
+    thread_name: str
+    location: SourcePosition | None
+    message: str
+    captured_at_ms: int
+    dropped: int = 0
+    condition_error: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    kind: Literal["logpoint"] = "logpoint"
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "thread_name", "message", "condition_error")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakpointSpent:
+    """A logpoint reached its ``maxHits``: its requests are cleared (status ``spent``)."""
+
+    breakpoint: Breakpoint
+    kind: Literal["breakpoint_spent"] = "breakpoint_spent"
+
+
+EngineEvent = (Stopped | BreakpointVerified | BreakpointRejected | Terminated | LogpointHit
+               | BreakpointSpent)

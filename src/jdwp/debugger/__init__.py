@@ -26,12 +26,14 @@ from .errors import (
 from .model import (
     MAX_NAME,
     OMIT_EMPTY,
+    AnyBreakpoint,
     BoundLocation,
     Breakpoint,
     BreakpointRejected,
     BreakpointVerified,
     Cleanup,
     EngineEvent,
+    ExceptionBreakpoint,
     Frame,
     Local,
     Locals,
@@ -42,6 +44,7 @@ from .model import (
     Stop,
     Stopped,
     Terminated,
+    ThrownException,
     bound_names,
 )
 from .objects import Element, Entry, ObjectField, ObjectPage
@@ -50,6 +53,7 @@ from .values import Summary
 __all__ = [
     "MAX_NAME",
     "OMIT_EMPTY",
+    "AnyBreakpoint",
     "BoundLocation",
     "Breakpoint",
     "BreakpointRejected",
@@ -62,6 +66,7 @@ __all__ = [
     "EngineEvent",
     "Entry",
     "EvaluationFailed",
+    "ExceptionBreakpoint",
     "Frame",
     "InvalidArgument",
     "LimitReached",
@@ -80,6 +85,7 @@ __all__ = [
     "Stopped",
     "Summary",
     "Terminated",
+    "ThrownException",
     "bound_names",
     "open_debugger",
     "suspended_threads",

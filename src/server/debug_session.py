@@ -32,7 +32,7 @@ from jdwp.debugger import (
 )
 
 from .models import TargetInput
-from .results import AndroidTarget, AppFacts, BreakpointAnswer, SessionState, Target, VmFacts
+from .results import AndroidTarget, AnyBreakpointAnswer, AppFacts, SessionState, Target, VmFacts, answer_of
 from .ring import EventRing
 from .targets import Config, connect
 
@@ -87,10 +87,10 @@ class DebugSession:
     def current_stop(self) -> Stop | None:
         return self.engine.current_stop if self.engine and not self.is_terminal else None
 
-    def breakpoints(self) -> tuple[BreakpointAnswer, ...]:
+    def breakpoints(self) -> tuple[AnyBreakpointAnswer, ...]:
         if self.engine is None:
             return ()
-        return tuple(BreakpointAnswer.of(b) for b in self.engine.list_breakpoints())
+        return tuple(answer_of(b) for b in self.engine.list_breakpoints())
 
     def touch(self) -> None:
         """A client call: resets the idle timer (never the pause or total limit)."""
@@ -167,7 +167,7 @@ class DebugSession:
             if isinstance(event, Stopped):
                 self.ring.append("stopped", stop=event.stop)
             elif isinstance(event, BreakpointVerified | BreakpointRejected):
-                self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
+                self.ring.append(event.kind, breakpoint=answer_of(event.breakpoint))
             elif isinstance(event, Terminated):
                 reason = self._close_reason or event.reason
                 if reason == event.reason:

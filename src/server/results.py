@@ -13,7 +13,16 @@ import dataclasses
 from typing import Any, Literal
 
 from jdwp import IdSizes
-from jdwp.debugger import OMIT_EMPTY, BoundLocation, Breakpoint, Reason, Stop, bound_names
+from jdwp.debugger import (
+    OMIT_EMPTY,
+    AnyBreakpoint,
+    BoundLocation,
+    Breakpoint,
+    ExceptionBreakpoint,
+    Reason,
+    Stop,
+    bound_names,
+)
 
 from .failures import ErrorBody
 
@@ -215,6 +224,7 @@ class BreakpointAnswer:
     """A breakpoint as the tools show it: what was asked (``requested``), and what it became."""
 
     breakpoint_id: str
+    kind: Literal["line"]
     requested: LineRequest
     status: str
     locations: tuple[BoundLocation, ...]
@@ -222,8 +232,42 @@ class BreakpointAnswer:
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
-        return cls(bp.breakpoint_id, LineRequest(bp.line, bp.class_name, bp.file), bp.status, bp.locations,
-                   bp.reason)
+        return cls(bp.breakpoint_id, bp.kind, LineRequest(bp.line, bp.class_name, bp.file), bp.status,
+                   bp.locations, bp.reason)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ExceptionRequest:
+    """What an exception breakpoint asked for: the class (``None``: every throwable) and when to stop."""
+
+    exception_class: str | None
+    caught: bool
+    uncaught: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ExceptionBreakpointAnswer:
+    """An exception breakpoint as the tools show it: ``pending`` until its class loads, then ``verified``."""
+
+    breakpoint_id: str
+    kind: Literal["exception"]
+    requested: ExceptionRequest
+    status: str
+
+    @classmethod
+    def of(cls, bp: ExceptionBreakpoint) -> ExceptionBreakpointAnswer:
+        return cls(bp.breakpoint_id, bp.kind, ExceptionRequest(bp.exception_class, bp.caught, bp.uncaught),
+                   bp.status)
+
+
+AnyBreakpointAnswer = BreakpointAnswer | ExceptionBreakpointAnswer
+
+
+def answer_of(bp: AnyBreakpoint) -> AnyBreakpointAnswer:
+    """A breakpoint of any kind as the tools show it."""
+    if isinstance(bp, ExceptionBreakpoint):
+        return ExceptionBreakpointAnswer.of(bp)
+    return BreakpointAnswer.of(bp)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -236,7 +280,7 @@ class RingCounts:
 class StateResult:
     state: SessionState
     stop: Stop | None
-    breakpoints: tuple[BreakpointAnswer, ...]
+    breakpoints: tuple[AnyBreakpointAnswer, ...]
     terminal_reason: str | None
     terminal_message: str | None
     events: RingCounts
@@ -274,7 +318,7 @@ class RingEvent:
     received_at_ms: int
     kind: EventKind
     stop: Stop | None = optional()
-    breakpoint: BreakpointAnswer | None = optional()
+    breakpoint: AnyBreakpointAnswer | None = optional()
     reason: str | None = optional()
     message: str | None = optional()
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)

@@ -22,6 +22,7 @@ from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .models import (
     EvaluateInput,
+    ExceptionBreakpointInput,
     LocalsInput,
     ObjectInput,
     RemoveBreakpointInput,
@@ -42,6 +43,7 @@ from .results import (
     CapabilitiesResult,
     Detached,
     EventsPage,
+    ExceptionBreakpointAnswer,
     JvmFacts,
     Prerequisites,
     Removed,
@@ -175,6 +177,14 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer:
         return BreakpointAnswer.of(await engine.set_breakpoint(inp.className, inp.line, file=inp.file))
 
 
+async def set_exception_breakpoint(call: Call) -> ExceptionBreakpointAnswer:
+    inp: ExceptionBreakpointInput = call.input
+    session, engine = call.attached()
+    async with session.lock:
+        return ExceptionBreakpointAnswer.of(
+            await engine.set_exception_breakpoint(inp.exceptionClass, inp.caught, inp.uncaught))
+
+
 async def remove_breakpoint(call: Call) -> Removed:
     inp: RemoveBreakpointInput = call.input
     session, engine = call.attached()
@@ -288,8 +298,20 @@ TOOLS: tuple[Tool, ...] = (
          "armed for classes loaded later — the breakpoint is never moved. At most 100 held at once per session "
          "(remove one to set another). A hit suspends all threads; see wait_for_debugger_event.",
          SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),
+    Tool("set_debugger_exception_breakpoint", "Stop on exceptions",
+         "Stop where an exception is thrown: of exceptionClass (binary name, e.g. java.lang.IllegalStateException) "
+         "or any of its subclasses, or every throwable when omitted; uncaught (default true): nothing will catch "
+         "it (the thread dies); caught (default false): Java code will catch it. Give exceptionClass with caught: "
+         "true — without it, every exception the JDK or Android framework throws and catches internally stops the "
+         "app too. A class not loaded yet gives status pending; it binds when the class loads (event "
+         "breakpoint_verified). The stop has reason exception and exception {type, message (the detail message, "
+         "read without running app code; 256 characters), object_id, throw_location, catch_location (null when "
+         "uncaught)}; a hit suspends all threads. Counts towards the 100 breakpoints; remove it with "
+         "remove_debugger_breakpoint.",
+         ExceptionBreakpointInput, set_exception_breakpoint, ExceptionBreakpointAnswer, read_only=False,
+         idempotent=False),
     Tool("remove_debugger_breakpoint", "Remove a breakpoint",
-         "Remove a breakpoint by breakpoint_id; removing it again also succeeds.",
+         "Remove a breakpoint (line or exception) by breakpoint_id; removing it again also succeeds.",
          RemoveBreakpointInput, remove_breakpoint, Removed, read_only=False, idempotent=True),
     Tool("wait_for_debugger_event", "Wait for debugger events",
          "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "

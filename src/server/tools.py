@@ -315,7 +315,8 @@ TOOLS: tuple[Tool, ...] = (
          RemoveBreakpointInput, remove_breakpoint, Removed, read_only=False, idempotent=True),
     Tool("wait_for_debugger_event", "Wait for debugger events",
          "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "
-         "(at most 100): stopped (with stop_id, thread_id, location, breakpoint_ids), breakpoint_verified, "
+         "(at most 100): stopped (with stop_id, reason, thread_id, location, breakpoint_ids; reason exception adds "
+         "exception), breakpoint_verified, "
          "breakpoint_rejected, terminated (with reason). Pass next_cursor as afterSequence next time. overflow: "
          "true means older events were dropped (the ring keeps 256). timed_out: true (still a success) means "
          "nothing arrived. Waiting never blocks other calls.",

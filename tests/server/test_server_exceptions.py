@@ -113,8 +113,13 @@ async def test_exception_journey_over_stdio(throws: Debuggee, tmp_path: Path) ->
             throws.send("caught")  # removed: it runs through
             await wait_for_line(throws, "^done caught$", after=mark)
 
-            # Uncaught in a worker thread (the pending breakpoint's class never loaded: everything else
-            # uncaught is the first breakpoint's, which now takes every throwable).
+            # The pending breakpoint binds when its class loads (LateFailure is caught: no stop).
+            throws.send("late")
+            event, cursor = await mcp.wait_for(sid, "breakpoint_verified", cursor)
+            assert event["breakpoint"] == {**pending, "status": "verified"}
+            await wait_for_line(throws, "^done late$")
+
+            # Uncaught in a worker thread.
             every = (await mcp.ok("set_debugger_exception_breakpoint", debugSessionId=sid))["result"]
             assert every["requested"] == {"exception_class": None, "caught": False, "uncaught": True}
             throws.send("worker-uncaught")

@@ -11,7 +11,8 @@ URI, a missing resource bundle that the program catches); the ``late-isolated`` 
 URLClassLoader loads a class and calls it by reflection, and the class throws and catches one
 exception). Each stop is sorted by whether it was thrown in the program's own code or in the JDK
 (``java.``, ``javax.``, ``jdk.``, ``sun.``), and the JDK's exception types are listed. Then the same
-phases run with a class filter (``java.lang.IllegalArgumentException``) for comparison. Prints a table;
+phases run with a class filter (``java.lang.IllegalArgumentException``), and with the tool's default
+(``uncaught`` only, no filter), for comparison. Prints a table;
 asserts nothing.
 """
 
@@ -69,11 +70,11 @@ async def phase(debugger: Debugger, debuggee: Debuggee, command: str | None, lin
                 return seen
 
 
-async def run(classes: Path, exception_class: str | None) -> dict[str, collections.Counter[str]]:
+async def run(classes: Path, exception_class: str | None, caught: bool = True) -> dict[str, collections.Counter[str]]:
     debuggee = Debuggee(classes, PROGRAM, suspend=True)
     try:
         async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-            await debugger.set_exception_breakpoint(exception_class, caught=True, uncaught=True)
+            await debugger.set_exception_breakpoint(exception_class, caught=caught, uncaught=True)
             # The vm_start stop is the first event: the start-up phase resumes it with the others.
             return {"start-up": await phase(debugger, debuggee, None, "ready"),
                     "caught": await phase(debugger, debuggee, "caught", "done caught"),
@@ -98,6 +99,8 @@ def main() -> None:
         report("caught + uncaught, no class filter", trio.run(functools.partial(run, classes, None)))
         report("caught + uncaught, exceptionClass java.lang.IllegalArgumentException",
                trio.run(functools.partial(run, classes, "java.lang.IllegalArgumentException")))
+        report("uncaught only (the default), no class filter",
+               trio.run(functools.partial(run, classes, None, False)))
 
 
 if __name__ == "__main__":

@@ -18,12 +18,14 @@ The exception of a stop (:func:`describe_thrown`) is read without running app co
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from functools import partial
 
 from ..client import JdwpClient
 from ..protocol.commands.events import ClassMatch, ClassPrepareEvent, ExceptionEvent, ExceptionOnly
 from ..protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
+from ..protocol.errors import CommandError
 from ..protocol.types import Location, ObjectId, ReferenceTypeId
 from ._gather import gather
 from .errors import InvalidArgument
@@ -35,6 +37,8 @@ from .symbols import Symbols
 from .values import Values
 
 __all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request"]
+
+log = logging.getLogger("jdwp.debugger")
 
 _THROWABLE = "java.lang.Throwable"
 
@@ -179,7 +183,8 @@ async def describe_thrown(values: Values, layouts: Layouts, symbols: Symbols,
     """The exception of an exception event: type, message, handle and locations, in three round trips at most.
 
     The message is the ``detailMessage`` field declared by ``java.lang.Throwable`` (OpenJDK and Android's
-    libcore both have it); ``getMessage()`` is never called, so an override of it is not seen.
+    libcore both have it); ``getMessage()`` is never called, so an override of it is not seen. A VM that
+    will not read the field gives no message rather than no stop: the stop matters more than its text.
     """
     handle = values.handle(event.exception)
     locations = [event.location] + ([event.catch_location] if _caught(event.catch_location) else [])
@@ -189,8 +194,11 @@ async def describe_thrown(values: Values, layouts: Layouts, symbols: Symbols,
     message = None
     if field is not None:
         wire, _ = values.resolve(handle)
-        (value,) = await values.vm.object_reference.get_values(ObjectId(wire), [field.field_id])
-        (message,) = await values.summarize([value])
+        try:
+            (value,) = await values.vm.object_reference.get_values(ObjectId(wire), [field.field_id])
+            (message,) = await values.summarize([value])
+        except CommandError as exc:
+            log.info("reading the message of exception %s: %s", handle, exc)
     throw: SourcePosition | None = positions[0]
     catch = positions[1] if len(positions) > 1 else None
     text = message.value if message is not None and message.kind == "string" else None

@@ -7,7 +7,8 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   A stop holds exactly the suspension of its event set; resume and step release exactly that
   (``VirtualMachine.Resume`` for ALL, ``ThreadReference.Resume`` for EVENT_THREAD), never more.
   Class-prepare event sets that only serve binding are released as soon as binding is done.
-- **Stops.** The events of one event set form one stop. An event set that arrives while a stop is
+- **Stops.** Line breakpoints, steps and exception breakpoints (:mod:`.exceptions`) make them; the
+  events of one event set form one stop. An event set that arrives while a stop is
   current is queued; resuming the current stop makes the next one current and publishes it.
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
   as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).

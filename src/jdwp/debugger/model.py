@@ -209,7 +209,8 @@ class Stop:
 
     ``location`` is ``None`` when the thread has run no code yet (``vm_start`` before ``main``; ``note``
     says so). ``pending_steps`` are other threads' steps that go on after this stop; ``ended_step`` is the
-    kind of this thread's own step that a breakpoint reached first ended.
+    kind of this thread's own step that a breakpoint reached first ended. ``exception`` is the thrown
+    exception of an ``exception`` stop (an exception breakpoint's), else ``None``.
     """
 
     stop_id: str

@@ -15,8 +15,8 @@ VERSION = "0.1.0"
 CAPABILITIES = Capabilities(
     profile=f"pyjdwp-{VERSION}",
     operations=("line_breakpoints", "pending_breakpoints", "all_class_loaders", "nested_class_breakpoints",
-                "file_breakpoints", "kotlin_inline_breakpoints", "stop_events", "stack", "locals",
-                "captured_variables",
+                "file_breakpoints", "kotlin_inline_breakpoints", "exception_breakpoints", "stop_events", "stack",
+                "locals", "captured_variables",
                 "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
                 "conditional_breakpoints", "hit_counts", "logpoints", "thread_suspend_breakpoints",
                 "step_into", "step_over", "step_out", "step_filters",

@@ -36,7 +36,16 @@ from jdwp.debugger import (
 from .art_facts import AttachFacts, gather_facts
 from .launching import anr_exempt_of, anr_warning, app_facts, launch_facts
 from .models import TargetInput
-from .results import AndroidTarget, AppFacts, BreakpointAnswer, LaunchFacts, SessionState, Target, VmFacts
+from .results import (
+    AndroidTarget,
+    AnyBreakpointAnswer,
+    AppFacts,
+    LaunchFacts,
+    SessionState,
+    Target,
+    VmFacts,
+    answer_of,
+)
 from .ring import EventRing
 from .targets import Config, connect
 
@@ -95,10 +104,10 @@ class DebugSession:
     def current_stop(self) -> Stop | None:
         return self.engine.current_stop if self.engine and not self.is_terminal else None
 
-    def breakpoints(self) -> tuple[BreakpointAnswer, ...]:
+    def breakpoints(self) -> tuple[AnyBreakpointAnswer, ...]:
         if self.engine is None:
             return ()
-        return tuple(BreakpointAnswer.of(b) for b in self.engine.list_breakpoints())
+        return tuple(answer_of(b) for b in self.engine.list_breakpoints())
 
     def touch(self) -> None:
         """A client call: resets the idle timer (never the pause or total limit)."""
@@ -196,7 +205,7 @@ class DebugSession:
                 warning = anr_warning(self.anr_exempt) if isinstance(self.target, AndroidTarget) else None
                 self.ring.append("stopped", stop=event.stop, warning=warning)
             elif isinstance(event, BreakpointVerified | BreakpointRejected | BreakpointSpent):
-                self.ring.append(event.kind, breakpoint=BreakpointAnswer.of(event.breakpoint))
+                self.ring.append(event.kind, breakpoint=answer_of(event.breakpoint))
             elif isinstance(event, LogpointHit):
                 self.ring.append("logpoint", logpoint=event)
             elif isinstance(event, Terminated):

@@ -154,6 +154,23 @@ class SetBreakpointInput(SessionInput):
         return self
 
 
+class ExceptionBreakpointInput(SessionInput):
+    """An exception class (or every throwable), and when to stop: caught, uncaught, or both."""
+
+    exceptionClass: Text | None = Field(
+        default=None, description="Binary class name (java.lang.IllegalStateException, com.example.Outer$Failure); "
+                                  "its subclasses match too. Omitted: every throwable.")
+    caught: StrictBool = Field(default=False, description="Stop where Java code will catch it (default false).")
+    uncaught: StrictBool = Field(default=True, description="Stop where nothing will catch it (default true).")
+
+    @model_validator(mode="after")
+    def _stops_somewhere(self) -> ExceptionBreakpointInput:
+        if not self.caught and not self.uncaught:
+            raise ValueError("caught and uncaught are both false: such a breakpoint never stops; set caught, "
+                             "uncaught or both to true")
+        return self
+
+
 class RemoveBreakpointInput(SessionInput):
     breakpointId: Text
 

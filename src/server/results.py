@@ -13,7 +13,17 @@ import dataclasses
 from typing import Any, Literal
 
 from jdwp import IdSizes
-from jdwp.debugger import OMIT_EMPTY, BoundLocation, Breakpoint, Reason, SourcePosition, Stop, bound_names
+from jdwp.debugger import (
+    OMIT_EMPTY,
+    AnyBreakpoint,
+    BoundLocation,
+    Breakpoint,
+    ExceptionBreakpoint,
+    Reason,
+    SourcePosition,
+    Stop,
+    bound_names,
+)
 
 from .failures import ErrorBody
 
@@ -250,6 +260,7 @@ class BreakpointAnswer:
     """A breakpoint as the tools show it: what was asked (``requested``), and what it became."""
 
     breakpoint_id: str
+    kind: Literal["line"]
     requested: LineRequest
     status: str
     locations: tuple[BoundLocation, ...]
@@ -267,13 +278,47 @@ class BreakpointAnswer:
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
+        requested = LineRequest(bp.line, bp.class_name, bp.file)
         given = bp.options
         if given is None:
-            return cls(bp.breakpoint_id, LineRequest(bp.line, bp.class_name, bp.file), bp.status, bp.locations,
-                       bp.reason)
-        return cls(bp.breakpoint_id, LineRequest(bp.line, bp.class_name, bp.file), bp.status, bp.locations,
-                   bp.reason, given.condition, given.hit_count, given.action, given.log_message, given.max_hits,
-                   given.suspend, bp.hits, bp.dropped)
+            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason)
+        return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, given.condition,
+                   given.hit_count, given.action, given.log_message, given.max_hits, given.suspend, bp.hits,
+                   bp.dropped)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ExceptionRequest:
+    """What an exception breakpoint asked for: the class (``None``: every throwable) and when to stop."""
+
+    exception_class: str | None
+    caught: bool
+    uncaught: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ExceptionBreakpointAnswer:
+    """An exception breakpoint as the tools show it: ``pending`` until its class loads, then ``verified``."""
+
+    breakpoint_id: str
+    kind: Literal["exception"]
+    requested: ExceptionRequest
+    status: str
+
+    @classmethod
+    def of(cls, bp: ExceptionBreakpoint) -> ExceptionBreakpointAnswer:
+        return cls(bp.breakpoint_id, bp.kind, ExceptionRequest(bp.exception_class, bp.caught, bp.uncaught),
+                   bp.status)
+
+
+AnyBreakpointAnswer = BreakpointAnswer | ExceptionBreakpointAnswer
+
+
+def answer_of(bp: AnyBreakpoint) -> AnyBreakpointAnswer:
+    """A breakpoint of any kind as the tools show it."""
+    if isinstance(bp, ExceptionBreakpoint):
+        return ExceptionBreakpointAnswer.of(bp)
+    return BreakpointAnswer.of(bp)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -286,7 +331,7 @@ class RingCounts:
 class StateResult:
     state: SessionState
     stop: Stop | None
-    breakpoints: tuple[BreakpointAnswer, ...]
+    breakpoints: tuple[AnyBreakpointAnswer, ...]
     terminal_reason: str | None
     terminal_message: str | None
     events: RingCounts
@@ -334,7 +379,7 @@ class RingEvent:
     received_at_ms: int
     kind: EventKind
     stop: Stop | None = optional()
-    breakpoint: BreakpointAnswer | None = optional()
+    breakpoint: AnyBreakpointAnswer | None = optional()
     reason: str | None = optional()
     message: str | None = optional()
     #: A stop of an Android app that is not spared ANRs says how long it may stay paused (issue 14 §2).

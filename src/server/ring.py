@@ -18,7 +18,7 @@ from jdwp.debugger import LogpointHit, Stop
 
 from .envelope import now_ms
 from .failures import ToolFailure
-from .results import BreakpointAnswer, EventKind, RingEvent
+from .results import AnyBreakpointAnswer, EventKind, RingEvent
 
 CAPACITY = 256
 MAX_READ = 100
@@ -45,7 +45,7 @@ class EventRing:
     def __len__(self) -> int:
         return len(self._events)
 
-    def append(self, kind: EventKind, *, stop: Stop | None = None, breakpoint: BreakpointAnswer | None = None,
+    def append(self, kind: EventKind, *, stop: Stop | None = None, breakpoint: AnyBreakpointAnswer | None = None,
                reason: str | None = None, message: str | None = None,
                truncated_names: tuple[str, ...] = (), warning: str | None = None,
                logpoint: LogpointHit | None = None) -> RingEvent:

@@ -25,6 +25,7 @@ from .launching import anr_warning, debug_states
 from .models import (
     AttachInput,
     EvaluateInput,
+    ExceptionBreakpointInput,
     LocalsInput,
     ObjectInput,
     RemoveBreakpointInput,
@@ -46,6 +47,7 @@ from .results import (
     CapabilitiesResult,
     Detached,
     EventsPage,
+    ExceptionBreakpointAnswer,
     JvmFacts,
     Paused,
     Prerequisites,
@@ -184,6 +186,14 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer:
         return BreakpointAnswer.of(await engine.set_breakpoint(
             inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend))
+
+
+async def set_exception_breakpoint(call: Call) -> ExceptionBreakpointAnswer:
+    inp: ExceptionBreakpointInput = call.input
+    session, engine = call.attached()
+    async with session.lock:
+        return ExceptionBreakpointAnswer.of(
+            await engine.set_exception_breakpoint(inp.exceptionClass, inp.caught, inp.uncaught))
 
 
 async def remove_breakpoint(call: Call) -> Removed:
@@ -325,14 +335,27 @@ TOOLS: tuple[Tool, ...] = (
          "thread at a stop, so other threads (Android's main thread) keep running. While a condition or hit "
          "count is judged only the hitting thread waits (about a millisecond).",
          SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),
+    Tool("set_debugger_exception_breakpoint", "Stop on exceptions",
+         "Stop where an exception is thrown: of exceptionClass (binary name, e.g. java.lang.IllegalStateException) "
+         "or any of its subclasses, or every throwable when omitted; uncaught (default true): nothing will catch "
+         "it (the thread dies); caught (default false): Java code will catch it. Give exceptionClass with caught: "
+         "true — without it, every exception the JDK or Android framework throws and catches internally stops the "
+         "app too. A class not loaded yet gives status pending; it binds when the class loads (event "
+         "breakpoint_verified). The stop has reason exception and exception {type, message (the detail message, "
+         "read without running app code; 256 characters), object_id, throw_location, catch_location (null when "
+         "uncaught)}; a hit suspends all threads. Counts towards the 100 breakpoints; remove it with "
+         "remove_debugger_breakpoint.",
+         ExceptionBreakpointInput, set_exception_breakpoint, ExceptionBreakpointAnswer, read_only=False,
+         idempotent=False),
     Tool("remove_debugger_breakpoint", "Remove a breakpoint",
-         "Remove a breakpoint by breakpoint_id; removing it again also succeeds.",
+         "Remove a breakpoint (line or exception) by breakpoint_id; removing it again also succeeds.",
          RemoveBreakpointInput, remove_breakpoint, Removed, read_only=False, idempotent=True),
     Tool("wait_for_debugger_event", "Wait for debugger events",
          "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "
-         "(at most 100): stopped (with stop_id, thread_id, location, breakpoint_ids), breakpoint_verified, "
-         "breakpoint_rejected, logpoint (breakpoint_id, thread_name, location, message, captured_at_ms, dropped), "
-         "breakpoint_spent, terminated (with reason). Pass next_cursor as afterSequence next time. overflow: "
+         "(at most 100): stopped (with stop_id, reason, thread_id, location, breakpoint_ids; reason exception adds "
+         "exception), breakpoint_verified, breakpoint_rejected, logpoint (breakpoint_id, thread_name, location, "
+         "message, captured_at_ms, dropped), breakpoint_spent, terminated (with reason). Pass next_cursor as "
+         "afterSequence next time. overflow: "
          "true means older events were dropped (the ring keeps 256). timed_out: true (still a success) means "
          "nothing arrived. Waiting never blocks other calls.",
          WaitInput, wait_for_event, EventsPage, read_only=True, idempotent=True, waits=True),

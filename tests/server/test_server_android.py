@@ -227,3 +227,47 @@ async def test_process_changed_when_the_app_exits_as_the_debugger_connects(testb
     finally:
         vanishing.terminate()
         vanishing.wait(timeout=10)
+
+
+async def test_android_exception_journey(testbed: Testbed, apps: Apps, java_classes: Path) -> None:
+    """An app process that throws now and then (fixtures/java Flaky): a caught exception thrown inside the JDK
+    stops a breakpoint on its superclass, then an uncaught one in a worker thread; detach while stopped."""
+    app_id = "com.example.flaky"
+    testbed.install_package(app_id, 10400)
+    app = await apps.start(app_id, classpath=str(java_classes), main_class="com.example.debuggee.Flaky",
+                           ready=b"ready")
+    with trio.fail_after(90):
+        async with connect(adb=testbed.client()) as mcp:
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            caught = (await mcp.ok("set_debugger_exception_breakpoint", debugSessionId=sid,
+                                   exceptionClass="java.lang.IllegalArgumentException", caught=True,
+                                   uncaught=False))["result"]
+            assert (caught["kind"], caught["status"]) == ("exception", "verified")
+            event, cursor = await mcp.wait_for(sid, "stopped")
+            thrown = event["stop"]["exception"]
+            assert thrown["type"] == "java.lang.NumberFormatException"
+            assert thrown["message"].startswith('For input string: "round ')
+            assert thrown["throw_location"]["class_name"] == "java.lang.Integer"  # thrown inside the JDK
+            catch = thrown["catch_location"]
+            assert (catch["class_name"], catch["method"], catch["line"]) == (
+                "com.example.debuggee.Flaky", "parse", find_mark("flaky-catch")[1])
+            await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=caught["breakpoint_id"])
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=event["stop"]["stop_id"])
+
+            uncaught = (await mcp.ok("set_debugger_exception_breakpoint", debugSessionId=sid))["result"]
+            while True:  # a stop of the removed breakpoint may have been on its way: resume it
+                event, cursor = await mcp.wait_for(sid, "stopped", cursor)
+                stop = event["stop"]
+                if stop["breakpoint_ids"] == [uncaught["breakpoint_id"]]:
+                    break
+                await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
+            assert stop["thread_name"].startswith("worker-")
+            thrown = stop["exception"]
+            assert thrown["type"] == "java.lang.IllegalStateException" and thrown["catch_location"] is None
+            assert thrown["message"].startswith("worker gave up in round ")
+            assert thrown["throw_location"]["line"] == find_mark("flaky-throw")[1]
+
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)  # while stopped at the exception
+            assert detached["cleanup"]["status"] == "complete"
+            assert detached["cleanup"]["execution_state"] == "running"
+    assert app.procs[0].poll() is None, "the app must keep running"

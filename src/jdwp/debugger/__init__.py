@@ -29,6 +29,7 @@ from .hits import HitOptions
 from .model import (
     MAX_NAME,
     OMIT_EMPTY,
+    AnyBreakpoint,
     BoundLocation,
     Breakpoint,
     BreakpointRejected,
@@ -36,6 +37,7 @@ from .model import (
     BreakpointVerified,
     Cleanup,
     EngineEvent,
+    ExceptionBreakpoint,
     Frame,
     Local,
     Locals,
@@ -47,6 +49,7 @@ from .model import (
     Stop,
     Stopped,
     Terminated,
+    ThrownException,
     bound_names,
 )
 from .objects import Element, Entry, ObjectField, ObjectPage
@@ -60,6 +63,7 @@ __all__ = [
     "MAX_NAME",
     "OMIT_EMPTY",
     "AlreadyPaused",
+    "AnyBreakpoint",
     "BoundLocation",
     "Breakpoint",
     "BreakpointRejected",
@@ -75,6 +79,7 @@ __all__ = [
     "EngineEvent",
     "Entry",
     "EvaluationFailed",
+    "ExceptionBreakpoint",
     "Frame",
     "HitOptions",
     "InvalidArgument",
@@ -99,6 +104,7 @@ __all__ = [
     "Terminated",
     "ThreadInfo",
     "ThreadsPage",
+    "ThrownException",
     "WaitingFor",
     "bound_names",
     "open_debugger",

@@ -40,9 +40,10 @@ from ..protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather, gather_in_order
 from .errors import InvalidArgument, LimitReached, NotFound
+from .exceptions import ExceptionBreakpoints
 from .hits import HitCounts, HitPlan
 from .ids import IdScheme
-from .model import LOCATION_UNAVAILABLE, NEAR_MISS, BoundLocation, Breakpoint, BreakpointStatus, Reason
+from .model import LOCATION_UNAVAILABLE, NEAR_MISS, AnyBreakpoint, BoundLocation, Breakpoint, BreakpointStatus, Reason
 from .names import binary_name_of
 from .prepares import PrepareRequests, Watch, clear_request
 from .smap import Smap
@@ -125,9 +126,14 @@ class Breakpoints:
         self._by_request: dict[int, str] = {}
         self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
         self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
+        #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
+        self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
 
-    def all(self) -> list[Breakpoint]:
-        return [e.snapshot() for e in self._entries.values()]
+    def all(self) -> list[AnyBreakpoint]:
+        """Every breakpoint held, of every kind, in the order they were set."""
+        found: list[AnyBreakpoint] = [e.snapshot() for e in self._entries.values()]
+        found += self.exceptions.all()
+        return sorted(found, key=lambda bp: self._ids.number(bp.breakpoint_id, "bp") or 0)
 
     def owner_of(self, request_id: int) -> str | None:
         """The breakpoint ID behind a JDWP breakpoint request ID."""
@@ -167,12 +173,7 @@ class Breakpoints:
         """
         if not isinstance(line, int) or isinstance(line, bool) or line < 1:
             raise InvalidArgument(f"line must be a positive integer, got {line!r}")
-        held = len(self._entries)
-        if held >= self._limit:
-            raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
-                               "remove one (remove_debugger_breakpoint) to set another")
-        self._issued += 1
-        entry = _Entry(self._ids.breakpoint(self._issued), target, line, plan=plan)
+        entry = _Entry(self._reserve(), target, line, plan=plan)
         self._entries[entry.breakpoint_id] = entry
         capabilities = self._symbols.known_capabilities
         first: list[Callable[[], Awaitable[Any]]] = [] if capabilities is not None else [self._symbols.capabilities]
@@ -195,12 +196,28 @@ class Breakpoints:
                 entry.reason = Reason(NEAR_MISS, hint)
         return entry.snapshot()
 
+    def _reserve(self) -> str:
+        """The next breakpoint ID, if the session may hold one more breakpoint of any kind.
+
+        Raises:
+            LimitReached: it holds the most already.
+        """
+        held = len(self._entries) + len(self.exceptions)
+        if held >= self._limit:
+            raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
+                               "remove one (remove_debugger_breakpoint) to set another")
+        self._issued += 1
+        return self._ids.breakpoint(self._issued)
+
     async def remove(self, breakpoint_id: str) -> None:
         """Clear exactly this breakpoint's requests. Removing it again is not an error.
 
         Raises:
             NotFound: this session never issued the ID.
         """
+        if self.exceptions.owns(breakpoint_id):
+            await self.exceptions.remove(breakpoint_id)
+            return
         entry = self._entries.pop(breakpoint_id, None)
         if entry is None:
             number = self._ids.number(breakpoint_id, "bp")
@@ -211,16 +228,17 @@ class Breakpoints:
         for watch in entry.watches:
             await self._prepares.unwatch(watch)
 
-    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[Breakpoint]:
+    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[AnyBreakpoint]:
         """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
 
         The class's facts (source, map, methods) come first, in one round; only when some breakpoint
         covers its code are its line tables read and requests set (two more rounds).
         """
+        changed: list[AnyBreakpoint] = list(await self.exceptions.on_class_prepare(event))
         ref = event.type_id
         entries = [e for e in self._entries.values() if ref not in e.bound_types and not e.counts.spent]
         if not entries or event.ref_type_tag == TypeTag.ARRAY:
-            return []
+            return changed
         name = self._names[ref] = binary_name_of(event.signature)
         await self._symbols.prefetch_classes([ref])
         later: list[Callable[[], Awaitable[Any]]] = []
@@ -232,7 +250,6 @@ class Breakpoints:
             later.append(partial(self._symbols.prefetch_lines, self._method_keys([ref])))
         if later:
             await gather(later)
-        changed = []
         for entry in concerned:
             before = (entry.status, len(entry.locations))
             await self._bind(entry, [ref])
@@ -244,7 +261,7 @@ class Breakpoints:
         """Clear every request we made (for detach), in one round trip; return what could not be cleared."""
         clears = [partial(self._clear_requests, entry) for entry in self._entries.values()]
         self._entries.clear()
-        results = await gather([*clears, self._prepares.clear_all])
+        results = await gather([*clears, self.exceptions.clear_all, self._prepares.clear_all])
         return [what for failures in results for what in failures]
 
     # --- binding -----------------------------------------------------------------------------------

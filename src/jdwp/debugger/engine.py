@@ -10,7 +10,8 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   breakpoint with a condition, hit count or logpoint (:mod:`.judge`) is judged under its EVENT_THREAD
   suspension; one that stops trades it for an owned ``VirtualMachine.Suspend``, unless it asked for
   ``suspend: "thread"`` (the stop then holds the event's own suspension of that thread).
-- **Stops.** The events of one event set form one stop. An event set that arrives while a stop is
+- **Stops.** Line breakpoints, steps, exception breakpoints (:mod:`.exceptions`), a pause and a launch
+  hold make them; the events of one event set form one stop. An event set that arrives while a stop is
   current is queued; resuming the current stop makes the next one current and publishes it.
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
   as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).
@@ -27,10 +28,10 @@ import dataclasses
 import logging
 import math
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 import trio
 
@@ -40,6 +41,7 @@ from ..protocol.commands.events import (
     BreakpointEvent,
     ClassPrepareEvent,
     Composite,
+    ExceptionEvent,
     SingleStepEvent,
     VMDeathEvent,
     VMStartEvent,
@@ -51,6 +53,7 @@ from ._gather import gather
 from .breakpoints import Breakpoints
 from .containers import read_container
 from .errors import AlreadyPaused, EngineClosed, EvaluationFailed, InvalidArgument, NotFound, NotPaused, StaleReference
+from .exceptions import describe_thrown, exception_request
 from .expressions import parse_expression
 from .expressions.evaluator import Evaluator, FrameContext
 from .frames import FrameRef, frame_locals, stack_page
@@ -59,11 +62,13 @@ from .holds import LAUNCH_NOTE, main_thread
 from .ids import IdScheme
 from .judge import HitJudge, hold_vm
 from .model import (
+    AnyBreakpoint,
     Breakpoint,
     BreakpointRejected,
     BreakpointVerified,
     Cleanup,
     EngineEvent,
+    ExceptionBreakpoint,
     Locals,
     StackPage,
     StepKind,
@@ -110,6 +115,7 @@ class _Found:
     thread: ThreadId | None = None
     location: Location | None = None
     step: StepInFlight | None = None  # our step that completed in this set
+    exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
     suspension: _Suspension = _Suspension(0, ThreadId(0))
     condition_error: str | None = None
@@ -180,7 +186,7 @@ class Debugger:
         """True after a resume or step whose outcome is unknown: the caller should detach."""
         return self._uncertain
 
-    def list_breakpoints(self) -> list[Breakpoint]:
+    def list_breakpoints(self) -> list[AnyBreakpoint]:
         return self.breakpoints.all()
 
     def _check_open(self) -> None:
@@ -226,6 +232,25 @@ class Debugger:
         async with self._lock:
             self._check_open()
             return await self.breakpoints.add(target, line, plan)
+
+    async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
+                                       uncaught: bool = True) -> ExceptionBreakpoint:
+        """Stop where a throwable of ``exception_class`` or a subclass (``None``: any) is thrown, when it will be
+        ``caught`` by Java code and/or ``uncaught``. Stops have reason ``exception`` and ``Stop.exception``.
+
+        Returns it ``verified``, or ``pending`` until a class of that name loads (then it binds in every
+        loader that loads one: event ``breakpoint_verified``). It counts towards the 100 breakpoints.
+
+        Raises:
+            InvalidArgument, LimitReached: a bad name, neither caught nor uncaught, or too many breakpoints;
+                nothing changed.
+            EngineClosed: the session has ended.
+        """
+        request = exception_request(exception_class, caught, uncaught)
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            return await self.breakpoints.exceptions.add(request)
 
     async def remove_breakpoint(self, breakpoint_id: str) -> None:
         """Clear one breakpoint's requests; removing it twice is fine.
@@ -582,6 +607,13 @@ class Debugger:
                     continue
                 found.reasons.append("breakpoint")
                 found.breakpoint_ids.append(owner)
+            elif isinstance(event, ExceptionEvent):
+                owner = self.breakpoints.exceptions.owner_of(event.request_id)
+                if owner is None:
+                    continue
+                found.reasons.append("exception")
+                found.breakpoint_ids.append(owner)
+                found.exception = found.exception or event
             elif isinstance(event, SingleStepEvent):
                 step = self._steps.of_request(event.request_id)
                 if step is None:
@@ -620,9 +652,13 @@ class Debugger:
         if location is None:  # VM start: the thread has not run yet; describe its top frame if any
             frames = await self.vm.thread_reference.frames(thread, 0, -1) if thread else []
             location = frames[0].location if frames else None
-        name, positions, _ = await gather([lambda: self.vm.thread_reference.name(thread),
-                                           lambda: self.symbols.describe([location] if location else []),
-                                           lambda: self._steps.drop_ended_threads(thread)])
+        thunks: list[Callable[[], Awaitable[Any]]] = [
+            lambda: self.vm.thread_reference.name(thread),
+            lambda: self.symbols.describe([location] if location else []),
+            lambda: self._steps.drop_ended_threads(thread)]
+        if found.exception is not None:
+            thunks.append(partial(describe_thrown, self.values, self._layouts, self.symbols, found.exception))
+        name, positions, _, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self._steps.step_past_synthetic(found.step, location):
                 return None
@@ -633,7 +669,8 @@ class Debugger:
         note = LAUNCH_NOTE if "launch" in found.reasons else BEFORE_MAIN if position is None else None
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
                     tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
-                    condition_error=found.condition_error, suspended="thread" if found.thread_only else None)
+                    condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
+                    exception=thrown[0] if thrown else None)
         return _StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name})
 
     def _publish(self, event: EngineEvent) -> None:

@@ -18,7 +18,7 @@ from .hits import HitOptions
 from .names import java_prefix
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
-StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch"]
+StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
 LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
@@ -139,11 +139,62 @@ class Breakpoint:
     dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     @property
+    def kind(self) -> Literal["line"]:
+        """Breakpoints of every kind sit in one list; this one is a line's (see :class:`ExceptionBreakpoint`)."""
+        return "line"
+
+    @property
     def requested(self) -> dict[str, Any]:
         """What was asked for, as given: ``{class_name, line}`` or ``{file, line}``."""
         if self.file is not None:
             return {"file": self.file, "line": self.line}
         return {"class_name": self.class_name, "line": self.line}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ExceptionBreakpoint:
+    """A breakpoint on thrown exceptions: of ``exception_class`` and its subclasses (``None``: every throwable),
+    when ``caught`` and/or ``uncaught``. ``pending`` until that class loads, then ``verified``."""
+
+    breakpoint_id: str
+    exception_class: str | None
+    caught: bool
+    uncaught: bool
+    status: BreakpointStatus
+
+    @property
+    def kind(self) -> Literal["exception"]:
+        return "exception"
+
+    @property
+    def requested(self) -> dict[str, Any]:
+        return {"exception_class": self.exception_class, "caught": self.caught, "uncaught": self.uncaught}
+
+
+AnyBreakpoint = Breakpoint | ExceptionBreakpoint
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ThrownException:
+    """The exception of an ``exception`` stop, read without running app code.
+
+    ``type`` is its runtime class; ``message`` its ``Throwable.detailMessage`` field (``None`` when null, cut
+    at 256 UTF-16 units: ``truncated``, ``length`` the full length) — what ``getMessage()`` returns unless a
+    subclass overrides it, which is never run. ``object_id`` is the session's handle of the exception
+    object; ``catch_location`` is ``None`` when nothing in Java code catches it.
+    """
+
+    type: str
+    message: str | None
+    object_id: str
+    throw_location: SourcePosition | None
+    catch_location: SourcePosition | None
+    truncated: bool = False
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "type")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -165,7 +216,8 @@ class Stop:
     ``location`` is ``None`` when the thread has run no code yet (``vm_start`` before ``main``; ``note``
     says so). ``pending_steps`` are other threads' steps that go on after this stop; ``ended_step`` is the
     kind of this thread's own step that a breakpoint reached first ended. A ``pause`` stop has no thread
-    of its own: ``thread_id`` and ``thread_name`` are ``None`` (every thread is suspended).
+    of its own: ``thread_id`` and ``thread_name`` are ``None`` (every thread is suspended). ``exception``
+    is the thrown exception of an ``exception`` stop (an exception breakpoint's), else ``None``.
     """
 
     stop_id: str
@@ -183,6 +235,7 @@ class Stop:
     condition_error: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: ``thread`` when only the hitting thread is held (``suspend: "thread"``); other threads run on.
     suspended: Literal["all", "thread"] | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    exception: ThrownException | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
@@ -276,13 +329,13 @@ class Stopped:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class BreakpointVerified:
-    breakpoint: Breakpoint
+    breakpoint: AnyBreakpoint
     kind: Literal["breakpoint_verified"] = "breakpoint_verified"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class BreakpointRejected:
-    breakpoint: Breakpoint
+    breakpoint: AnyBreakpoint
     kind: Literal["breakpoint_rejected"] = "breakpoint_rejected"
 
 

@@ -56,8 +56,9 @@ class _Shapes:
 
     Most composites hold one event, and a session's events repeat: a breakpoint hit in a loop by the same
     thread, method entry and exit, the threads of a pool starting. Events are frozen values, so the event
-    of such a composite is remembered by the composite's bytes after the suspend policy (count, kind,
-    fields); the same bytes again cost a dict lookup instead of an unpack and two records.
+    of a composite holding one common event is remembered by the composite's bytes: the same bytes again
+    cost a dict lookup and a new composite (its own list) instead of an unpack and two more records.
+    The table is bounded: when full it starts afresh.
     """
 
     __slots__ = ("class_prepare", "located", "one_located", "one_thread", "seen", "thread")
@@ -74,14 +75,8 @@ class _Shapes:
         #: Whole bodies of one event: suspend policy, count, kind, then a located or a thread-only event.
         self.one_located = struct.Struct(">BiB" + thread[1:] + location)
         self.one_thread = struct.Struct(">BiB" + thread[1:])
+        #: The event of each single-event composite seen lately, by the composite's bytes.
         self.seen: dict[bytes, AnyEvent] = {}
-
-    def remember(self, tail: bytes, event: AnyEvent) -> AnyEvent:
-        """Keep ``event`` as the one event of composites whose bytes after the suspend policy are ``tail``."""
-        if len(self.seen) >= _REMEMBERED:
-            self.seen.clear()
-        self.seen[tail] = event
-        return event
 
 
 _SHAPES = fast.PerSizes(_Shapes)
@@ -92,28 +87,33 @@ def _read_composite(body: bytes, sizes: IdSizes) -> Composite:
     """Hand-framed ``Event.Composite``: the same result as ``spec_of(Composite)``, faster.
 
     A composite holding one breakpoint, step, method entry/exit, thread start/death or VM start event is
-    a dict lookup if its bytes were seen lately, else one unpack.
+    a dict lookup if the same bytes came lately, else one unpack.
     """
     last = _SHAPES.last
     shapes = last[1] if last[0] is sizes else _SHAPES.get(sizes)
-    tail = body[1:]
-    event = shapes.seen.get(tail)
+    if type(body) is not bytes:  # a bytearray or memoryview is no dict key
+        body = bytes(body)
+    seen = shapes.seen
+    event = seen.get(body)
     if event is not None:
         return _make_composite(body[0], [event])
     size = len(body)
     if size == shapes.one_located.size:
-        policy, count, kind, request_id, thread, tag, class_id, method_id, index = shapes.one_located.unpack(body)
+        _, count, kind, request_id, thread, tag, class_id, method_id, index = shapes.one_located.unpack(body)
         make = _LOCATED[kind]
         if count == 1 and make is not None:
-            event = shapes.remember(tail, make(request_id, thread, tag, class_id, method_id, index))
-            return _make_composite(policy, [event])
+            event = make(request_id, thread, tag, class_id, method_id, index)
     elif size == shapes.one_thread.size:
-        policy, count, kind, request_id, thread = shapes.one_thread.unpack(body)
+        _, count, kind, request_id, thread = shapes.one_thread.unpack(body)
         make = _THREAD_ONLY[kind]
         if count == 1 and make is not None:
-            event = shapes.remember(tail, make(request_id, thread))
-            return _make_composite(policy, [event])
-    return _read_events(body, sizes, shapes)
+            event = make(request_id, thread)
+    if event is None:
+        return _read_events(body, sizes, shapes)
+    if len(seen) >= _REMEMBERED:
+        seen.clear()
+    seen[body] = event
+    return _make_composite(body[0], [event])
 
 
 def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:

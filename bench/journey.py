@@ -26,6 +26,7 @@ library ≤ 1/10 of jdb, MCP ≤ 1/3); asserts nothing about time.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -107,7 +108,11 @@ async def library_journey(port: int, line: int) -> dict[str, float]:
 # --- the MCP server over stdio -----------------------------------------------------------------------
 
 def server_params() -> StdioServerParameters:
-    return StdioServerParameters(command=server_command(), args=["--log-level", "warning"])
+    # The SDK starts a server with a sanitised environment; without PYTHONPATH the console script would
+    # import the installed package, not the checkout under test (`PYTHONPATH=$PWD/src python bench/…`).
+    path = os.environ.get("PYTHONPATH")
+    return StdioServerParameters(command=server_command(), args=["--log-level", "warning"],
+                                 env={"PYTHONPATH": path} if path else None)
 
 
 async def tool(client: Client, name: str, **arguments: Any) -> dict[str, Any]:

@@ -34,7 +34,8 @@ FULL_ENVELOPE = {"attach_debugger", "get_debugger_capabilities"}
 
 
 def size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")).encode())
+    """Bytes of ``value`` in the server's JSON text (no padding spaces, as ``server.app`` writes it)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 async def journey(port: int, line: int) -> list[tuple[str, int, int]]:

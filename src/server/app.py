@@ -72,9 +72,10 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
 
 
 def _json(value: Any) -> str:
-    """``value`` as the JSON text a transport writes; raises where the SDK's serialisation would fail
-    later, out of our hands (a lone surrogate, an object that is not a JSON value, NaN)."""
-    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    """``value`` as the JSON text a transport writes, without the padding spaces (an agent pays for every
+    byte); raises where the SDK's serialisation would fail later, out of our hands (a lone surrogate, an
+    object that is not a JSON value, NaN)."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     text.encode("utf-8")
     return text
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import ART32, HOTSPOT, ODD, REGULAR_SIZES, SMALL, for_record
 
 from jdwp.protocol import fast
-from jdwp.protocol.commands import ALL_COMMANDS, Command
+from jdwp.protocol.commands import ALL_COMMANDS, Command, composite
 from jdwp.protocol.commands import Event as EV
 from jdwp.protocol.commands import StackFrame as SF
 from jdwp.protocol.commands import ThreadReference as TR
@@ -170,6 +170,34 @@ def test_a_body_of_the_single_event_size_with_another_shape_is_read_by_the_loop(
     assert EV.Composite.decode_out(body, sizes) == obj
     twice = ev.Composite(0, [ev.VMDeathEvent(1)] * 2)
     assert EV.Composite.decode_out(EV.Composite.encode_out(twice, sizes), sizes) == twice
+
+
+@pytest.mark.parametrize("cls", [*SINGLE, *THREAD_ONLY], ids=lambda cls: cls.__name__)
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_a_remembered_event_decodes_again_under_any_suspend_policy(cls: type, data: st.DataObject) -> None:
+    """The second decode of the same bytes is a lookup; other policies are other bytes."""
+    sizes = data.draw(st.sampled_from(REGULAR_SIZES))
+    event = data.draw(for_record(cls, sizes))
+    first, second = data.draw(st.lists(st.integers(0, 255), min_size=2, max_size=2))
+    for policy in (first, second, first):
+        obj = ev.Composite(policy, [event])
+        body = EV.Composite.encode_out(obj, sizes)
+        assert EV.Composite.decode_out(body, sizes) == obj == _slow_decode(EV.Composite, "out", body, sizes)
+        assert EV.Composite.decode_out(bytearray(body), sizes) == obj  # not a dict key: copied to bytes
+    assert _outcome(_fast_decode, EV.Composite, "out", body[:-1], sizes)[0] == "ProtocolError"
+
+
+def test_the_remembered_events_are_bounded_and_new_lists_each_time() -> None:
+    shapes = composite._SHAPES.get(HOTSPOT)
+    bodies = [EV.Composite.encode_out(ev.Composite(1, [ev.ThreadStartEvent(5, thread)]), HOTSPOT)
+              for thread in range(composite._REMEMBERED + 10)]
+    for body in bodies:
+        EV.Composite.decode_out(body, HOTSPOT)
+    assert 0 < len(shapes.seen) <= composite._REMEMBERED
+    one, again = (EV.Composite.decode_out(bodies[-1], HOTSPOT) for _ in range(2))
+    assert one == again == ev.Composite(1, [ev.ThreadStartEvent(5, len(bodies) - 1)])
+    assert one.events is not again.events  # a caller may keep (or change) its list
 
 
 def test_single_breakpoint_transcript_4_byte_methods() -> None:

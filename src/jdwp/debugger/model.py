@@ -308,12 +308,13 @@ class Locals:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Cleanup:
-    """What detaching achieved: ``status`` and whether the app is known to run again."""
+    """What detaching achieved: ``status`` and whether the app is known to run again; ``remaining`` and
+    ``errors`` (left out of answers while empty) say what was not undone and why."""
 
     status: Literal["pending", "complete", "failed"]
     execution_state: Literal["running", "unknown"]
-    remaining: tuple[str, ...] = ()
-    errors: tuple[str, ...] = ()
+    remaining: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    errors: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     #: How the evidence was obtained, when it needs saying (a retry's "agent reset").
     notes: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 

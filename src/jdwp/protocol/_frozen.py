@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -44,30 +44,14 @@ def fast_init(cls: type[T]) -> type[T]:
     return cls
 
 
-class Of:
-    """A nested record for :func:`maker`: ``Of(BreakpointEvent, location=Location)``."""
-
-    __slots__ = ("cls", "nested")
-
-    def __init__(self, cls: type, **nested: Shape) -> None:
-        self.cls = cls
-        self.nested = nested
-
-
-#: What a field of a :func:`maker` is made of: a record class, a record with nested fields, or a list of
-#: exactly one element of a shape (a composite holding one event).
-Shape = Union[type, Of, list[Any]]
-
-
-def maker(cls: type[T], **nested: Shape) -> Callable[..., T]:
+def maker(cls: type[T], **nested: type) -> Callable[..., T]:
     """A positional constructor of ``cls`` for decoders: ``maker(Location)(tag, class_id, method_id, index)``.
 
     It makes the same object as ``cls(...)`` without running ``__init__``, so it is only for classes whose
     ``__init__`` does nothing but store its arguments (frozen, slotted dataclasses made by ``fast_init``).
     ``nested`` names fields made inline from their own fields, which are passed flat in the field's
-    place: ``maker(Frame, location=Location)(frame_id, tag, class_id, method_id, index)``, or, for a
-    composite of one breakpoint, ``maker(Composite, events=[Of(BreakpointEvent, location=Location)])``.
-    Each level saves a call.
+    place: ``maker(Frame, location=Location)(frame_id, tag, class_id, method_id, index)``, which saves
+    a call per nested record.
 
     Raises:
         TypeError: a class whose memory layout no twin can share (not a slotted dataclass on ``object``),
@@ -77,24 +61,19 @@ def maker(cls: type[T], **nested: Shape) -> Callable[..., T]:
     namespace: dict[str, Any] = {}
     params: list[str] = []
 
-    def build(shape: Shape, var: str) -> None:
-        """Append the statements that leave ``shape`` in ``var``; its plain fields become parameters.
+    def build(record: type, inner: dict[str, type], var: str) -> None:
+        """Append the statements that leave a ``record`` in ``var``; its plain fields become parameters.
 
-        Field ``i`` of ``var`` is ``{var}_{i}``: a parameter, or the variable of a nested shape (whose own
+        Field ``i`` of ``var`` is ``{var}_{i}``: a parameter, or the variable of a nested record (whose own
         fields are then ``{var}_{i}_{j}``), so no name can clash with another.
         """
-        if isinstance(shape, list):
-            build(shape[0], f"{var}_0")
-            lines.append(f"{var} = [{var}_0]")
-            return
-        record, inner = (shape.cls, shape.nested) if isinstance(shape, Of) else (shape, {})
         names = _field_names(record)
         unknown = set(inner) - set(names)
         if unknown:
             raise TypeError(f"{record.__name__} has no fields {sorted(unknown)}")
         for i, name in enumerate(names):
             if name in inner:
-                build(inner[name], f"{var}_{i}")
+                build(inner[name], {}, f"{var}_{i}")
             else:
                 params.append(f"{var}_{i}")
         namespace[f"{var}_twin"], namespace[f"{var}_cls"] = _twin_of(record), record
@@ -102,7 +81,7 @@ def maker(cls: type[T], **nested: Shape) -> Callable[..., T]:
         lines.extend(f"{var}.{name} = {var}_{i}" for i, name in enumerate(names))
         lines.append(f"{var}.__class__ = {var}_cls")
 
-    build(Of(cls, **nested), "r")
+    build(cls, nested, "r")
     source = f"def make({', '.join(params)}):\n    " + "\n    ".join(lines) + "\n    return r"
     exec(source, namespace)
     make: Callable[..., T] = namespace["make"]

@@ -7,7 +7,7 @@ The construct spec (``spec_of(Composite)``) stays the definition; :func:`_read_c
 bytes faster and must return equal objects (``tests/unit/test_fast.py`` checks it with hypothesis). The
 common events (breakpoint, step, method entry/exit, thread start/death, class prepare) are read with one
 ``struct`` unpack each, precompiled for the VM's ID widths; a composite of one such event is a single
-unpack of the whole body.
+unpack of the whole body, or none when the same bytes came lately (see :class:`_Shapes`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import struct
 from collections.abc import Callable
 
 from .. import fast
-from .._frozen import Of, maker
+from .._frozen import maker
 from ..constants import EventKind
 from ..strings import decode_string
 from ..types import IdSizes, Location
@@ -47,10 +47,21 @@ from .events import (
 __all__ = ["EventCommands"]
 
 
-class _Shapes:
-    """The ``struct`` layouts of the common event shapes, for one VM's ID widths."""
+#: How many single-event composites each ID-width table remembers before it starts afresh.
+_REMEMBERED = 1024
 
-    __slots__ = ("class_prepare", "located", "one_located", "one_thread", "thread")
+
+class _Shapes:
+    """The ``struct`` layouts of the common event shapes for one VM's ID widths, and the events seen lately.
+
+    Most composites hold one event, and a session's events repeat: a breakpoint hit in a loop by the same
+    thread, method entry and exit, the threads of a pool starting. Events are frozen values, so the event
+    of a composite holding one common event is remembered by the composite's bytes: the same bytes again
+    cost a dict lookup and a new composite (its own list) instead of an unpack and two more records.
+    The table is bounded: when full it starts afresh.
+    """
+
+    __slots__ = ("class_prepare", "located", "one_located", "one_thread", "seen", "thread")
 
     def __init__(self, sizes: IdSizes) -> None:
         thread = ">i" + fast.id_format(sizes.object_id_size)
@@ -64,6 +75,8 @@ class _Shapes:
         #: Whole bodies of one event: suspend policy, count, kind, then a located or a thread-only event.
         self.one_located = struct.Struct(">BiB" + thread[1:] + location)
         self.one_thread = struct.Struct(">BiB" + thread[1:])
+        #: The event of each single-event composite seen lately, by the composite's bytes.
+        self.seen: dict[bytes, AnyEvent] = {}
 
 
 _SHAPES = fast.PerSizes(_Shapes)
@@ -74,22 +87,33 @@ def _read_composite(body: bytes, sizes: IdSizes) -> Composite:
     """Hand-framed ``Event.Composite``: the same result as ``spec_of(Composite)``, faster.
 
     A composite holding one breakpoint, step, method entry/exit, thread start/death or VM start event is
-    read in one unpack and made in one call.
+    a dict lookup if the same bytes came lately, else one unpack.
     """
     last = _SHAPES.last
     shapes = last[1] if last[0] is sizes else _SHAPES.get(sizes)
+    if type(body) is not bytes:  # a bytearray or memoryview is no dict key
+        body = bytes(body)
+    seen = shapes.seen
+    event = seen.get(body)
+    if event is not None:
+        return _make_composite(body[0], [event])
     size = len(body)
     if size == shapes.one_located.size:
-        policy, count, kind, request_id, thread, tag, class_id, method_id, index = shapes.one_located.unpack(body)
-        make = _ONE_LOCATED.get(kind)
+        _, count, kind, request_id, thread, tag, class_id, method_id, index = shapes.one_located.unpack(body)
+        make = _LOCATED[kind]
         if count == 1 and make is not None:
-            return make(policy, request_id, thread, tag, class_id, method_id, index)
+            event = make(request_id, thread, tag, class_id, method_id, index)
     elif size == shapes.one_thread.size:
-        policy, count, kind, request_id, thread = shapes.one_thread.unpack(body)
-        make_one = _ONE_THREAD_ONLY.get(kind)
-        if count == 1 and make_one is not None:
-            return make_one(policy, request_id, thread)
-    return _read_events(body, sizes, shapes)
+        _, count, kind, request_id, thread = shapes.one_thread.unpack(body)
+        make = _THREAD_ONLY[kind]
+        if count == 1 and make is not None:
+            event = make(request_id, thread)
+    if event is None:
+        return _read_events(body, sizes, shapes)
+    if len(seen) >= _REMEMBERED:
+        seen.clear()
+    seen[body] = event
+    return _make_composite(body[0], [event])
 
 
 def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
@@ -104,7 +128,7 @@ def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
     for _ in range(count):
         kind = body[pos]
         pos += 1
-        make = _LOCATED.get(kind)
+        make = _LOCATED[kind]
         if make is not None:
             request_id, thread, tag, class_id, method_id, index = located.unpack_from(body, pos)
             pos += located.size
@@ -119,7 +143,7 @@ def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
             pos += length + 4
             append(_make_class_prepare(request_id, thread, ref_type_tag, type_id, signature, status))
         else:
-            make_thread_only = _THREAD_ONLY.get(kind)
+            make_thread_only = _THREAD_ONLY[kind]
             if make_thread_only is not None:
                 request_id, thread = thread_only.unpack_from(body, pos)
                 pos += thread_only.size
@@ -172,18 +196,16 @@ _THREAD_ONLY_CLASSES: dict[int, type] = {
     EventKind.THREAD_START: ThreadStartEvent,
     EventKind.THREAD_DEATH: ThreadDeathEvent,
 }
-#: Makers of events from their flat fields (request, thread and, if located, the location's four).
-_LOCATED: dict[int, Callable[..., AnyEvent]] = {
-    kind: maker(cls, location=Location) for kind, cls in _LOCATED_CLASSES.items()
-}
-_THREAD_ONLY: dict[int, Callable[..., AnyEvent]] = {kind: maker(cls) for kind, cls in _THREAD_ONLY_CLASSES.items()}
-#: Makers of a whole composite of one such event: the suspend policy, then the event's flat fields.
-_ONE_LOCATED: dict[int, Callable[..., Composite]] = {
-    kind: maker(Composite, events=[Of(cls, location=Location)]) for kind, cls in _LOCATED_CLASSES.items()
-}
-_ONE_THREAD_ONLY: dict[int, Callable[..., Composite]] = {
-    kind: maker(Composite, events=[cls]) for kind, cls in _THREAD_ONLY_CLASSES.items()
-}
+
+
+def _by_kind(makers: dict[int, Callable[..., AnyEvent]]) -> tuple[Callable[..., AnyEvent] | None, ...]:
+    """A table indexed by the kind byte (0-255): a tuple index costs less than a dict lookup."""
+    return tuple(makers.get(kind) for kind in range(256))
+
+
+#: Makers of events by kind, from their flat fields (request, thread and, if located, the location's four).
+_LOCATED = _by_kind({kind: maker(cls, location=Location) for kind, cls in _LOCATED_CLASSES.items()})
+_THREAD_ONLY = _by_kind({kind: maker(cls) for kind, cls in _THREAD_ONLY_CLASSES.items()})
 _make_composite = maker(Composite)
 _make_class_prepare = maker(ClassPrepareEvent)
 _MONITOR: dict[int, type] = {

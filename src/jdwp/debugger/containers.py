@@ -16,7 +16,9 @@ note, and the object is shown as fields. Readers on OpenJDK 17, verified live:
 - Boxed primitives: ``value``; ``AbstractStringBuilder``: ``value`` (bytes with ``coder`` on OpenJDK 9+,
   chars on Android) and ``count``.
 
-``LinkedList``, ``ArrayDeque``, ``TreeMap``/``TreeSet`` and ``ConcurrentHashMap``: :mod:`.linked`.
+``LinkedList``, ``ArrayDeque``, ``TreeMap``/``TreeSet`` and ``ConcurrentHashMap``: :mod:`.linked`. Android's
+``ArrayMap``, ``ArraySet``, ``SparseArray`` and androidx's ``SimpleArrayMap``/``ArrayMap``/``ArraySet``:
+:mod:`.arraymaps`.
 
 Android's libcore uses the same names for these classes (``LinkedHashMap``'s entries are
 ``LinkedHashMapEntry`` there, with the same ``after``), which the field checks confirm at run time.
@@ -35,7 +37,7 @@ from typing import Any
 from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
-from . import linked
+from . import arraymaps, linked
 from ._gather import gather
 from .objects import (
     ELEMENT_LIMITS,
@@ -57,6 +59,8 @@ _BOXED = {f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte", "Charac
 _EMPTY = {"java.util.Collections$EmptyList": "list", "java.util.Collections$EmptySet": "set",
           "java.util.Collections$EmptyMap": "map", "kotlin.collections.EmptyList": "list",
           "kotlin.collections.EmptySet": "set", "kotlin.collections.EmptyMap": "map"}
+_ARRAY_MAPS = {"android.util.ArrayMap", "androidx.collection.SimpleArrayMap"}
+_ARRAY_SETS = {"android.util.ArraySet", "androidx.collection.ArraySet"}
 _WRAPPERS = {"java.util.Collections$UnmodifiableCollection": "c", "java.util.Collections$SynchronizedCollection": "c",
              "java.util.Collections$UnmodifiableMap": "m", "java.util.Collections$SynchronizedMap": "m"}
 
@@ -278,6 +282,12 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
             return await linked.tree_set(reader, name)
         if name == "java.util.concurrent.ConcurrentHashMap":
             return await linked.concurrent_map(reader, name)
+        if name in _ARRAY_MAPS:
+            return await arraymaps.array_map(reader, name)
+        if name in _ARRAY_SETS:
+            return await arraymaps.array_set(reader, name)
+        if name == "android.util.SparseArray":
+            return await arraymaps.sparse_array(reader, name)
         if name in _BOXED:
             return await reader.boxed(name)
         if name == "java.lang.AbstractStringBuilder":

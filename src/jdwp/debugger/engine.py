@@ -52,6 +52,7 @@ from .expressions import parse_expression
 from .expressions.evaluator import Evaluator, FrameContext
 from .frames import FrameRef, frame_locals, stack_page
 from .ids import IdScheme
+from .invoke import Calls, Invocation, refresh_frames, release_late
 from .model import (
     Breakpoint,
     BreakpointRejected,
@@ -126,6 +127,9 @@ class Debugger:
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
         self.values = Values(vm, self.symbols, id_prefix)
         self._layouts = Layouts(self.values)
+        #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
+        self.allow_invoke = False
+        self._calls = Calls(vm, None, self._late_return)
         self._steps = Steps(vm, self.symbols)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
@@ -313,7 +317,8 @@ class Debugger:
     async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
 
-        Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused.
+        Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
+        unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
         The whole evaluation has a deadline of :data:`EVALUATION_DEADLINE` seconds.
 
         Raises:
@@ -328,13 +333,28 @@ class Debugger:
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
         tree = parse_expression(expression)
+        self._calls.check_free(ref.thread)
+        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
+                                   state.stop.reasons) if self.allow_invoke else None
         context = FrameContext(ref.location.class_id,
-                               partial(frame_locals, self.vm, self.symbols, ref, self.values))
-        with trio.move_on_after(EVALUATION_DEADLINE) as scope:
-            return await Evaluator(self.values, self._layouts, context).summary(tree)
+                               partial(frame_locals, self.vm, self.symbols, ref, self.values), invocation)
+        made = self._calls.made
+        try:
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope:
+                return await Evaluator(self.values, self._layouts, context).summary(tree)
+        finally:
+            if self._calls.made != made:
+                await refresh_frames(self.vm, state.frames, ref.thread)
+        self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
                                "nothing was changed (try a simpler expression)")
+
+    async def _late_return(self, thread: ThreadId, stop_id: str) -> None:
+        current = self._current.stop.stop_id if self._current is not None else None
+        if self._current is not None and current == stop_id:
+            await refresh_frames(self.vm, self._current.frames, thread)
+        await release_late(self.vm, thread, stop_id, current, self._terminal is not None or self._detaching)
 
     # --- resume and step ---------------------------------------------------------------------------
 
@@ -640,6 +660,7 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "") -> AsyncIterator
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(debugger._run)
+            debugger._calls = Calls(vm, nursery, debugger._late_return)
             try:
                 await debugger._await_start()
                 yield debugger

@@ -38,6 +38,8 @@ from .names import binary_name_of, java_prefix, java_text
 from .symbols import Symbols
 
 ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
+#: A summary's kind: a value's, or ``void`` for what a void method returns (evaluation results only).
+SummaryKind = Literal["primitive", "null", "string", "object", "array", "unavailable", "void"]
 
 MAX_STRING = 256
 _HANDLE = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)obj-(?P<number>[1-9][0-9]{0,15})")
@@ -45,16 +47,26 @@ _STRING_TYPE = "java.lang.String"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Thrown:
+    """An exception an invoked method threw: its runtime type and message (``None`` when it has none)."""
+
+    type: str
+    message: str | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Summary:
     """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units)."""
 
-    kind: ValueKind
+    kind: SummaryKind
     value: str | None
     truncated: bool = False
     length: int | None = None
     object_id: str | None = None
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: Set when the value is an exception an invoked method threw (the summary is the exception object).
+    thrown: Thrown | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(slots=True)

@@ -116,6 +116,7 @@ class DebugSession:
                     version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
                     conn.vm.id_sizes))
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix) as engine:
+                    engine.allow_invoke = self.config.allow_invoke
                     self.engine = engine
                     task_status.started()
                     started = True

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from android import AdbError, discover
 from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary
 
-from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
+from .capabilities import capabilities_for, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .models import (
@@ -149,8 +149,9 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                 candidates.append(Candidate(facts.pid, facts.name, facts.uid,
                                             StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
                                             facts.pid == ours_pid))
+    capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke)
     return CapabilitiesResult(
-        prerequisites, tuple(candidates), CAPABILITIES.operations, LIMITATIONS,
+        prerequisites, tuple(candidates), capabilities.operations, limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
         "at attach, as DEBUGGER_BUSY")
 
@@ -333,8 +334,10 @@ TOOLS: tuple[Tool, ...] = (
          "their identity), && || (short-circuit), instanceof, parentheses. Returns one value as "
          "get_debugger_locals shows it: kind, value, object_id, runtime_type. A syntax error is INVALID_ARGUMENT "
          "with the column; an unknown name, a null dereference, an index out of range, a type mismatch, a method "
-         "call (invocation is not enabled), an absent map key or more than 2 s of evaluation is "
-         "DEBUGGER_EVALUATION_FAILED.",
+         "call (unless the server runs with --allow-invoke), an absent map key or more than 2 s of evaluation is "
+         "DEBUGGER_EVALUATION_FAILED. With --allow-invoke (capabilities list method_invocation), x.m(args) and "
+         "Foo.m(args) run app code on the stop's own thread, single-threaded, within 2 s; a thrown exception is "
+         "the result (thrown: type, message).",
          EvaluateInput, evaluate, Summary, read_only=True, idempotent=True),
     Tool("step_debugger", "Step one line",
          "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "

@@ -115,6 +115,8 @@ class _StopState:
     threads: dict[str, ThreadId]
     frames: dict[str, FrameRef] = dataclasses.field(default_factory=dict)
     frame_counts: dict[ThreadId, int] = dataclasses.field(default_factory=dict)
+    # A suspended frame's locals do not change during its stop (a method the debugger calls runs above it).
+    locals: dict[str, Locals] = dataclasses.field(default_factory=dict)
 
 
 class Debugger:
@@ -127,6 +129,7 @@ class Debugger:
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
         self.values = Values(vm, self.symbols, id_prefix)
         self._layouts = Layouts(self.values)
+        self.values.prefetch_types = self._layouts.prefetch
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         self._calls = Calls(vm, None, self._late_return)
@@ -297,7 +300,13 @@ class Debugger:
         ref = state.frames.get(frame_id)
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
-        return await frame_locals(self.vm, self.symbols, ref, self.values)
+        return await self._locals_of(state, frame_id, ref)
+
+    async def _locals_of(self, state: _StopState, frame_id: str, ref: FrameRef) -> Locals:
+        found = state.locals.get(frame_id)
+        if found is None:
+            found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
+        return found
 
     async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
                      view: str = "auto") -> ObjectPage:
@@ -336,8 +345,7 @@ class Debugger:
         self._calls.check_free(ref.thread)
         invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
                                    state.stop.reasons) if self.allow_invoke else None
-        context = FrameContext(ref.location.class_id,
-                               partial(frame_locals, self.vm, self.symbols, ref, self.values), invocation)
+        context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
         made = self._calls.made
         try:
             with trio.move_on_after(EVALUATION_DEADLINE) as scope:

@@ -100,6 +100,9 @@ class Values:
         self._prefix = prefix
         self._by_wire: dict[int, str] = {}
         self._known: dict[str, _Known] = {}
+        #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
+        #: so that opening an object shown in a summary needs no round trip for its class.
+        self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
 
     # --- handles -----------------------------------------------------------------------------------
 
@@ -176,8 +179,12 @@ class Values:
                 thunks.append(partial(self.array_length, handle))
         if thunks:
             await gather(thunks)
-        types = {self._known[h].type_id for h in handles if h is not None and h not in texts}
-        await self.symbols.prefetch_signatures(t for t in types if t is not None)
+        types = [ReferenceTypeId(t) for t in dict.fromkeys(self._known[h].type_id for h in handles
+                                                              if h is not None and h not in texts) if t is not None]
+        if self.prefetch_types is not None and types:
+            await gather([partial(self.symbols.prefetch_signatures, types), partial(self.prefetch_types, types)])
+        else:
+            await self.symbols.prefetch_signatures(types)
         return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]
 
     async def _read_text(self, handle: str, into: dict[str, str]) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Any
 
 from ...protocol.commands.reftypes import MethodInfo
 from ...protocol.constants import ErrorCode, Tag
@@ -329,8 +330,10 @@ class Evaluator:
     async def _member(self, target: Value, name: str) -> Value | None:
         """The field ``name`` of an object: its instance field nearest the runtime class, else a static."""
         handle = self._values.handle(target)
-        chain = await self._layouts.chain(await self._values.type_id(handle))
-        field = Layouts.find(chain, name)
+        type_id = await self._values.type_id(handle)
+        field = Layouts.find((await self._layouts.head(type_id),), name)  # the nearest: no superclass needed
+        chain = await self._layouts.chain(type_id) if field is None else ()
+        field = field or Layouts.find(chain, name)
         if field is not None:
             with stale_on_collected(handle):
                 (value,) = await self._vm.object_reference.get_values(ObjectId(int(target.value)),  # type: ignore[arg-type]
@@ -382,12 +385,21 @@ class Evaluator:
             raise EvaluationFailed(f"column {expr.index.column}: an array index must be an int")
         position = int(num.number(index))
         handle = self._values.handle(target)
-        length = await self._values.array_length(handle)
-        if not 0 <= position < length:
+        wire = ObjectId(int(target.value))  # type: ignore[arg-type]
+
+        async def element() -> Any:  # asked with the length: an index out of range is refused by the VM
+            try:
+                return await self._vm.array_reference.get_values(wire, position, 1) if position >= 0 else None
+            except CommandError as exc:
+                if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+                    return None
+                raise
+
+        with stale_on_collected(handle):
+            length, region = await gather([partial(self._values.array_length, handle), element])
+        if region is None or not 0 <= position < length:
             raise EvaluationFailed(f"column {expr.column}: index {position} is out of range: the array has "
                                    f"{length} elements")
-        with stale_on_collected(handle):
-            region = await self._vm.array_reference.get_values(ObjectId(int(target.value)), position, 1)  # type: ignore[arg-type]
         return as_values(region)[0]
 
     async def _container(self, target: Value, offset: int, limit: int) -> ObjectPage | None:

@@ -122,6 +122,7 @@ class Layouts:
         self._chains: dict[int, tuple[ClassInfo, ...]] = {}
         self._heads: dict[int, tuple[ClassInfo, int]] = {}
         self._named: dict[str, ReferenceTypeId | None] = {}
+        self._refused: set[int] = set()
 
     async def head(self, type_id: ReferenceTypeId) -> ClassInfo:
         """The class alone, with its declared fields (one round trip, once per class for the session): what a
@@ -148,17 +149,17 @@ class Layouts:
         return chain
 
     async def prefetch(self, type_ids: list[ReferenceTypeId]) -> None:
-        """The layouts of classes not seen yet, all in one round trip (arrays have none: skipped by name)."""
-        missing = [t for t in type_ids if t not in self._heads
-                   and not (self._values.symbols.cached_name(t) or "").endswith("]")]
+        """The layouts of classes not seen yet, all in one round trip (a class the VM refuses is not asked
+        again this way: it is asked when needed, and fails there with its error)."""
+        missing = [t for t in type_ids if t not in self._heads and t not in self._refused]
         if missing:
             await gather([partial(self._head_or_nothing, t) for t in missing])
 
     async def _head_or_nothing(self, type_id: ReferenceTypeId) -> None:
         try:
             await self.head(type_id)
-        except CommandError:  # an array or interface type, or a class unloaded meanwhile: asked when needed
-            pass
+        except CommandError:  # unloaded meanwhile, or not a class
+            self._refused.add(type_id)
 
     def known_chain(self, type_id: ReferenceTypeId) -> tuple[ClassInfo, ...] | None:
         return self._chains.get(type_id)

@@ -181,8 +181,11 @@ class Values:
             await gather(thunks)
         types = [ReferenceTypeId(t) for t in dict.fromkeys(self._known[h].type_id for h in handles
                                                               if h is not None and h not in texts) if t is not None]
-        if self.prefetch_types is not None and types:
-            await gather([partial(self.symbols.prefetch_signatures, types), partial(self.prefetch_types, types)])
+        classes = [ReferenceTypeId(t) for t in dict.fromkeys(
+            self._known[h].type_id for h in handles if h is not None and self._known[h].tag == Tag.OBJECT)
+            if t is not None]  # arrays have no layout to ask for
+        if self.prefetch_types is not None and classes:
+            await gather([partial(self.symbols.prefetch_signatures, types), partial(self.prefetch_types, classes)])
         else:
             await self.symbols.prefetch_signatures(types)
         return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]

@@ -49,7 +49,8 @@ from .breakpoints import Breakpoints
 from .containers import read_container
 from .errors import EngineClosed, EvaluationFailed, InvalidArgument, NotFound, NotPaused, StaleReference
 from .expressions import parse_expression
-from .expressions.evaluator import Evaluator, FrameContext
+from .expressions.context import FrameContext
+from .expressions.evaluator import Evaluator
 from .frames import FrameRef, frame_locals, stack_page
 from .ids import IdScheme
 from .invoke import Calls, Invocation, refresh_frames, release_late

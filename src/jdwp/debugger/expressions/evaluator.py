@@ -26,11 +26,9 @@ exception as its result (``thrown``), as Java would propagate it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from ...protocol.commands.reftypes import MethodInfo
 from ...protocol.constants import ErrorCode, Tag
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
@@ -38,12 +36,13 @@ from ...protocol.values import Value
 from .._gather import gather
 from ..containers import read_container
 from ..errors import EvaluationFailed
-from ..invoke import Argument, Invocation, choose, converted, parameter_types
 from ..model import Local, Locals
 from ..names import binary_name_of, java_prefix, java_text, type_name
 from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
+from .calls import Calling
+from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
@@ -53,39 +52,9 @@ _LITERAL_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double":
 _STRING = "java.lang.String"
 #: Entries a map lookup reads per round: small pages find early keys fast; the 2 s deadline bounds the rest.
 MAP_PAGE = 100
-_ARRAY_SUPERTYPES = frozenset({"java.lang.Object", "java.lang.Cloneable", "java.io.Serializable"})
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Text:
-    """A string made by the expression (a literal or a concatenation): it has no object in the VM."""
-
-    text: str
-
-
-Result = Value | Text
-
-
-class _Unknown(EvaluationFailed):
-    """A name that is not a local, a field or a class: a dotted prefix may still be a package."""
-
-
-class _Threw(Exception):  # an invoked method's exception: the expression's result, not an error
-    def __init__(self, exception: Value) -> None:
-        super().__init__("an invoked method threw")
-        self.exception = exception
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class FrameContext:
-    """The frame an expression is evaluated in (``invocation`` ``None``: method calls are refused)."""
-
-    declaring_type: ReferenceTypeId
-    read_locals: Callable[[], Awaitable[Locals]]
-    invocation: Invocation | None = None
-
-
-class Evaluator:
+class Evaluator(Calling):
     """One evaluation (its class lookups are kept for its duration only: classes load and unload)."""
 
     def __init__(self, values: Values, layouts: Layouts, frame: FrameContext) -> None:
@@ -105,7 +74,7 @@ class Evaluator:
         """
         try:
             result = await self.evaluate(expr)
-        except _Threw as threw:
+        except Threw as threw:
             return await self._thrown(threw.exception)
         if isinstance(result, Text):
             shown, length = java_prefix(result.text, MAX_STRING)
@@ -147,112 +116,6 @@ class Evaluator:
         assert isinstance(expr, Call)
         return await self._call(expr)
 
-    # --- method calls (only with invocation allowed) -----------------------------------------------
-
-    async def _call(self, expr: Call) -> Value:
-        invocation = self._frame.invocation
-        if invocation is None:
-            raise EvaluationFailed(f"column {expr.column}: calling {expr.name}() needs method invocation, which is "
-                                   "not enabled: expressions read fields, locals and elements only (start the "
-                                   "server with --allow-invoke to allow method calls, which run app code)")
-        if invocation.refusal is not None:
-            raise EvaluationFailed(f"column {expr.column}: cannot call {expr.name}() here: {invocation.refusal}")
-        await self._frame_locals()  # read now: once the thread runs a method, its frame IDs change
-        target, type_id = await self._call_target(expr)
-        arguments = [await self._argument(await self.evaluate(a)) for a in expr.args]
-        candidates = await self._candidates(type_id, expr.name, len(arguments), static_only=target is None)
-        if not candidates:
-            owner = binary_name_of(await self._values.symbols.signature(type_id))
-            kind = "static method" if target is None else "method"
-            raise EvaluationFailed(f"column {expr.column}: {owner} has no {kind} {expr.name} taking "
-                                   f"{len(arguments)} argument(s)")
-        supertypes = await self._parameter_supertypes(candidates) if len(candidates) > 1 else {}
-        try:
-            method = choose(candidates, arguments, expr.name, lambda name: supertypes.get(name, frozenset({name})))
-        except EvaluationFailed as exc:
-            raise EvaluationFailed(f"column {expr.column}: {exc}") from None
-        outcome = await invocation.calls.invoke(invocation.stop_id, invocation.thread, type_id, method, target,
-                                                converted([a.value for a in arguments], method))
-        if outcome.exception is not None:
-            raise _Threw(outcome.exception)
-        return outcome.value
-
-    async def _call_target(self, expr: Call) -> tuple[Value | None, ReferenceTypeId]:
-        """The object a method is called on (``None`` for a static call) and the class to look it up in."""
-        if expr.target is None:
-            this = await self._this()
-            return this, (await self._values.type_id(self._values.handle(this)) if this is not None
-                          else self._frame.declaring_type)
-        dotted = _dotted(expr.target)
-        try:
-            target = await self.evaluate(expr.target)
-        except _Unknown:
-            type_id = await self._class_named(dotted) if dotted is not None else None
-            if type_id is None:
-                raise
-            return None, type_id
-        if isinstance(target, Text):
-            target = Value(Tag.STRING, await self._vm.create_string(target.text))
-        if not target.is_object:
-            raise EvaluationFailed(f"column {expr.column}: {expr.name}() on a primitive value: primitives have "
-                                   "no methods")
-        if target.is_null:
-            raise EvaluationFailed(f"column {expr.column}: null dereference: {expr.name}() called on null")
-        if target.tag == Tag.ARRAY:
-            raise EvaluationFailed(f"column {expr.column}: methods of arrays are not called (use .length)")
-        return target, await self._values.type_id(self._values.handle(target))
-
-    async def _argument(self, value: Result) -> Argument:
-        if isinstance(value, Text):
-            value = Value(Tag.STRING, await self._vm.create_string(value.text))
-        if not value.is_object or value.is_null:
-            return Argument(value, None, frozenset())
-        type_id = await self._values.type_id(self._values.handle(value))
-        runtime = binary_name_of(await self._values.symbols.signature(type_id))
-        if value.tag == Tag.ARRAY or runtime.endswith("[]"):
-            return Argument(value, runtime, frozenset({runtime}) | _ARRAY_SUPERTYPES)
-        return Argument(value, runtime, await self._supertype_names(type_id))
-
-    async def _candidates(self, type_id: ReferenceTypeId, name: str, arity: int, static_only: bool
-                          ) -> list[MethodInfo]:
-        found: dict[str, MethodInfo] = {}  # by signature: the most derived declaration wins
-        for info in await self._layouts.chain(type_id):
-            for method in await self._vm.reference_type.methods(info.type_id):
-                if method.name != name or method.signature in found or method.mod_bits & 0x0400:
-                    continue
-                if static_only and not method.mod_bits & ACC_STATIC:
-                    continue
-                if len(parameter_types(method.signature)) == arity:
-                    found[method.signature] = method
-        return list(found.values())
-
-    async def _parameter_supertypes(self, candidates: list[MethodInfo]) -> dict[str, frozenset[str]]:
-        out: dict[str, frozenset[str]] = {}
-        for method in candidates:
-            for parameter in _reference_parameters(method.signature):
-                if parameter in out:
-                    continue
-                refs = await self._vm.classes_by_signature("L" + parameter.replace(".", "/") + ";")
-                out[parameter] = (await self._supertype_names(ReferenceTypeId(refs[0].type_id)) if refs
-                                  else frozenset({parameter}))
-        return out
-
-    async def _supertype_names(self, type_id: ReferenceTypeId) -> frozenset[str]:
-        names: set[str] = set()
-        seen: set[int] = set()
-        pending = [type_id]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            names.add(binary_name_of(await self._values.symbols.signature(current)))
-            superclass, interfaces = await self._supertypes(current)
-            pending.extend(interfaces)
-            if superclass:
-                pending.append(superclass)
-        return frozenset(names | {"java.lang.Object"})
-
     # --- names and fields --------------------------------------------------------------------------
 
     async def _frame_locals(self) -> Locals:
@@ -279,7 +142,7 @@ class Evaluator:
             return static
         why = "" if frame_locals.availability == "available" else (
             f" (the frame's locals are {frame_locals.availability}: {frame_locals.reason})")
-        raise _Unknown(f"column {expr.column}: unknown name {expr.name!r}: not a local, a field of this or of "
+        raise Unknown(f"column {expr.column}: unknown name {expr.name!r}: not a local, a field of this or of "
                        f"the frame's class{why}")
 
     def _local_value(self, local: Local, column: int) -> Value:
@@ -292,15 +155,15 @@ class Evaluator:
         return _parse_primitive(local.type, local.value or "")
 
     async def _field(self, expr: Field) -> Result:
-        dotted = _dotted(expr.target)
+        dotted = dotted_name(expr.target)
         try:
             target = await self.evaluate(expr.target)
-        except _Unknown:
+        except Unknown:
             if dotted is None:
                 raise
             type_id = await self._class_named(dotted)
             if type_id is None:
-                raise _Unknown(f"column {expr.target.column}: {dotted!r} is not a local, a field or a loaded "
+                raise Unknown(f"column {expr.target.column}: {dotted!r} is not a local, a field or a loaded "
                                "class") from None
             static = await self._static(type_id, expr.name)
             if static is None:
@@ -552,8 +415,8 @@ class Evaluator:
         type_id = await self._values.type_id(handle)
         runtime = binary_name_of(await self._values.symbols.signature(type_id))
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
-            return _matches(runtime, expr.type_name) or expr.type_name in _ARRAY_SUPERTYPES or (
-                "." not in expr.type_name and f"java.lang.{expr.type_name}" in _ARRAY_SUPERTYPES)
+            return _matches(runtime, expr.type_name) or expr.type_name in ARRAY_SUPERTYPES or (
+                "." not in expr.type_name and f"java.lang.{expr.type_name}" in ARRAY_SUPERTYPES)
         seen: set[int] = set()
         pending = [type_id]
         while pending:
@@ -580,10 +443,6 @@ class Evaluator:
         return (ReferenceTypeId(superclass) if superclass else None), [ReferenceTypeId(i) for i in interfaces]
 
 
-def _reference_parameters(signature: str) -> list[str]:
-    return [p for p in parameter_types(signature) if p not in _PRIMITIVE_TAGS and not p.endswith("[]")]
-
-
 def _same_primitive(boxed: Value | None, wanted: Value) -> bool:
     if boxed is None or boxed.is_object or (boxed.tag == Tag.BOOLEAN) != (wanted.tag == Tag.BOOLEAN):
         return False
@@ -597,15 +456,6 @@ def _matches(binary: str, written: str) -> bool:
     if written in (binary, binary.replace("$", ".")):
         return True
     return "." not in written and binary.rpartition(".")[2].rpartition("$")[2] == written
-
-
-def _dotted(expr: Expr) -> str | None:
-    if isinstance(expr, Name):
-        return expr.name
-    if isinstance(expr, Field):
-        prefix = _dotted(expr.target)
-        return None if prefix is None else f"{prefix}.{expr.name}"
-    return None
 
 
 def _literal(expr: Literal) -> Result:

@@ -20,17 +20,23 @@ pipelined requests is one round however many packets it holds. Measured, each in
   in a VM holding 30,000 more classes (``-Dbulk=30000``: ``gen.p000.C00000`` …, 100 per package, standing
   for the platform and the libraries of a real app);
 - (h) the same ``file`` breakpoint by path on loopback with no injected delay: the wall time.
+- (i) a page of 100 entries of a 10,000-entry ``HashMap`` and (j) of a 10,000-element ``ArrayList`` (the
+  first page and one at offset 5000), (k) an object of 50 fields with 20 strings, (l) the expression
+  ``a.b.c[3].d`` — in ``Heap.look``, each object first seen in the frame's locals.
 
 Each bind is the first breakpoint of a fresh session (so it also asks the VM's capabilities).
 Goals: issue 3, at most 3 sequential round trips for (a) and (b); issue 10, attach 2, set_breakpoint 4,
 detach 5 (clears, resume, threads, suspend counts, dispose) for (c); issue 11, at most 3 for (e), at most 5
-for (f) and 0.3 s for (h). Prints the rounds, the packets, and the wall time as a multiple of the injected
-RTT; asserts nothing about time (machines here are noisy).
+for (f) and 0.3 s for (h); issue 12, at most 4 for (i), (j) and (l), 3 for (k). Prints the rounds, the
+packets, and the wall time as a multiple of the injected RTT; asserts nothing about time (machines here are
+noisy). A command counts in the round of the bytes it arrived with, however long the proxy takes to relay
+them.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import struct
 import sys
@@ -38,6 +44,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +76,7 @@ class DelayProxy:
     def reset(self) -> None:
         self.rounds = 0
         self.commands = 0
-        self._replied = True  # the next command starts a round
+        self._reply_at: float | None = -math.inf  # the first reply delivered since the round began
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         listener = await open_listener()
@@ -84,18 +91,21 @@ class DelayProxy:
 
     async def _direction(self, source: trio.abc.Stream, sink: trio.abc.Stream, from_client: bool) -> None:
         send, receive = trio.open_memory_channel[tuple[float, bytes, bool]](1000)
+        stamped = _Stamped(source)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._deliver, receive, sink, from_client)
             try:
                 async with send:
-                    async for packet in read_packets(source):
+                    async for packet in read_packets(stamped):  # type: ignore[arg-type]
                         is_reply = len(packet) >= HEADER.size and bool(HEADER.unpack_from(packet)[2] & REPLY_FLAG)
                         if from_client and packet != HANDSHAKE and not is_reply:
                             self.commands += 1
-                            if self._replied:
+                            # By when the command arrived, not when this loop reached it: a burst read in one
+                            # piece is one round even if a reply went out while the loop worked through it.
+                            if self._reply_at is not None and stamped.arrived >= self._reply_at:
                                 self.rounds += 1
-                                self._replied = False
-                        await send.send((trio.current_time() + self.one_way, packet, is_reply))
+                                self._reply_at = None
+                        await send.send((stamped.arrived + self.one_way, packet, is_reply))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
 
@@ -106,12 +116,25 @@ class DelayProxy:
                 async for due, packet, is_reply in receive:
                     await trio.sleep_until(due)
                     await sink.send_all(packet)
-                    if is_reply and not from_client:
-                        self._replied = True
+                    if is_reply and not from_client and self._reply_at is None:
+                        self._reply_at = trio.current_time()
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
             await trio.aclose_forcefully(sink)
+
+
+class _Stamped:
+    """A stream's receiving side that notes when its last piece of bytes arrived."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self._stream = stream
+        self.arrived = 0.0
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        data = await self._stream.receive_some(max_bytes)
+        self.arrived = trio.current_time()
+        return data
 
 
 @asynccontextmanager
@@ -233,8 +256,32 @@ async def run(classes: Path, rtt_ms: float) -> None:
             proxy, rtt, lambda: debugger.stack(stop.stop_id, stop.thread_id, offset=1, limit=20))
         report("    the same frames again (classes cached)", rounds, commands, multiple)
 
+    await values_pages(classes, rtt)
     await journey_ends(classes, rtt)
     await binds(classes, rtt)
+
+
+async def values_pages(classes: Path, rtt: float) -> None:
+    """(i)-(l): pages of values at a stop in ``Heap.look``, each object first seen in the frame's locals."""
+    async with paused_at(classes, "com.example.debuggee.Heap", "heap", rtt) as (proxy, debugger, stop):
+        frame = (await debugger.stack(stop.stop_id, stop.thread_id, limit=1)).frames[0].frame_id
+        by_name = {local.name: local for local in (await debugger.locals(stop.stop_id, frame)).locals}
+        for label, name in (("(i) page of 100 entries, 10,000-entry HashMap", "map"),
+                            ("(j) page of 100 elements, 10,000-element ArrayList", "list")):
+            for offset in (0, 5000):
+                page, rounds, commands, multiple = await measure(proxy, rtt, partial(
+                    debugger.object, stop.stop_id, by_name[name].object_id, offset=offset, limit=100))
+                assert page.size == 10000 and len(page.entries or page.elements or ()) == 100, page
+                report(label if offset == 0 else f"    the same at offset {offset}", rounds, commands, multiple, 4)
+        page, rounds, commands, multiple = await measure(proxy, rtt, lambda: debugger.object(
+            stop.stop_id, by_name["wide"].object_id, limit=50))
+        assert len(page.fields) == 50 and sum(f.kind == "string" for f in page.fields) == 20, page
+        report("(k) object of 50 fields, 20 strings", rounds, commands, multiple, 3)
+        for label in ("(l) expression a.b.c[3].d", "    the same again (its classes known)"):
+            summary, rounds, commands, multiple = await measure(proxy, rtt, partial(
+                debugger.evaluate, stop.stop_id, frame, "a.b.c[3].d"))
+            assert summary.value == "3", summary
+            report(label, rounds, commands, multiple, 4)
 
 
 async def journey_ends(classes: Path, rtt: float) -> None:

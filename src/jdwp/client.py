@@ -88,6 +88,7 @@ class JdwpClient(Mirrors):
         self.write_timeout = write_timeout
         self._pending: dict[int, trio.MemorySendChannel[ReplyPacket | JdwpError]] = {}
         self._write_lock = trio.Lock()
+        self._outbox: list[bytes] = []  # packets waiting for the write lock, in call order
         self._events_in, self._events_out = trio.open_memory_channel[CommandPacket](math.inf)
         self._ddm_in, self._ddm_out = trio.open_memory_channel[CommandPacket](DDM_BUFFER)
         self._terminal: JdwpError | None = None
@@ -199,11 +200,18 @@ class JdwpClient(Mirrors):
         return outcome.body
 
     async def _write(self, data: bytes) -> None:
+        # Packets queue in call order; whoever holds the lock sends every queued one in one write. A burst of
+        # pipelined requests (gather) then leaves at once instead of one write per scheduler pass.
+        self._outbox.append(data)
         with trio.CancelScope(shield=True):
             with trio.move_on_after(self.write_timeout) as scope:
                 async with self._write_lock:
+                    if not self._outbox:
+                        return  # sent with an earlier holder's write
+                    chunk = b"".join(self._outbox)
+                    self._outbox.clear()
                     try:
-                        await self._stream.send_all(data)
+                        await self._stream.send_all(chunk)
                     except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                         self._finish(ConnectionClosed(f"the JDWP connection broke while sending: {exc!r}"))
             if scope.cancelled_caught:

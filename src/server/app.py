@@ -22,7 +22,7 @@ import trio
 from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
-from .capabilities import CAPABILITIES, LIMITATION_CODES, LIMITATIONS, VERSION
+from .capabilities import VERSION, capabilities_for
 from .debug_session import DebugSession
 from .envelope import SessionFields, envelope, output_schema
 from .failures import ErrorBody, ToolFailure, failure_of
@@ -63,12 +63,13 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     if session is None:
         return SessionFields()
     target = session.target
+    capabilities, texts, codes = capabilities_for(session.config.allow_invoke)
     own = session.facts.limitations  # this target's: a release build, a non-debuggable app
     if full:
-        return SessionFields(session.id, session.device, target, session.state, CAPABILITIES,
-                             LIMITATIONS + tuple(x.text for x in own), session.cleanup)
+        return SessionFields(session.id, session.device, target, session.state, capabilities,
+                             texts + tuple(x.text for x in own), session.cleanup)
     return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
-                         CAPABILITIES.compact(), LIMITATION_CODES + tuple(x.code for x in own), session.cleanup)
+                         capabilities.compact(), codes + tuple(x.code for x in own), session.cleanup)
 
 
 def _json(value: Any) -> str:

@@ -5,6 +5,8 @@ Layer: ``server``; asks ``android`` for adb and device state (read-only: never a
 
 from __future__ import annotations
 
+import dataclasses
+
 from android import AdbClient, AdbError
 
 from .failures import ErrorBody
@@ -30,7 +32,8 @@ CAPABILITIES = Capabilities(
         Limitation("no_invocation", "No method invocation or toString(): objects, arrays and strings are read "
                                     "field by field (get_debugger_object), and expressions "
                                     "(evaluate_debugger_expression) read locals, fields, elements and container "
-                                    "contents only, never running app code."),
+                                    "contents only, never running app code (a server started with --allow-invoke "
+                                    "lets expressions call methods)."),
         Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
         Limitation("stops_suspend_all", "Stops suspend every thread of the app, unless the breakpoint was set "
                                         "with suspend: \"thread\" (only the hitting thread is held); a stop left "
@@ -54,6 +57,19 @@ CAPABILITIES = Capabilities(
 #: The limitations in full (attach, get_debugger_capabilities), and as their codes (every other call).
 LIMITATIONS: tuple[str, ...] = tuple(limitation.text for limitation in CAPABILITIES.limitations)
 LIMITATION_CODES: tuple[str, ...] = tuple(limitation.code for limitation in CAPABILITIES.limitations)
+#: A server started with --allow-invoke: expressions may call methods, so no_invocation is gone; another
+#: profile name, since a profile names one full set.
+INVOKE_CAPABILITIES = dataclasses.replace(
+    CAPABILITIES, profile=f"pyjdwp-{VERSION}+invoke", operations=(*CAPABILITIES.operations, "method_invocation"),
+    limitations=tuple(lim for lim in CAPABILITIES.limitations if lim.code != "no_invocation"))
+
+
+def capabilities_for(allow_invoke: bool) -> tuple[Capabilities, tuple[str, ...], tuple[str, ...]]:
+    """The capabilities, the limitations' texts and their codes of a server with or without --allow-invoke."""
+    if not allow_invoke:
+        return CAPABILITIES, LIMITATIONS, LIMITATION_CODES
+    found = INVOKE_CAPABILITIES.limitations
+    return INVOKE_CAPABILITIES, tuple(lim.text for lim in found), tuple(lim.code for lim in found)
 
 
 async def describe_prerequisites(adb: AdbClient, serial: str) -> Prerequisites:

@@ -136,6 +136,7 @@ class DebugSession:
                     version.vm_name, version.vm_version, f"{version.jdwp_major}.{version.jdwp_minor}",
                     conn.vm.id_sizes))
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix, launch=hold) as engine:
+                    engine.allow_invoke = self.config.allow_invoke
                     self.engine = engine
                     if hold:
                         # With --suspend (API 34+) ART's VM_START is the launch stop: give it a moment.

@@ -42,6 +42,7 @@ class Config:
     session_limit_s: float = 1800.0
     adb_transport: str = "direct"
     allow_remote_jvm: bool = False
+    allow_invoke: bool = False
 
 
 @dataclasses.dataclass

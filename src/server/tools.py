@@ -18,7 +18,7 @@ from android import AdbError, discover
 from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary, ThreadsPage
 
 from .art_costs import art_step_warnings
-from .capabilities import CAPABILITIES, LIMITATIONS, describe_prerequisites
+from .capabilities import capabilities_for, describe_prerequisites
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .launching import anr_warning, debug_states
@@ -156,8 +156,9 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                 candidates.append(Candidate(facts.pid, facts.name, facts.uid,
                                             StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
                                             facts.pid == ours_pid, exempt.get(facts.pid)))
+    capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke)
     return CapabilitiesResult(
-        prerequisites, tuple(candidates), CAPABILITIES.operations, LIMITATIONS,
+        prerequisites, tuple(candidates), capabilities.operations, limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
         "at attach, as DEBUGGER_BUSY")
 
@@ -394,8 +395,10 @@ TOOLS: tuple[Tool, ...] = (
          "their identity), && || (short-circuit), instanceof, parentheses. Returns one value as "
          "get_debugger_locals shows it: kind, value, object_id, runtime_type. A syntax error is INVALID_ARGUMENT "
          "with the column; an unknown name, a null dereference, an index out of range, a type mismatch, a method "
-         "call (invocation is not enabled), an absent map key or more than 2 s of evaluation is "
-         "DEBUGGER_EVALUATION_FAILED.",
+         "call (unless the server runs with --allow-invoke), an absent map key or more than 2 s of evaluation is "
+         "DEBUGGER_EVALUATION_FAILED. With --allow-invoke (capabilities list method_invocation), x.m(args) and "
+         "Foo.m(args) run app code on the stop's own thread, single-threaded, within 2 s; a thrown exception is "
+         "the result (thrown: type, message).",
          EvaluateInput, evaluate, Summary, read_only=True, idempotent=True),
     Tool("get_debugger_threads", "List the app's threads",
          "List every thread (at most 1000; total and truncated say if there are more): name, status (running, "

@@ -133,3 +133,29 @@ async def test_links_ending_before_the_size_make_a_last_page_with_a_note() -> No
         assert (shown.view, shown.size, len(shown.elements)) == ("list", 3, 1)
         assert shown.next_offset is None and shown.note is not None and "ended after 1 of 3" in shown.note
         await debugger.resume(stop_id)
+
+
+# An android.util.ArrayMap of a layout no release has (keys and values in two arrays): shown as fields.
+other_array_map = one_container("Landroid/util/ArrayMap;", [FieldInfo(1, "keys", "[Ljava/lang/Object;", 0), FieldInfo(
+    2, "values", "[Ljava/lang/Object;", 0), FieldInfo(3, "mSize", "I", 0)], "Ljava/lang/Object;", [], {
+    (MAP, 1): Value.null(), (MAP, 2): Value.null(), (MAP, 3): Value(Tag.INT, 0)})
+# A SparseArray with removals pending (mGarbage) whose class lacks the DELETED marker it would skip.
+unmarked_sparse = one_container("Landroid/util/SparseArray;", [FieldInfo(1, "mKeys", "[I", 2), FieldInfo(
+    2, "mValues", "[Ljava/lang/Object;", 2), FieldInfo(3, "mSize", "I", 2), FieldInfo(4, "mGarbage", "Z", 2)],
+    "Ljava/lang/Object;", [], {(MAP, 1): Value(Tag.OBJECT, 0x601), (MAP, 2): Value(Tag.OBJECT, 0x602),
+                               (MAP, 3): Value(Tag.INT, 2), (MAP, 4): Value(Tag.BOOLEAN, True)})
+
+
+async def test_android_containers_of_another_layout_are_shown_as_fields_with_a_note() -> None:
+    async with scripted(other_array_map) as (vm, debugger):
+        stop_id, handle = await container_local(vm, debugger)
+        shown = await debugger.object(stop_id, handle)
+        assert shown.view == "fields" and [f.name for f in shown.fields] == ["keys", "values", "mSize"]
+        assert shown.note is not None and "mHashes/mArray/mSize or hashes/array/size" in shown.note
+        assert vm.count("ArrayReference.GetValues") == 0  # nothing guessed
+        await debugger.resume(stop_id)
+    async with scripted(unmarked_sparse) as (vm, debugger):
+        stop_id, handle = await container_local(vm, debugger)
+        shown = await debugger.object(stop_id, handle)
+        assert shown.view == "fields" and shown.note is not None and "DELETED" in shown.note
+        await debugger.resume(stop_id)

@@ -30,3 +30,8 @@ def test_time_limits_take_positive_seconds(flag: str) -> None:
     assert getattr(args, flag.removeprefix("--").replace("-", "_")) == 0.25
     defaults = parse_args([])
     assert (defaults.pause_limit_s, defaults.idle_limit_s, defaults.session_limit_s) == (60.0, 300.0, 1800.0)
+
+
+def test_allow_invoke_is_off_unless_given() -> None:
+    assert parse_args([]).allow_invoke is False
+    assert parse_args(["--allow-invoke"]).allow_invoke is True

@@ -16,7 +16,9 @@ note, and the object is shown as fields. Readers on OpenJDK 17, verified live:
 - Boxed primitives: ``value``; ``AbstractStringBuilder``: ``value`` (bytes with ``coder`` on OpenJDK 9+,
   chars on Android) and ``count``.
 
-``LinkedList``, ``ArrayDeque``, ``TreeMap``/``TreeSet`` and ``ConcurrentHashMap``: :mod:`.linked`.
+``LinkedList``, ``ArrayDeque``, ``TreeMap``/``TreeSet`` and ``ConcurrentHashMap``: :mod:`.linked`. Android's
+``ArrayMap``, ``ArraySet``, ``SparseArray`` and androidx's ``SimpleArrayMap``/``ArrayMap``/``ArraySet``:
+:mod:`.arraymaps`.
 
 Android's libcore uses the same names for these classes (``LinkedHashMap``'s entries are
 ``LinkedHashMapEntry`` there, with the same ``after``), which the field checks confirm at run time.
@@ -32,10 +34,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..protocol.constants import Tag
+from ..protocol.constants import ErrorCode, Tag
+from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
-from . import linked
+from . import arraymaps, linked
 from ._gather import gather
 from .objects import (
     ELEMENT_LIMITS,
@@ -57,6 +60,8 @@ _BOXED = {f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte", "Charac
 _EMPTY = {"java.util.Collections$EmptyList": "list", "java.util.Collections$EmptySet": "set",
           "java.util.Collections$EmptyMap": "map", "kotlin.collections.EmptyList": "list",
           "kotlin.collections.EmptySet": "set", "kotlin.collections.EmptyMap": "map"}
+_ARRAY_MAPS = {"android.util.ArrayMap", "androidx.collection.SimpleArrayMap"}
+_ARRAY_SETS = {"android.util.ArraySet", "androidx.collection.ArraySet"}
 _WRAPPERS = {"java.util.Collections$UnmodifiableCollection": "c", "java.util.Collections$SynchronizedCollection": "c",
              "java.util.Collections$UnmodifiableMap": "m", "java.util.Collections$SynchronizedMap": "m"}
 
@@ -71,7 +76,10 @@ class _Reader:
     async def fields(self, handle: str, chain: tuple[ClassInfo, ...], owner: str, *names: str
                      ) -> dict[str, Value] | None:
         """The named instance fields declared in ``owner`` (one ``ObjectReference.GetValues``), or ``None``
-        when the class lacks one of them."""
+        when the class lacks one of them. A chain of the runtime class alone is completed when ``owner`` is a
+        superclass."""
+        if len(chain) == 1 and chain[0].name != owner:
+            chain = await self.layouts.chain(chain[0].type_id)
         found = [Layouts.find(chain, name, owner) for name in names]
         if any(f is None for f in found):
             return None
@@ -116,20 +124,47 @@ class _Reader:
     # --- hash maps and sets ------------------------------------------------------------------------
 
     async def hash_map(self, handle: str, chain: tuple[ClassInfo, ...], view: str, ordered: bool) -> Answer:
-        read = await self.fields(handle, chain, "java.util.HashMap", "table", "size")
+        owner = "java.util.HashMap"
+        sizing = ("threshold", "loadFactor") if not ordered and all(
+            Layouts.find(chain, n, owner) for n in ("threshold", "loadFactor")) else ()
+        table_field = Layouts.find(chain, "table", owner)
+        node_class = table_field.signature[1:] if table_field is not None and not ordered else None
+        # The nodes' class (named by the table's type) is asked while the map and its table are read.
+        resolving: list[ClassInfo | None] = [None]
+
+        async def resolve() -> None:
+            resolving[0] = await self.node_class(node_class)
+
+        async def read_map() -> tuple[dict[str, Value] | None, list[Any] | None]:
+            found = await self.fields(handle, chain, owner, "table", "size", *sizing)
+            if found is None or found["table"].is_null:
+                return found, None
+            size = int(found["size"].value or 0)
+            start, end = page_bounds(self.offset, self.limit, size, ELEMENT_LIMITS, "entries")
+            return found, (await self.table_slots(found["table"], _capacity(found, size)) if end > start else None)
+
+        (read, slots), _ = await gather([read_map, resolve])
         head = await self.fields(handle, chain, "java.util.LinkedHashMap", "head") if ordered else {}
         if read is None or head is None:
-            return self.missing("java.util.HashMap", "table, size (head for LinkedHashMap)")
+            return self.missing(owner, "table, size (head for LinkedHashMap)")
         size = int(read["size"].value or 0)
         start, end = page_bounds(self.offset, self.limit, size, ELEMENT_LIMITS, "entries")
         nodes: list[tuple[Value, Value]] = []
-        if end > start and not read["table"].is_null:
-            found = await self.walk_table(read["table"], size if ordered else end, ordered)
+        if slots is not None:
+            heads = [v for v in slots if not v.is_null]
+            # As many filled buckets as entries: every bucket holds one node, so entry i is the i-th filled
+            # bucket's and a page reads its own nodes only (else the chains before it are walked).
+            alone = not ordered and len(heads) == size
+            found = await self.walk_table(heads[start:end] if alone else heads, end - start if alone else
+                                          size if ordered else end, ordered, resolving[0])
             if found is None:
                 return None, "the map's nodes do not have the fields key, value, next this server reads"
+            if alone and any(not node[3].is_null for node in found):  # a chain after all: changing meanwhile
+                found = await self.walk_table(heads, end, ordered, resolving[0]) or []
+                alone = False
             if ordered:
                 found = self.linked_order(found, head["head"])
-            nodes = [(key, value) for key, value, *_ in found[start:end]]
+            nodes = [(key, value) for key, value, *_ in (found if alone else found[start:end])]
         flat = await self.values.summarize([v for pair in nodes for v in pair])
         if view == "set":
             elements = tuple(element(start + i, flat[2 * i]) for i in range(len(nodes)))
@@ -137,17 +172,40 @@ class _Reader:
         entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(len(nodes)))
         return self.page("map", size, start, start + len(nodes), entries=entries), None
 
-    async def walk_table(self, table: Value, wanted: int, ordered: bool) -> list[tuple[Value, ...]] | None:
-        """Nodes in bucket order, chains followed: at least ``wanted`` of them (all when fewer)."""
+    async def node_class(self, signature: str | None) -> ClassInfo | None:
+        return await self.layouts.named(signature) if signature is not None else None
+
+    async def table_slots(self, table: Value, capacity: int | None) -> list[Any]:
+        """Every slot of a hash table. With its likely length (from the map's threshold), the slots are read
+        with the length, in one round trip; a wrong guess costs a second read."""
         table_handle = self.values.handle(table)
-        length = await self.values.array_length(table_handle)
+        wire = ObjectId(int(table.value))  # type: ignore[arg-type]
+        vm = self.values.vm
+
+        async def guessed() -> Any:
+            try:
+                return await vm.array_reference.get_values(wire, 0, capacity) if capacity else None
+            except CommandError as exc:
+                if exc.code in (ErrorCode.INVALID_LENGTH, ErrorCode.INVALID_INDEX):
+                    return None
+                raise
+
         with stale_on_collected(self.handle):
-            heads = [v for v in (await self.values.vm.array_reference.get_values(
-                ObjectId(int(table.value)), 0, length)).values if not v.is_null]  # type: ignore[arg-type]
+            length, region = await gather([partial(self.values.array_length, table_handle), guessed])
+            if region is None or length != capacity:
+                region = await vm.array_reference.get_values(wire, 0, length)
+        return list(region.values)
+
+    async def walk_table(self, heads: list[Any], wanted: int, ordered: bool, node_info: ClassInfo | None = None
+                         ) -> list[tuple[Value, ...]] | None:
+        """Nodes in bucket order from the buckets' first nodes ``heads``, chains followed: at least ``wanted``
+        of them (all when fewer), each ``(key, value, node, next[, after])``."""
         if not heads:
             return []
-        node_chain = await self.layouts.chain(await self.values.type_id(self.values.handle(heads[0])))
         names = ("key", "value", "next") + (("after",) if ordered else ())
+        node_chain: tuple[ClassInfo, ...] = (node_info,) if node_info is not None else ()
+        if any(Layouts.find(node_chain, n) is None for n in names):  # not the table's node class: ask a node
+            node_chain = await self.layouts.chain(await self.values.type_id(self.values.handle(heads[0])))
         ids = [Layouts.find(node_chain, n) for n in names]
         if any(i is None for i in ids):
             return None
@@ -166,7 +224,7 @@ class _Reader:
                 following = []
                 for (slot, node), fields in zip(current, reads, strict=True):
                     seen.add(int(node.value))
-                    chains[slot].append((fields[0], fields[1], node, *fields[3:]))
+                    chains[slot].append((fields[0], fields[1], node, *fields[2:]))
                     nxt = fields[2]
                     if not nxt.is_null and int(nxt.value) not in seen:
                         following.append((slot, nxt))
@@ -177,14 +235,14 @@ class _Reader:
 
     @staticmethod
     def linked_order(nodes: list[tuple[Value, ...]], head: Value) -> list[tuple[Value, ...]]:
-        """Nodes in insertion order, from ``head`` along ``after`` (read with the nodes)."""
+        """Nodes in insertion order, from ``head`` along ``after`` (read with the nodes, last)."""
         by_id = {int(n[2].value): n for n in nodes}  # type: ignore[arg-type]
         ordered: list[tuple[Value, ...]] = []
         current = head
         while not current.is_null and int(current.value) in by_id and len(ordered) < len(nodes):  # type: ignore[arg-type]
             node = by_id.pop(int(current.value))  # type: ignore[arg-type]
             ordered.append(node)
-            current = node[3]
+            current = node[4]
         return ordered
 
     async def hash_set(self, owner: str) -> Answer:
@@ -247,6 +305,20 @@ class _Reader:
         return text_page(self.handle, "object", self.runtime, text, self.offset, self.limit), None
 
 
+def _capacity(read: dict[str, Value], size: int) -> int | None:
+    """The table length a HashMap likely has: ``threshold / loadFactor`` (exact for a power-of-two table
+    of the default load factor), else the least power of two that holds ``size`` at 0.75."""
+    threshold, factor = read.get("threshold"), read.get("loadFactor")
+    if threshold is not None and factor is not None and factor.value:
+        guess = round(int(threshold.value or 0) / float(factor.value))
+        if guess > 0:
+            return guess
+    capacity = 16
+    while capacity * 3 // 4 < size:
+        capacity *= 2
+    return capacity
+
+
 async def read_container(values: Values, layouts: Layouts, handle: str, chain: tuple[ClassInfo, ...], offset: int,
                          limit: int | None, depth: int = 0) -> Answer:
     """The object as its contents when its class (or a superclass) is a known container, else ``None``
@@ -278,6 +350,12 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
             return await linked.tree_set(reader, name)
         if name == "java.util.concurrent.ConcurrentHashMap":
             return await linked.concurrent_map(reader, name)
+        if name in _ARRAY_MAPS:
+            return await arraymaps.array_map(reader, name)
+        if name in _ARRAY_SETS:
+            return await arraymaps.array_set(reader, name)
+        if name == "android.util.SparseArray":
+            return await arraymaps.sparse_array(reader, name)
         if name in _BOXED:
             return await reader.boxed(name)
         if name == "java.lang.AbstractStringBuilder":

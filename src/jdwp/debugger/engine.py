@@ -55,11 +55,13 @@ from .containers import read_container
 from .errors import AlreadyPaused, EngineClosed, EvaluationFailed, InvalidArgument, NotFound, NotPaused, StaleReference
 from .exceptions import describe_thrown, exception_request
 from .expressions import parse_expression
-from .expressions.evaluator import Evaluator, FrameContext
+from .expressions.context import FrameContext
+from .expressions.evaluator import Evaluator
 from .frames import FrameRef, frame_locals, stack_page
 from .hits import Action, HitOptions, SuspendMode, plan_hits
 from .holds import LAUNCH_NOTE, main_thread
 from .ids import IdScheme
+from .invoke import Calls, Invocation, refresh_frames, release_late
 from .judge import HitJudge, hold_vm
 from .model import (
     AnyBreakpoint,
@@ -130,6 +132,8 @@ class _StopState:
     frames: dict[str, FrameRef] = dataclasses.field(default_factory=dict)
     frame_counts: dict[ThreadId, int] = dataclasses.field(default_factory=dict)
     names: dict[ThreadId, str] = dataclasses.field(default_factory=dict)
+    # A suspended frame's locals do not change during its stop (a method the debugger calls runs above it).
+    locals: dict[str, Locals] = dataclasses.field(default_factory=dict)
 
 
 class Debugger:
@@ -143,6 +147,10 @@ class Debugger:
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
         self.values = Values(vm, self.symbols, id_prefix)
         self._layouts = Layouts(self.values)
+        self.values.prefetch_types = self._layouts.prefetch
+        #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
+        self.allow_invoke = False
+        self._calls = Calls(vm, None, self._late_return)
         self._steps = Steps(vm, self.symbols)
         self._threads = Threads(vm, self.symbols, self.values)
         self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)
@@ -343,7 +351,13 @@ class Debugger:
         ref = state.frames.get(frame_id)
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
-        return await frame_locals(self.vm, self.symbols, ref, self.values)
+        return await self._locals_of(state, frame_id, ref)
+
+    async def _locals_of(self, state: _StopState, frame_id: str, ref: FrameRef) -> Locals:
+        found = state.locals.get(frame_id)
+        if found is None:
+            found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
+        return found
 
     async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
                      view: str = "auto") -> ObjectPage:
@@ -363,7 +377,8 @@ class Debugger:
     async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
 
-        Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused.
+        Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
+        unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
         The whole evaluation has a deadline of :data:`EVALUATION_DEADLINE` seconds.
 
         Raises:
@@ -378,10 +393,18 @@ class Debugger:
         if ref is None:
             self._raise_for_handle(state, frame_id, "frame")
         tree = parse_expression(expression)
-        context = FrameContext(ref.location.class_id,
-                               partial(frame_locals, self.vm, self.symbols, ref, self.values))
-        with trio.move_on_after(EVALUATION_DEADLINE) as scope:
-            return await Evaluator(self.values, self._layouts, context).summary(tree)
+        self._calls.check_free(ref.thread)
+        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
+                                   state.stop.reasons) if self.allow_invoke else None
+        context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
+        made = self._calls.made
+        try:
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope:
+                return await Evaluator(self.values, self._layouts, context).summary(tree)
+        finally:
+            if self._calls.made != made:
+                await refresh_frames(self.vm, state.frames, ref.thread)
+        self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
                                "nothing was changed (try a simpler expression)")
@@ -439,6 +462,13 @@ class Debugger:
                                                                                            ThreadId(0)), {})
             self._make_current(state)
             return state.stop
+
+    async def _late_return(self, thread: ThreadId, stop_id: str) -> None:
+        current = self._current.stop.stop_id if self._current is not None else None
+        if self._current is not None and current == stop_id:
+            await refresh_frames(self.vm, self._current.frames, thread)
+        await release_late(self.vm, thread, stop_id, current, self._terminal is not None or self._detaching)
+
 
     async def resume(self, stop_id: str) -> None:
         """Release the current stop's suspension; a queued stop then becomes current.
@@ -802,6 +832,7 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "", launch: bool = F
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(debugger._run)
+            debugger._calls = Calls(vm, nursery, debugger._late_return)
             try:
                 await debugger._await_start()
                 yield debugger

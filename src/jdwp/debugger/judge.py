@@ -38,7 +38,8 @@ from ._gather import gather
 from .breakpoints import Breakpoints
 from .errors import DebuggerError
 from .expressions import Expr
-from .expressions.evaluator import Evaluator, FrameContext, Result, Text
+from .expressions.context import FrameContext, Result, Text
+from .expressions.evaluator import Evaluator
 from .frames import FrameRef, frame_locals
 from .hits import HitCounts, HitPlan
 from .model import BreakpointSpent, EngineEvent, Locals, LogpointHit, SourcePosition

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from ..protocol.commands.reftypes import FieldInfo
 from ..protocol.constants import Tag
+from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ..protocol.values import Value
 from ._gather import gather
@@ -119,20 +120,59 @@ class Layouts:
     def __init__(self, values: Values) -> None:
         self._values = values
         self._chains: dict[int, tuple[ClassInfo, ...]] = {}
+        self._heads: dict[int, tuple[ClassInfo, int]] = {}
+        self._named: dict[str, ReferenceTypeId | None] = {}
+        self._refused: set[int] = set()
+
+    async def head(self, type_id: ReferenceTypeId) -> ClassInfo:
+        """The class alone, with its declared fields (one round trip, once per class for the session): what a
+        reader of that exact class needs, without waiting for its superclasses."""
+        found = self._heads.get(type_id)
+        if found is None:
+            vm, symbols = self._values.vm, self._values.symbols
+            signature, fields, superclass = await gather([
+                partial(symbols.signature, type_id), partial(vm.reference_type.fields, type_id),
+                partial(vm.class_type.superclass, type_id)])
+            found = self._heads[type_id] = (ClassInfo(type_id, binary_name_of(signature), tuple(fields)),
+                                            superclass)
+        return found[0]
 
     async def chain(self, type_id: ReferenceTypeId) -> tuple[ClassInfo, ...]:
         """The class and its superclasses, most derived first (one round trip per class not seen yet)."""
         found = self._chains.get(type_id)
         if found is not None:
             return found
-        vm, symbols = self._values.vm, self._values.symbols
-        signature, fields, superclass = await gather([
-            partial(symbols.signature, type_id), partial(vm.reference_type.fields, type_id),
-            partial(vm.class_type.superclass, type_id)])
-        head = ClassInfo(type_id, binary_name_of(signature), tuple(fields))
+        head = await self.head(type_id)
+        superclass = self._heads[type_id][1]
         rest = await self.chain(ReferenceTypeId(superclass)) if superclass else ()
         chain = self._chains[type_id] = (head, *rest)
         return chain
+
+    async def prefetch(self, type_ids: list[ReferenceTypeId]) -> None:
+        """The layouts of classes not seen yet, all in one round trip (a class the VM refuses is not asked
+        again this way: it is asked when needed, and fails there with its error)."""
+        missing = [t for t in type_ids if t not in self._heads and t not in self._refused]
+        if missing:
+            await gather([partial(self._head_or_nothing, t) for t in missing])
+
+    async def _head_or_nothing(self, type_id: ReferenceTypeId) -> None:
+        try:
+            await self.head(type_id)
+        except CommandError:  # unloaded meanwhile, or not a class
+            self._refused.add(type_id)
+
+    def known_chain(self, type_id: ReferenceTypeId) -> tuple[ClassInfo, ...] | None:
+        return self._chains.get(type_id)
+
+    async def named(self, signature: str) -> ClassInfo | None:
+        """A JDK class by its signature (``Ljava/util/HashMap$Node;``), alone: for the nodes of a JDK container,
+        whose class the container's field types name (the boot loader holds one such class). ``None`` when
+        it is not loaded."""
+        if signature not in self._named:
+            refs = await self._values.vm.classes_by_signature(signature)
+            self._named[signature] = ReferenceTypeId(refs[0].type_id) if len(refs) == 1 else None
+        type_id = self._named[signature]
+        return None if type_id is None else await self.head(type_id)
 
     @staticmethod
     def find(chain: tuple[ClassInfo, ...], name: str, owner: str | None = None) -> FieldInfo | None:
@@ -187,22 +227,56 @@ async def read_object(values: Values, layouts: Layouts, handle: str, offset: int
     if tag == Tag.ARRAY:
         return await array_page(values, handle, offset, limit)
     type_id = await values.type_id(handle)
-    chain = await layouts.chain(type_id)
     note = None
-    if view == "auto" and containers is not None:
+    auto = view == "auto" and containers is not None
+    # The runtime class alone first: a container of that exact class needs nothing of its superclasses (the
+    # reader asks for them if it does). The whole chain comes with the fields page's first values; a subclass
+    # of a container is found on it.
+    head_chain = layouts.known_chain(type_id) or (await layouts.head(type_id),)
+    if auto:
+        assert containers is not None
+        page, note = await containers(values, layouts, handle, head_chain, offset, limit)
+        if page is not None:
+            return page
+    chain, known = await _chain_and_first_fields(values, layouts, handle, type_id, offset, limit)
+    if auto and note is None and len(head_chain) == 1 and len(chain) > 1:
+        assert containers is not None
         page, note = await containers(values, layouts, handle, chain, offset, limit)
         if page is not None:
             return page
-    return await fields_page(values, handle, chain, offset, limit, note)
+    return await fields_page(values, handle, chain, offset, limit, note, known)
+
+
+async def _chain_and_first_fields(values: Values, layouts: Layouts, handle: str, type_id: ReferenceTypeId,
+                                  offset: int, limit: int | None
+                                  ) -> tuple[tuple[ClassInfo, ...], dict[tuple[int, int], Value]]:
+    """The class chain; while the superclasses' layouts are asked, the runtime class's own instance fields
+    that a fields page starts with are read already (they come first): a round trip saved on a new class."""
+    head = await layouts.head(type_id)
+    own = [f for f in head.fields if not f.mod_bits & ACC_STATIC]
+    early = own[offset:offset + (limit or FIELD_LIMITS[0])] if 0 <= offset < len(own) and (
+        limit is None or 1 <= limit <= FIELD_LIMITS[1]) else []
+    wire, _ = values.resolve(handle)
+    if early and layouts.known_chain(type_id) is None:
+        with stale_on_collected(handle):
+            chain, early_values = await gather([partial(layouts.chain, type_id), partial(
+                values.vm.object_reference.get_values, wire, [FieldId(f.field_id) for f in early])])
+        known: dict[tuple[int, int], Value] = {(0, int(f.field_id)): v for f, v in zip(early, early_values,
+                                                                                     strict=True)}
+    else:
+        chain, known = await layouts.chain(type_id), {}
+    return chain, known
 
 
 async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...], offset: int, limit: int | None,
-                      note: str | None = None) -> ObjectPage:
+                      note: str | None = None, known: dict[tuple[int, int], Value] | None = None) -> ObjectPage:
+    """A page of fields; ``known`` holds instance fields' values read already (by field ID)."""
+    known = known or {}
     listed = [(f, c) for c in chain for f in c.fields if not f.mod_bits & ACC_STATIC]
     listed += [(f, c) for c in chain for f in c.fields if f.mod_bits & ACC_STATIC]
     start, end = page_bounds(offset, limit, len(listed), FIELD_LIMITS, "fields")
     page = listed[start:end]
-    instance = [f.field_id for f, c in page if not f.mod_bits & ACC_STATIC]
+    instance = [f.field_id for f, c in page if not f.mod_bits & ACC_STATIC and (0, f.field_id) not in known]
     statics: dict[ReferenceTypeId, list[FieldId]] = {}
     for f, c in page:
         if f.mod_bits & ACC_STATIC:
@@ -215,7 +289,7 @@ async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...],
     thunks += [partial(vm.reference_type.get_values, t, ids) for t, ids in statics.items()]
     with stale_on_collected(handle):
         replies = await gather(thunks) if thunks else []
-    read: dict[tuple[int, int], Value] = {}
+    read: dict[tuple[int, int], Value] = dict(known)
     results = iter(replies)
     if instance:
         for field_id, value in zip(instance, next(results), strict=True):

@@ -38,6 +38,8 @@ from .names import binary_name_of, java_prefix, java_text
 from .symbols import Symbols
 
 ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
+#: A summary's kind: a value's, or ``void`` for what a void method returns (evaluation results only).
+SummaryKind = Literal["primitive", "null", "string", "object", "array", "unavailable", "void"]
 
 MAX_STRING = 256
 _HANDLE = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)obj-(?P<number>[1-9][0-9]{0,15})")
@@ -45,16 +47,26 @@ _STRING_TYPE = "java.lang.String"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Thrown:
+    """An exception an invoked method threw: its runtime type and message (``None`` when it has none)."""
+
+    type: str
+    message: str | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Summary:
     """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units)."""
 
-    kind: ValueKind
+    kind: SummaryKind
     value: str | None
     truncated: bool = False
     length: int | None = None
     object_id: str | None = None
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: Set when the value is an exception an invoked method threw (the summary is the exception object).
+    thrown: Thrown | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(slots=True)
@@ -88,6 +100,9 @@ class Values:
         self._prefix = prefix
         self._by_wire: dict[int, str] = {}
         self._known: dict[str, _Known] = {}
+        #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
+        #: so that opening an object shown in a summary needs no round trip for its class.
+        self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
 
     # --- handles -----------------------------------------------------------------------------------
 
@@ -164,8 +179,15 @@ class Values:
                 thunks.append(partial(self.array_length, handle))
         if thunks:
             await gather(thunks)
-        types = {self._known[h].type_id for h in handles if h is not None and h not in texts}
-        await self.symbols.prefetch_signatures(t for t in types if t is not None)
+        types = [ReferenceTypeId(t) for t in dict.fromkeys(self._known[h].type_id for h in handles
+                                                              if h is not None and h not in texts) if t is not None]
+        classes = [ReferenceTypeId(t) for t in dict.fromkeys(
+            self._known[h].type_id for h in handles if h is not None and self._known[h].tag == Tag.OBJECT)
+            if t is not None]  # arrays have no layout to ask for
+        if self.prefetch_types is not None and classes:
+            await gather([partial(self.symbols.prefetch_signatures, types), partial(self.prefetch_types, classes)])
+        else:
+            await self.symbols.prefetch_signatures(types)
         return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]
 
     async def _read_text(self, handle: str, into: dict[str, str]) -> None:

@@ -18,14 +18,16 @@ the entries a page of :data:`MAP_PAGE` at a time in iteration order until a key 
 number or boolean by the boxed key's ``value`` field, any other object by identity); an absent key is an
 error, as Java's ``get`` would answer ``null`` for it and for a null value alike. Strings are compared
 and concatenated by their text; an object in a concatenation is an error (its ``toString()`` would run
-app code). Method calls are refused: invocation is not enabled.
+app code). Method calls are refused unless the frame context allows invocation (``--allow-invoke``):
+then :mod:`..invoke` chooses and runs them; an exception thrown by one ends the evaluation with the
+exception as its result (``thrown``), as Java would propagate it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Any
 
 from ...protocol.constants import ErrorCode, Tag
 from ...protocol.errors import CommandError
@@ -37,8 +39,10 @@ from ..errors import EvaluationFailed
 from ..model import Local, Locals
 from ..names import binary_name_of, java_prefix, java_text, type_name
 from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
-from ..values import MAX_STRING, Summary, Values, stale_on_collected
+from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
+from .calls import Calling
+from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
@@ -48,32 +52,9 @@ _LITERAL_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double":
 _STRING = "java.lang.String"
 #: Entries a map lookup reads per round: small pages find early keys fast; the 2 s deadline bounds the rest.
 MAP_PAGE = 100
-_ARRAY_SUPERTYPES = frozenset({"java.lang.Object", "java.lang.Cloneable", "java.io.Serializable"})
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Text:
-    """A string made by the expression (a literal or a concatenation): it has no object in the VM."""
-
-    text: str
-
-
-Result = Value | Text
-
-
-class _Unknown(EvaluationFailed):
-    """A name that is not a local, a field or a class: a dotted prefix may still be a package."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class FrameContext:
-    """The frame an expression is evaluated in."""
-
-    declaring_type: ReferenceTypeId
-    read_locals: Callable[[], Awaitable[Locals]]
-
-
-class Evaluator:
+class Evaluator(Calling):
     """One evaluation (its class lookups are kept for its duration only: classes load and unload)."""
 
     def __init__(self, values: Values, layouts: Layouts, frame: FrameContext) -> None:
@@ -91,12 +72,26 @@ class Evaluator:
             EvaluationFailed: the expression cannot be evaluated here (the message says why and where).
             StaleReference: an object it reads was collected.
         """
-        result = await self.evaluate(expr)
+        try:
+            result = await self.evaluate(expr)
+        except Threw as threw:
+            return await self._thrown(threw.exception)
         if isinstance(result, Text):
             shown, length = java_prefix(result.text, MAX_STRING)
             return Summary("string", shown, length > MAX_STRING, length, None, _STRING)
+        if result.tag == Tag.VOID:
+            return Summary("void", None)
         (summary,) = await self._values.summarize([result])
         return summary
+
+    async def _thrown(self, exception: Value) -> Summary:
+        (summary,) = await self._values.summarize([exception])
+        message = await self._member(exception, "detailMessage")
+        text = None
+        if message is not None and message.tag == Tag.STRING and not message.is_null:
+            text = java_prefix(await self._vm.string_reference.value(ObjectId(int(message.value))),  # type: ignore[arg-type]
+                               MAX_STRING)[0]
+        return dataclasses.replace(summary, thrown=Thrown(summary.runtime_type or "java.lang.Throwable", text))
 
     async def evaluate(self, expr: Expr) -> Result:
         if isinstance(expr, Literal):
@@ -119,8 +114,7 @@ class Evaluator:
         if isinstance(expr, InstanceOf):
             return Value(Tag.BOOLEAN, await self._instance_of(expr))
         assert isinstance(expr, Call)
-        raise EvaluationFailed(f"column {expr.column}: calling {expr.name}() needs method invocation, which is "
-                               "not enabled: expressions read fields, locals and elements only")
+        return await self._call(expr)
 
     # --- names and fields --------------------------------------------------------------------------
 
@@ -148,7 +142,7 @@ class Evaluator:
             return static
         why = "" if frame_locals.availability == "available" else (
             f" (the frame's locals are {frame_locals.availability}: {frame_locals.reason})")
-        raise _Unknown(f"column {expr.column}: unknown name {expr.name!r}: not a local, a field of this or of "
+        raise Unknown(f"column {expr.column}: unknown name {expr.name!r}: not a local, a field of this or of "
                        f"the frame's class{why}")
 
     def _local_value(self, local: Local, column: int) -> Value:
@@ -161,15 +155,15 @@ class Evaluator:
         return _parse_primitive(local.type, local.value or "")
 
     async def _field(self, expr: Field) -> Result:
-        dotted = _dotted(expr.target)
+        dotted = dotted_name(expr.target)
         try:
             target = await self.evaluate(expr.target)
-        except _Unknown:
+        except Unknown:
             if dotted is None:
                 raise
             type_id = await self._class_named(dotted)
             if type_id is None:
-                raise _Unknown(f"column {expr.target.column}: {dotted!r} is not a local, a field or a loaded "
+                raise Unknown(f"column {expr.target.column}: {dotted!r} is not a local, a field or a loaded "
                                "class") from None
             static = await self._static(type_id, expr.name)
             if static is None:
@@ -199,8 +193,10 @@ class Evaluator:
     async def _member(self, target: Value, name: str) -> Value | None:
         """The field ``name`` of an object: its instance field nearest the runtime class, else a static."""
         handle = self._values.handle(target)
-        chain = await self._layouts.chain(await self._values.type_id(handle))
-        field = Layouts.find(chain, name)
+        type_id = await self._values.type_id(handle)
+        field = Layouts.find((await self._layouts.head(type_id),), name)  # the nearest: no superclass needed
+        chain = await self._layouts.chain(type_id) if field is None else ()
+        field = field or Layouts.find(chain, name)
         if field is not None:
             with stale_on_collected(handle):
                 (value,) = await self._vm.object_reference.get_values(ObjectId(int(target.value)),  # type: ignore[arg-type]
@@ -252,12 +248,21 @@ class Evaluator:
             raise EvaluationFailed(f"column {expr.index.column}: an array index must be an int")
         position = int(num.number(index))
         handle = self._values.handle(target)
-        length = await self._values.array_length(handle)
-        if not 0 <= position < length:
+        wire = ObjectId(int(target.value))  # type: ignore[arg-type]
+
+        async def element() -> Any:  # asked with the length: an index out of range is refused by the VM
+            try:
+                return await self._vm.array_reference.get_values(wire, position, 1) if position >= 0 else None
+            except CommandError as exc:
+                if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+                    return None
+                raise
+
+        with stale_on_collected(handle):
+            length, region = await gather([partial(self._values.array_length, handle), element])
+        if region is None or not 0 <= position < length:
             raise EvaluationFailed(f"column {expr.column}: index {position} is out of range: the array has "
                                    f"{length} elements")
-        with stale_on_collected(handle):
-            region = await self._vm.array_reference.get_values(ObjectId(int(target.value)), position, 1)  # type: ignore[arg-type]
         return as_values(region)[0]
 
     async def _container(self, target: Value, offset: int, limit: int) -> ObjectPage | None:
@@ -410,8 +415,8 @@ class Evaluator:
         type_id = await self._values.type_id(handle)
         runtime = binary_name_of(await self._values.symbols.signature(type_id))
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
-            return _matches(runtime, expr.type_name) or expr.type_name in _ARRAY_SUPERTYPES or (
-                "." not in expr.type_name and f"java.lang.{expr.type_name}" in _ARRAY_SUPERTYPES)
+            return _matches(runtime, expr.type_name) or expr.type_name in ARRAY_SUPERTYPES or (
+                "." not in expr.type_name and f"java.lang.{expr.type_name}" in ARRAY_SUPERTYPES)
         seen: set[int] = set()
         pending = [type_id]
         while pending:
@@ -451,15 +456,6 @@ def _matches(binary: str, written: str) -> bool:
     if written in (binary, binary.replace("$", ".")):
         return True
     return "." not in written and binary.rpartition(".")[2].rpartition("$")[2] == written
-
-
-def _dotted(expr: Expr) -> str | None:
-    if isinstance(expr, Name):
-        return expr.name
-    if isinstance(expr, Field):
-        prefix = _dotted(expr.target)
-        return None if prefix is None else f"{prefix}.{expr.name}"
-    return None
 
 
 def _literal(expr: Literal) -> Result:

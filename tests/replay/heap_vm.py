@@ -1,0 +1,182 @@
+"""A scripted heap for counting the round trips of value reads (issue 12's budgets) in waves.
+
+The stop of :mod:`test_debugger_faults` (``com.example.Q``:5) gets four locals laid out as OpenJDK 17 lays
+them out: ``map`` (a ``HashMap`` of 10,000 ``Integer`` → ``String`` entries in a table of 16,384 buckets),
+``list`` (an ``ArrayList`` of 10,000 ``Integer``s), ``wide`` (an object of 50 fields, 20 of them strings)
+and ``a`` (``a.b.c[3].d``). The handlers answer from that model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from test_debugger_faults import class_handlers
+
+from jdwp.protocol.commands.objects import ArrayGetValuesReply, ArrayLengthReply, ReferenceTypeReply, StringValueReply
+from jdwp.protocol.commands.reftypes import (
+    FieldInfo,
+    FieldsReply,
+    InterfacesReply,
+    SignatureReply,
+    SuperclassReply,
+    ValuesReply,
+    VariableSlot,
+    VariableTableReply,
+)
+from jdwp.protocol.commands.threads import ThisObjectReply
+from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef
+from jdwp.protocol.constants import ErrorCode, Tag, TypeTag
+from jdwp.protocol.values import ArrayRegion, Value
+from support.fakevm import Handler, ScriptedVm
+
+ENTRIES, BUCKETS = 10_000, 16_384
+
+
+@dataclasses.dataclass
+class Klass:
+    signature: str
+    superclass: int
+    fields: list[tuple[str, str]]  # (name, signature), instance fields, ids assigned in order
+
+    def field_infos(self, first_id: int) -> list[FieldInfo]:
+        return [FieldInfo(first_id + k, name, sig, 0) for k, (name, sig) in enumerate(self.fields)]
+
+
+class Heap:
+    """Classes, objects (fields by name), arrays and strings, by ID."""
+
+    def __init__(self) -> None:
+        self.classes: dict[int, Klass] = {}
+        self.objects: dict[int, tuple[int, dict[str, Value]]] = {}
+        self.arrays: dict[int, tuple[int, Tag, list[Any]]] = {}
+        self.strings: dict[int, str] = {}
+        self._next = 0x100000
+
+    def klass(self, type_id: int, signature: str, superclass: int, *fields: tuple[str, str]) -> int:
+        self.classes[type_id] = Klass(signature, superclass, list(fields))
+        return type_id
+
+    def fresh(self) -> int:
+        self._next += 1
+        return self._next
+
+    def obj(self, type_id: int, **fields: Value) -> Value:
+        oid = self.fresh()
+        self.objects[oid] = (type_id, dict(fields))
+        return Value(Tag.OBJECT, oid)
+
+    def string(self, text: str) -> Value:
+        oid = self.fresh()
+        self.strings[oid] = text
+        return Value(Tag.STRING, oid)
+
+    def array(self, type_id: int, tag: Tag, values: list[Any]) -> Value:
+        oid = self.fresh()
+        self.arrays[oid] = (type_id, tag, values)
+        return Value(Tag.ARRAY, oid)
+
+    def field_id(self, type_id: int, name: str) -> int:
+        names = [n for n, _ in self.classes[type_id].fields]
+        return type_id * 1000 + names.index(name)
+
+    def infos(self, type_id: int) -> list[FieldInfo]:
+        return self.classes[type_id].field_infos(type_id * 1000)
+
+    def handlers(self, vm_ref: list[ScriptedVm], local_names: list[tuple[str, str, Value]]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        by_signature = {k.signature: type_id for type_id, k in self.classes.items()}
+
+        def type_of(oid: int) -> int:
+            if oid in self.strings:
+                return STRING
+            if oid in self.arrays:
+                return self.arrays[oid][0]
+            return self.objects[oid][0]
+
+        def field_value(oid: int, field_id: int) -> Value:
+            type_id, index = divmod(field_id, 1000)
+            name = self.classes[type_id].fields[index][0]
+            return self.objects[oid][1].get(name, Value.null())
+
+        def region(out: Any) -> Any:
+            _, tag, values = self.arrays[out.array_object]
+            if out.first_index + out.length > len(values):
+                return ErrorCode.INVALID_LENGTH
+            return ArrayGetValuesReply(ArrayRegion(tag, values[out.first_index:out.first_index + out.length]))
+
+        def classes_by_signature(out: Any) -> Any:
+            found = by_signature.get(out.signature)
+            if found is not None:
+                return ClassesBySignatureReply([ClassRef(TypeTag.CLASS, found, 7)])
+            return original_by_signature(out)
+
+        original_by_signature = table["VirtualMachine.ClassesBySignature"]
+        original_signature = table["ReferenceType.Signature"]
+        table.update({
+            "Method.VariableTable": lambda out: VariableTableReply(0, [
+                VariableSlot(0, name, sig, 20, slot) for slot, (name, sig, _) in enumerate(local_names)]),
+            "StackFrame.ThisObject": lambda out: ThisObjectReply(Value(Tag.OBJECT, 0)),
+            "StackFrame.GetValues": lambda out: ValuesReply([local_names[s.slot][2] for s in out.slots]),
+            "ObjectReference.ReferenceType": lambda out: ReferenceTypeReply(
+                TypeTag.ARRAY if out.object in self.arrays else TypeTag.CLASS, type_of(out.object)),
+            "ReferenceType.Signature": lambda out: SignatureReply(self.classes[out.ref_type].signature)
+            if out.ref_type in self.classes else original_signature(out),
+            "ReferenceType.Fields": lambda out: FieldsReply(self.infos(out.ref_type)),
+            "ReferenceType.Interfaces": lambda out: InterfacesReply([]),
+            "ClassType.Superclass": lambda out: SuperclassReply(self.classes[out.clazz].superclass),
+            "ObjectReference.GetValues": lambda out: ValuesReply([field_value(out.object, f) for f in out.fields]),
+            "ArrayReference.Length": lambda out: ArrayLengthReply(len(self.arrays[out.array_object][2])),
+            "ArrayReference.GetValues": region,
+            "StringReference.Value": lambda out: StringValueReply(self.strings[out.string_object]),
+            "VirtualMachine.ClassesBySignature": classes_by_signature,
+        })
+        return table
+
+
+OBJECT, STRING = 0x1000, 0x1006
+
+
+def standard_heap() -> tuple[Heap, list[tuple[str, str, Value]]]:
+    """The four locals of the budgets, laid out as on OpenJDK 17."""
+    heap = Heap()
+    heap.klass(OBJECT, "Ljava/lang/Object;", 0)
+    abstract_map = heap.klass(0x1001, "Ljava/util/AbstractMap;", OBJECT, ("keySet", "Ljava/util/Set;"),
+                              ("values", "Ljava/util/Collection;"))
+    hash_map = heap.klass(0x1002, "Ljava/util/HashMap;", abstract_map, ("table", "[Ljava/util/HashMap$Node;"),
+                          ("entrySet", "Ljava/util/Set;"), ("size", "I"), ("modCount", "I"), ("threshold", "I"),
+                          ("loadFactor", "F"))
+    node = heap.klass(0x1003, "Ljava/util/HashMap$Node;", OBJECT, ("hash", "I"), ("key", "Ljava/lang/Object;"),
+                      ("value", "Ljava/lang/Object;"), ("next", "Ljava/util/HashMap$Node;"))
+    number = heap.klass(0x1005, "Ljava/lang/Number;", OBJECT)
+    integer = heap.klass(0x1004, "Ljava/lang/Integer;", number, ("value", "I"))
+    heap.klass(STRING, "Ljava/lang/String;", OBJECT)
+    collection = heap.klass(0x1009, "Ljava/util/AbstractCollection;", OBJECT)
+    abstract_list = heap.klass(0x1008, "Ljava/util/AbstractList;", collection, ("modCount", "I"))
+    array_list = heap.klass(0x1007, "Ljava/util/ArrayList;", abstract_list, ("elementData", "[Ljava/lang/Object;"),
+                            ("size", "I"))
+    node_array = heap.klass(0x100A, "[Ljava/util/HashMap$Node;", 0)
+    object_array = heap.klass(0x100B, "[Ljava/lang/Object;", 0)
+    wide_fields = [(f"s{k:02d}", "Ljava/lang/String;") for k in range(20)] + [(f"p{k:02d}", "I") for k in range(30)]
+    wide = heap.klass(0x100C, "Lcom/example/Wide;", OBJECT, *wide_fields)
+    d_class = heap.klass(0x100F, "Lcom/example/D;", OBJECT, ("d", "I"))
+    d_array = heap.klass(0x1010, "[Lcom/example/D;", 0)
+    b_class = heap.klass(0x100E, "Lcom/example/B;", OBJECT, ("c", "[Lcom/example/D;"))
+    a_class = heap.klass(0x100D, "Lcom/example/A;", OBJECT, ("b", "Lcom/example/B;"))
+
+    boxes = [heap.obj(integer, value=Value(Tag.INT, k)) for k in range(ENTRIES)]
+    buckets: list[Value] = [Value.null()] * BUCKETS
+    for k in range(ENTRIES):  # Integer k hashes to k: one node per bucket, as on OpenJDK
+        buckets[k] = heap.obj(node, hash=Value(Tag.INT, k), key=boxes[k], value=heap.string(f"v{k}"))
+    table = heap.array(node_array, Tag.OBJECT, buckets)
+    the_map = heap.obj(hash_map, table=table, size=Value(Tag.INT, ENTRIES), threshold=Value(Tag.INT, 12288),
+                       loadFactor=Value(Tag.FLOAT, 0.75))
+    data = heap.array(object_array, Tag.OBJECT, boxes + [Value.null()] * 1000)
+    the_list = heap.obj(array_list, elementData=data, size=Value(Tag.INT, ENTRIES))
+    wide_values = {f"s{k:02d}": heap.string(f"field string {k:02d}") for k in range(20)}
+    wide_values.update({f"p{k:02d}": Value(Tag.INT, k) for k in range(30)})
+    the_wide = heap.obj(wide, **wide_values)
+    ds = heap.array(d_array, Tag.OBJECT, [heap.obj(d_class, d=Value(Tag.INT, k)) for k in range(5)])
+    the_a = heap.obj(a_class, b=heap.obj(b_class, c=ds))
+    return heap, [("map", "Ljava/util/HashMap;", the_map), ("list", "Ljava/util/ArrayList;", the_list),
+                  ("wide", "Lcom/example/Wide;", the_wide), ("a", "Lcom/example/A;", the_a)]

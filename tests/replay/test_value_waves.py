@@ -1,0 +1,90 @@
+"""Round trips of value reads, counted as waves against a scripted heap (issue 12's budgets, as
+bench/roundtrips.py measures them on a real JVM): a page of 100 entries of a 10,000-entry ``HashMap`` or
+``ArrayList`` in at most 4, an object of 50 fields with 20 strings in at most 3, ``a.b.c[3].d`` in at most 4.
+
+Each object is first seen in the frame's locals (its runtime type is known from there); its classes'
+layouts are not: the first page also asks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from heap_vm import standard_heap
+from test_debugger_faults import locals_at_a_hit, scripted
+from test_engine_waves import wave_handlers
+
+from jdwp.debugger import Debugger
+from support.fakevm import Handler, ScriptedVm, WaveVm
+
+
+@asynccontextmanager
+async def at_the_heap() -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
+    heap, local_names = standard_heap()
+
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = heap.handlers(vm_ref, local_names)
+        base = wave_handlers(vm_ref)
+        table["VirtualMachine.IDSizes"] = base["VirtualMachine.IDSizes"]
+        table["VirtualMachine.Version"] = base["VirtualMachine.Version"]
+        return table
+
+    async with scripted(handlers, WaveVm) as (fake, debugger):
+        assert isinstance(fake, WaveVm)
+        stop_id, result = await locals_at_a_hit(fake, debugger)
+        frame = (await debugger.stack(stop_id, debugger.current_stop.thread_id)).frames[0].frame_id  # type: ignore[union-attr]
+        yield fake, debugger, stop_id, {v.name: v for v in result.locals}, frame
+
+
+async def counted(vm: WaveVm, call: Any) -> tuple[Any, list[list[str]]]:
+    before = len(vm.waves)
+    result = await call
+    return result, vm.waves[before:]
+
+
+def names(waves: list[list[str]]) -> list[list[str]]:
+    return [sorted(set(wave)) for wave in waves]
+
+
+async def test_a_page_of_a_big_hash_map_and_array_list_is_at_most_four_waves() -> None:
+    async with at_the_heap() as (vm, debugger, stop_id, by_name, _):
+        page, waves = await counted(vm, debugger.object(stop_id, by_name["map"].object_id, limit=100))
+        assert page.size == 10_000 and len(page.entries) == 100
+        # The map's fields (and its nodes' class, named by the table's type), the table with its length, the
+        # nodes, the keys' types and the values' text; then the signature of Integer, a class first seen here.
+        assert names(waves) == [
+            ["ObjectReference.GetValues", "VirtualMachine.ClassesBySignature"],
+            ["ArrayReference.GetValues", "ArrayReference.Length", "ClassType.Superclass", "ReferenceType.Fields",
+             "ReferenceType.Signature"],
+            ["ObjectReference.GetValues"],
+            ["ObjectReference.ReferenceType", "StringReference.Value"],
+            ["ClassType.Superclass", "ReferenceType.Fields", "ReferenceType.Signature"]]
+        for name, offset in (("map", 100), ("map", 200), ("list", 0), ("list", 5000)):
+            page, waves = await counted(vm, debugger.object(stop_id, by_name[name].object_id, offset=offset,
+                                                            limit=100))
+            assert page.size == 10_000 and len(page.entries or page.elements) == 100
+            assert len(waves) <= 4, (name, offset, names(waves))
+        await debugger.resume(stop_id)
+
+
+async def test_an_object_of_fifty_fields_is_at_most_three_waves() -> None:
+    async with at_the_heap() as (vm, debugger, stop_id, by_name, _):
+        page, waves = await counted(vm, debugger.object(stop_id, by_name["wide"].object_id, limit=50))
+        assert len(page.fields) == 50 and sum(f.kind == "string" for f in page.fields) == 20
+        # Its class's layout came with the locals; Object's comes with the fields' values, then the strings.
+        assert len(waves) <= 3, names(waves)
+        await debugger.resume(stop_id)
+
+
+async def test_a_chain_of_fields_and_an_index_is_at_most_four_waves_once_its_classes_are_known() -> None:
+    async with at_the_heap() as (vm, debugger, stop_id, _, frame):
+        summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
+        assert summary.value == "3"
+        assert len(waves) <= 8, names(waves)  # b and d: their types, then their classes' layouts
+        summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
+        assert summary.value == "3"
+        assert names(waves) == [["ObjectReference.GetValues"], ["ObjectReference.GetValues"],
+                                ["ArrayReference.GetValues"], ["ObjectReference.GetValues"]]
+        await debugger.resume(stop_id)

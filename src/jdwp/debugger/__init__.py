@@ -13,7 +13,8 @@ Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
 """
 
 from .deadlocks import Deadlock, DeadlockLink
-from .engine import Debugger, open_debugger, suspended_threads
+from .detach import suspended_threads
+from .engine import Debugger, open_debugger
 from .errors import (
     AlreadyPaused,
     DebuggerError,

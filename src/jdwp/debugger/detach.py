@@ -1,0 +1,72 @@
+"""Detach: clear every request of ours, release every suspension we own, dispose, and say what is left.
+
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (suspension ownership)
+and §5 (cleanup: never claim the app runs without evidence). :meth:`.engine.Debugger.detach` runs it under
+its deadline and makes it idempotent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Literal
+
+import trio
+
+from ..client import JdwpClient
+from ..protocol.errors import CommandError, JdwpError
+from ._gather import gather
+from .breakpoints import Breakpoints
+from .model import Cleanup
+from .steps import Steps
+from .stops import Stops, release
+
+__all__ = ["DETACH_DEADLINE", "clean_up", "suspended_threads"]
+
+DETACH_DEADLINE = 10.0
+
+
+async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: Breakpoints, stops: Stops,
+                   drain: Callable[[], Awaitable[None]]) -> Cleanup:
+    """Clear our requests, release the suspensions of every stop (current and queued), then
+    ``VirtualMachine.Dispose`` (1,6); ``drain`` waits until the event sets received so far are handled.
+
+    Returns the cleanup: ``complete`` only when every request was cleared and every suspension released;
+    the app is ``running`` only when no thread is suspended afterwards. A connection that fails meanwhile
+    is closed, and the cleanup is ``failed`` with what could not be confirmed.
+    """
+    remaining: list[str] = []
+    errors: list[str] = []
+    try:
+        async with lock:
+            # Every request of ours is cleared in one round trip.
+            _, cleared = await gather([steps.end_all, breakpoints.clear_all])
+            remaining += cleared
+            states = stops.take_all()
+        for state in states:
+            try:
+                await release(vm, state.suspension)
+            except CommandError as exc:
+                errors.append(f"releasing {state.stop.stop_id}: {exc}")
+        # Every event our requests caused came before the replies to clearing them; once those are
+        # handled (released, since we are detaching), what is left suspended is not ours.
+        await drain()
+        running = await suspended_threads(vm) == 0
+        await vm.dispose()
+    except JdwpError as exc:  # lost, garbled (ProtocolError) or unanswered: nothing more can be confirmed
+        await vm.aclose()
+        return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
+    status: Literal["complete", "failed"] = "complete" if not errors and not remaining else "failed"
+    return Cleanup(status, "running" if running else "unknown", tuple(remaining), tuple(errors))
+
+
+async def suspended_threads(vm: JdwpClient) -> int | None:
+    """How many threads of the VM are suspended (asked of every thread at once), or ``None`` when a thread
+    ended while we asked. Zero is the evidence for "the app runs" that detach and its retry report.
+    """
+    try:
+        threads = await vm.all_threads()
+        counts = await gather([partial(vm.thread_reference.suspend_count, t) for t in threads])
+    except CommandError:
+        return None  # no proof either way
+    return sum(1 for count in counts if count)

@@ -1,0 +1,164 @@
+"""The read side of a stop: stack, locals, objects, expressions and threads, as of the current stop.
+
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (stack, locals), §7.2–7.3
+(objects, containers, expressions) and §7.4 (threads). Mixed into :class:`.engine.Debugger`, whose stops
+(:mod:`.stops`) it reads and whose readers it uses.
+
+Inspection takes no lock: a read is checked against the current stop when it starts, and what it learns
+(frame IDs, stack depths, thread names) is kept only if that stop is still current when it ends. Nothing
+of the app runs unless an expression calls a method and :attr:`allow_invoke` is set.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+import trio
+
+from ..client import JdwpClient
+from .containers import read_container
+from .errors import EvaluationFailed, InvalidArgument
+from .expressions import parse_expression
+from .expressions.context import FrameContext
+from .expressions.evaluator import Evaluator
+from .frames import FrameRef, frame_locals, stack_page
+from .invoke import Calls, Invocation, refresh_frames
+from .model import Locals, StackPage
+from .objects import Layouts, ObjectPage, read_object
+from .stops import Stops, StopState
+from .symbols import Symbols
+from .threads import MAX_DEPTH, Threads, ThreadsPage
+from .values import Summary, Values
+
+__all__ = ["EVALUATION_DEADLINE", "Inspection"]
+
+EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6
+
+
+class Inspection:
+    """Reading a stopped VM."""
+
+    vm: JdwpClient
+    symbols: Symbols
+    values: Values
+    allow_invoke: bool
+    _layouts: Layouts
+    _calls: Calls
+    _threads: Threads
+    _stops: Stops
+
+    if TYPE_CHECKING:  # provided by the Debugger this is mixed into
+        def _check_open(self) -> None: ...
+        def _stop_for(self, stop_id: str) -> StopState: ...
+
+    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20) -> StackPage:
+        """Frames ``offset`` … ``offset+limit-1`` of a stopped thread (``total`` is capped at 1000).
+
+        Raises:
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
+            InvalidArgument: ``offset`` < 0 or ``limit`` outside 1..100.
+        """
+        if offset < 0 or not 1 <= limit <= 100:
+            raise InvalidArgument("offset must be >= 0 and limit between 1 and 100")
+        state = self._stop_for(stop_id)
+        thread = self._stops.thread_for(state, thread_id)
+        page, handles, count = await stack_page(self.vm, self.symbols, thread, offset, limit,
+                                                f"{thread_id}.f{{}}", state.frame_counts.get(thread))
+        if self._stops.current is state:
+            state.frames.update(handles)
+            state.frame_counts[thread] = count  # a suspended thread's stack does not change
+        return page
+
+    async def locals(self, stop_id: str, frame_id: str) -> Locals:
+        """The frame's live local variables (at most 100) and ``this``; values only on this request.
+
+        Raises:
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
+        """
+        state = self._stop_for(stop_id)
+        ref = state.frames.get(frame_id)
+        if ref is None:
+            self._stops.raise_for_handle(state, frame_id, "frame")
+        return await self._locals_of(state, frame_id, ref)
+
+    async def _locals_of(self, state: StopState, frame_id: str, ref: FrameRef) -> Locals:
+        found = state.locals.get(frame_id)
+        if found is None:
+            found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
+        return found
+
+    async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
+                     view: str = "auto") -> ObjectPage:
+        """A page of an object's fields, an array's elements or a string's text, as of the current stop.
+
+        ``limit`` defaults to 50 fields, 100 elements or 8192 UTF-16 units (at most 200, 1000, 65,536).
+        Nothing of the app runs: fields are read, never methods called.
+
+        Raises:
+            StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop; ``object_id`` is not
+                a handle of this session, or its object was collected (StaleReference).
+            InvalidArgument: a bad view, offset or limit.
+        """
+        self._stop_for(stop_id)
+        return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+
+    async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
+        """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
+
+        Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
+        unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
+        The whole evaluation has a deadline of :data:`EVALUATION_DEADLINE` seconds.
+
+        Raises:
+            ExpressionSyntaxError: (an ``InvalidArgument``) the text does not parse; it has the column.
+            EvaluationFailed: it parsed but cannot be evaluated here (unknown name, null dereference, index
+                out of range, type mismatch, a method call, or past the deadline).
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop, or an object it read
+                was collected.
+        """
+        state = self._stop_for(stop_id)
+        ref = state.frames.get(frame_id)
+        if ref is None:
+            self._stops.raise_for_handle(state, frame_id, "frame")
+        tree = parse_expression(expression)
+        self._calls.check_free(ref.thread)
+        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
+                                   state.stop.reasons) if self.allow_invoke else None
+        context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
+        made = self._calls.made
+        try:
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope:
+                return await Evaluator(self.values, self._layouts, context).summary(tree)
+        finally:
+            if self._calls.made != made:
+                await refresh_frames(self.vm, state.frames, ref.thread)
+        self._calls.check_returned(ref.thread)
+        assert scope.cancelled_caught
+        raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
+                               "nothing was changed (try a simpler expression)")
+
+    async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
+        """Every thread (at most 1000): name, status, suspended, group; with the current ``stop_id`` also
+        stop-scoped thread IDs (for stack, locals and step), ``stack_depth`` top frames (at most 50),
+        monitors and ``deadlocks`` (:mod:`.threads`).
+
+        Raises:
+            InvalidArgument: ``stack_depth`` outside 0..50, or given without ``stop_id``.
+            StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
+        """
+        if not 0 <= stack_depth <= MAX_DEPTH or (stack_depth and stop_id is None):
+            raise InvalidArgument(f"stackDepth must be between 0 and {MAX_DEPTH}, and needs a stopId (frames of "
+                                  "running threads cannot be read)")
+        if stop_id is None:
+            self._check_open()
+            return (await self._threads.listing()).page
+        state = self._stop_for(stop_id)
+        listing = await self._threads.listing(stop_id, stack_depth)
+        if self._stops.current is state:  # the stop lasted: what it listed is valid while it lasts
+            for handle, thread in listing.threads.items():
+                state.threads.setdefault(handle, thread)
+            state.names.update(listing.names)
+            state.frames.update(listing.frames)
+            state.frame_counts.update(listing.frame_counts)
+        return listing.page

@@ -83,7 +83,11 @@ _ANDROID = "Ldalvik/system/VMRuntime;"
 
 
 class Debugger(Inspection):
-    """A debugging session over one JDWP connection. Create it with :func:`open_debugger`."""
+    """A debugging session over one JDWP connection. Create it with :func:`open_debugger`.
+
+    The reads of a stop (``stack``, ``locals``, ``object``, ``evaluate``, ``threads``) come from
+    :class:`.inspection.Inspection`; the stops themselves are kept by :class:`.stops.Stops`.
+    """
 
     def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False) -> None:
         self.vm = vm

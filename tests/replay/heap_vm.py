@@ -109,6 +109,8 @@ class Heap:
             found = by_signature.get(out.signature)
             if found is not None:
                 return ClassesBySignatureReply([ClassRef(TypeTag.CLASS, found, 7)])
+            if out.signature.startswith("Ljava/lang/"):  # a class of the platform the heap does not hold
+                return ClassesBySignatureReply([])
             return original_by_signature(out)
 
         original_by_signature = table["VirtualMachine.ClassesBySignature"]

@@ -1,6 +1,7 @@
 """Round trips of value reads, counted as waves against a scripted heap (issue 12's budgets, as
 bench/roundtrips.py measures them on a real JVM): a page of 100 entries of a 10,000-entry ``HashMap`` or
-``ArrayList`` in at most 4, an object of 50 fields with 20 strings in at most 3, ``a.b.c[3].d`` in at most 4.
+``ArrayList`` in at most 4, an object of 50 fields with 20 strings in at most 3, ``a.b.c[3].d`` in at most 4
+(5 when its classes were never named in the session: see the test).
 
 Each object is first seen in the frame's locals (its runtime type is known from there); its classes'
 layouts are not: the first page also asks them.
@@ -21,8 +22,8 @@ from support.fakevm import Handler, ScriptedVm, WaveVm
 
 
 @asynccontextmanager
-async def at_the_heap() -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
-    heap, local_names = standard_heap()
+async def at_the_heap(nested: bool = False) -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
+    heap, local_names = standard_heap(nested)
 
     def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
         table = heap.handlers(vm_ref, local_names)
@@ -78,13 +79,38 @@ async def test_an_object_of_fifty_fields_is_at_most_three_waves() -> None:
         await debugger.resume(stop_id)
 
 
-async def test_a_chain_of_fields_and_an_index_is_at_most_four_waves_once_its_classes_are_known() -> None:
-    async with at_the_heap() as (vm, debugger, stop_id, _, frame):
+async def test_a_chain_of_fields_and_an_index_is_at_most_four_waves_when_its_classes_are_named() -> None:
+    # As in the bench: B and D are nested in the breakpoint's class, whose bind named them (not their layouts,
+    # not the objects' types). Each hop asks the next value's declared class's layout while it reads the value,
+    # and reads the next field from it with the value's runtime type, which confirms it.
+    async with at_the_heap(nested=True) as (vm, debugger, stop_id, _, frame):
         summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
         assert summary.value == "3"
-        assert len(waves) <= 8, names(waves)  # b and d: their types, then their classes' layouts
+        assert names(waves) == [
+            ["ClassType.Superclass", "ObjectReference.GetValues", "ReferenceType.Fields"],  # a.b, B's layout
+            ["ClassType.Superclass", "ObjectReference.GetValues", "ObjectReference.ReferenceType",
+             "ReferenceType.Fields"],  # b.c with b's type, D's layout
+            ["ArrayReference.GetValues", "ArrayReference.Length"],  # c[3]
+            ["ObjectReference.GetValues", "ObjectReference.ReferenceType"]]  # .d with c[3]'s type
         summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
         assert summary.value == "3"
         assert names(waves) == [["ObjectReference.GetValues"], ["ObjectReference.GetValues"],
                                 ["ArrayReference.GetValues"], ["ObjectReference.GetValues"]]
+        await debugger.resume(stop_id)
+
+
+async def test_a_chain_over_classes_never_named_in_the_session_is_five_waves() -> None:
+    # The least there is: B's fields need B's type ID, which only a round trip gives (by name, while a.b is
+    # read), so b.c is read in the third; c[3] and .d follow. D is named while b.c is read.
+    async with at_the_heap() as (vm, debugger, stop_id, _, frame):
+        summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
+        assert summary.value == "3"
+        assert names(waves) == [
+            ["ObjectReference.GetValues", "VirtualMachine.ClassesBySignature"],
+            ["ClassType.Superclass", "ObjectReference.ReferenceType", "ReferenceType.Fields"],
+            ["ObjectReference.GetValues", "VirtualMachine.ClassesBySignature"],
+            ["ArrayReference.GetValues", "ArrayReference.Length", "ClassType.Superclass", "ReferenceType.Fields"],
+            ["ObjectReference.GetValues", "ObjectReference.ReferenceType"]]
+        summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
+        assert summary.value == "3" and len(waves) == 4
         await debugger.resume(stop_id)

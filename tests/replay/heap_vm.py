@@ -103,10 +103,21 @@ class Heap:
                 return self.arrays[oid][0]
             return self.objects[oid][0]
 
-        def field_value(oid: int, field_id: int) -> Value:
+        def field_value(oid: int, field_id: int) -> Value | None:
+            """A field by name, or by ``0x<declaring class>.name`` where a subclass shadows it; ``None`` (the
+            reply is INVALID_FIELDID, as on ART) for a field of a class the object is not an instance of."""
             type_id, index = divmod(field_id, 1000)
+            cls, fields = self.objects[oid]
+            while cls and cls != type_id:
+                cls = self.classes[cls].superclass
+            if not cls:
+                return None
             name = self.classes[type_id].fields[index][0]
-            return self.objects[oid][1].get(name, Value.null())
+            return fields.get(f"{type_id:#x}.{name}", fields.get(name, Value.null()))
+
+        def get_values(out: Any) -> Any:
+            read = [field_value(out.object, f) for f in out.fields]
+            return ErrorCode.INVALID_FIELDID if None in read else ValuesReply(read)
 
         def region(out: Any) -> Any:
             _, tag, values = self.arrays[out.array_object]
@@ -136,7 +147,7 @@ class Heap:
             "ReferenceType.Fields": lambda out: FieldsReply(self.infos(out.ref_type)),
             "ReferenceType.Interfaces": lambda out: InterfacesReply([]),
             "ClassType.Superclass": lambda out: SuperclassReply(self.classes[out.clazz].superclass),
-            "ObjectReference.GetValues": lambda out: ValuesReply([field_value(out.object, f) for f in out.fields]),
+            "ObjectReference.GetValues": get_values,
             "ArrayReference.Length": lambda out: ArrayLengthReply(len(self.arrays[out.array_object][2])),
             "ArrayReference.GetValues": region,
             "StringReference.Value": lambda out: StringValueReply(self.strings[out.string_object]),
@@ -175,7 +186,12 @@ def standard_heap(nested: bool = False) -> tuple[Heap, list[tuple[str, str, Valu
     d_class = heap.klass(0x100F, f"{outer}D;", OBJECT, ("d", "I"))
     d_array = heap.klass(0x1010, f"[{outer}D;", 0)
     b_class = heap.klass(0x100E, f"{outer}B;", OBJECT, ("c", f"[{outer}D;"))
-    a_class = heap.klass(0x100D, f"{outer}A;", OBJECT, ("b", f"{outer}B;"))
+    # e: declared B, a B2 whose own c shadows B's; x and y: declared X (a class by the same name as another
+    # loader's B would be), each holding a B.
+    b2_class = heap.klass(0x1011, f"{outer}B2;", b_class, ("c", f"[{outer}D;"))
+    heap.klass(0x1012, f"{outer}X;", OBJECT, ("c", f"[{outer}D;"))
+    a_class = heap.klass(0x100D, f"{outer}A;", OBJECT, ("b", f"{outer}B;"), ("e", f"{outer}B;"),
+                         ("x", f"{outer}X;"), ("y", f"{outer}X;"))
 
     boxes = [heap.obj(integer, value=Value(Tag.INT, k)) for k in range(ENTRIES)]
     buckets: list[Value] = [Value.null()] * BUCKETS
@@ -190,6 +206,8 @@ def standard_heap(nested: bool = False) -> tuple[Heap, list[tuple[str, str, Valu
     wide_values.update({f"p{k:02d}": Value(Tag.INT, k) for k in range(30)})
     the_wide = heap.obj(wide, **wide_values)
     ds = heap.array(d_array, Tag.OBJECT, [heap.obj(d_class, d=Value(Tag.INT, k)) for k in range(5)])
-    the_a = heap.obj(a_class, b=heap.obj(b_class, c=ds))
+    shadowing = heap.array(d_array, Tag.OBJECT, [heap.obj(d_class, d=Value(Tag.INT, 10 + k)) for k in range(5)])
+    the_a = heap.obj(a_class, b=heap.obj(b_class, c=ds), e=heap.obj(b2_class, c=shadowing, **{f"{b_class:#x}.c": ds}),
+                     x=heap.obj(b_class, c=ds), y=heap.obj(b_class, c=ds))
     return heap, [("map", "Ljava/util/HashMap;", the_map), ("list", "Ljava/util/ArrayList;", the_list),
                   ("wide", "Lcom/example/Wide;", the_wide), ("a", f"{outer}A;", the_a)]

@@ -114,3 +114,17 @@ async def test_a_chain_over_classes_never_named_in_the_session_is_five_waves() -
         summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, "a.b.c[3].d"))
         assert summary.value == "3" and len(waves) == 4
         await debugger.resume(stop_id)
+
+
+async def test_a_hop_whose_runtime_class_is_not_the_declared_one_reads_from_the_runtime_class() -> None:
+    # Once B's layout is known (a.b.c[3].d), e, declared B, is read ahead from it: but e is a B2 whose own c
+    # shadows B's, and the field nearest the runtime class wins. Once X's is (a.x.c[3].d), y, declared X, is
+    # read ahead from it: but y is a B, so X's c is refused (INVALID_FIELDID, as ART answers). Both read again.
+    async with at_the_heap() as (vm, debugger, stop_id, _, frame):
+        for expression, value in (("a.b.c[3].d", "3"), ("a.e.c[3].d", "13"), ("a.x.c[3].d", "3"),
+                                  ("a.y.c[3].d", "3")):
+            summary, waves = await counted(vm, debugger.evaluate(stop_id, frame, expression))
+            assert (expression, summary.value) == (expression, value)
+            if expression in ("a.e.c[3].d", "a.y.c[3].d"):  # the hop read ahead, then again: one wave more
+                assert names(waves)[1] == ["ObjectReference.GetValues", "ObjectReference.ReferenceType"], waves
+        await debugger.resume(stop_id)

@@ -26,7 +26,10 @@ Android's libcore uses the same names for these classes (``LinkedHashMap``'s ent
 A page reads only what it needs: a list page is one ``ArrayReference.GetValues`` (13,2) of the backing
 array; a hash map page reads the bucket table, then the chains of as many buckets as the page needs, level
 by level (all buckets' next nodes in one round trip). A map with insertion order reads every node (its
-order is known only from the links) — in round trips per chain level, not per entry.
+order is known only from the links) — in round trips per chain level, not per entry. A session's first hash
+map page also resolves the boxed primitives' classes by name (``VirtualMachine.ClassesBySignature`` 1,2, with
+the map's fields) and their layouts (with the table): keys and values of those classes are then named by
+their type IDs, without a round trip of their own after the nodes.
 """
 
 from __future__ import annotations

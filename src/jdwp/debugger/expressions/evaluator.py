@@ -7,7 +7,8 @@ field of ``this`` (instance fields through the superclass chain, then statics), 
 the frame's class, then a class: ``com.x.Foo.BAR`` by its binary name (``VirtualMachine.ClassesBySignature``
 1,2), ``Foo.BAR`` by a loaded class's simple name when exactly one loaded class has it
 (``VirtualMachine.AllClasses`` 1,3, once per evaluation). Fields: ``ObjectReference.GetValues`` (9,2)
-and ``ReferenceType.GetValues`` (2,6) with the class chains of :class:`..objects.Layouts`. Arrays:
+and ``ReferenceType.GetValues`` (2,6) with the class chains of :class:`..objects.Layouts`, each hop asked
+ahead from the declared type of the value it reads (:mod:`.hops`). Arrays:
 ``ArrayReference.Length`` (13,1) and ``GetValues`` (13,2) of one element. ``instanceof`` walks the
 runtime type's superclasses and interfaces (``ClassType.Superclass`` 3,1, ``ReferenceType.Interfaces``
 2,10) and compares names, so the named type need not be loaded.

@@ -11,13 +11,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from test_debugger_faults import class_handlers
+from test_debugger_faults import CLASS_ID, class_handlers
 
 from jdwp.protocol.commands.objects import ArrayGetValuesReply, ArrayLengthReply, ReferenceTypeReply, StringValueReply
 from jdwp.protocol.commands.reftypes import (
     FieldInfo,
     FieldsReply,
     InterfacesReply,
+    LineTableReply,
     SignatureReply,
     SuperclassReply,
     ValuesReply,
@@ -25,7 +26,7 @@ from jdwp.protocol.commands.reftypes import (
     VariableTableReply,
 )
 from jdwp.protocol.commands.threads import ThisObjectReply
-from jdwp.protocol.commands.vm import ClassesBySignatureReply, ClassRef
+from jdwp.protocol.commands.vm import AllClassesReply, ClassesBySignatureReply, ClassInfo, ClassRef
 from jdwp.protocol.constants import ErrorCode, Tag, TypeTag
 from jdwp.protocol.values import ArrayRegion, Value
 from support.fakevm import Handler, ScriptedVm
@@ -85,6 +86,14 @@ class Heap:
 
     def handlers(self, vm_ref: list[ScriptedVm], local_names: list[tuple[str, str, Value]]) -> dict[str, Handler]:
         table = class_handlers(vm_ref)
+        # Classes nested in Q (``com.example.Q$B``) are listed with it, as a breakpoint's bind lists the loaded
+        # classes; only Q has code at the breakpoint's line.
+        nested = [ClassInfo(TypeTag.CLASS, type_id, k.signature, 7) for type_id, k in self.classes.items()
+                  if k.signature.startswith("Lcom/example/Q$")]
+        original_listing, original_lines = table["VirtualMachine.AllClasses"], table["Method.LineTable"]
+        table["VirtualMachine.AllClasses"] = lambda out: AllClassesReply(original_listing(out).classes + nested)
+        table["Method.LineTable"] = lambda out: original_lines(out) if out.ref_type == CLASS_ID else LineTableReply(
+            -1, -1, [])
         by_signature = {k.signature: type_id for type_id, k in self.classes.items()}
 
         def type_of(oid: int) -> int:
@@ -94,10 +103,21 @@ class Heap:
                 return self.arrays[oid][0]
             return self.objects[oid][0]
 
-        def field_value(oid: int, field_id: int) -> Value:
+        def field_value(oid: int, field_id: int) -> Value | None:
+            """A field by name, or by ``0x<declaring class>.name`` where a subclass shadows it; ``None`` (the
+            reply is INVALID_FIELDID, as on ART) for a field of a class the object is not an instance of."""
             type_id, index = divmod(field_id, 1000)
+            cls, fields = self.objects[oid]
+            while cls and cls != type_id:
+                cls = self.classes[cls].superclass
+            if not cls:
+                return None
             name = self.classes[type_id].fields[index][0]
-            return self.objects[oid][1].get(name, Value.null())
+            return fields.get(f"{type_id:#x}.{name}", fields.get(name, Value.null()))
+
+        def get_values(out: Any) -> Any:
+            read = [field_value(out.object, f) for f in out.fields]
+            return ErrorCode.INVALID_FIELDID if None in read else ValuesReply(read)
 
         def region(out: Any) -> Any:
             _, tag, values = self.arrays[out.array_object]
@@ -109,6 +129,8 @@ class Heap:
             found = by_signature.get(out.signature)
             if found is not None:
                 return ClassesBySignatureReply([ClassRef(TypeTag.CLASS, found, 7)])
+            if out.signature.startswith("Ljava/lang/"):  # a class of the platform the heap does not hold
+                return ClassesBySignatureReply([])
             return original_by_signature(out)
 
         original_by_signature = table["VirtualMachine.ClassesBySignature"]
@@ -125,7 +147,7 @@ class Heap:
             "ReferenceType.Fields": lambda out: FieldsReply(self.infos(out.ref_type)),
             "ReferenceType.Interfaces": lambda out: InterfacesReply([]),
             "ClassType.Superclass": lambda out: SuperclassReply(self.classes[out.clazz].superclass),
-            "ObjectReference.GetValues": lambda out: ValuesReply([field_value(out.object, f) for f in out.fields]),
+            "ObjectReference.GetValues": get_values,
             "ArrayReference.Length": lambda out: ArrayLengthReply(len(self.arrays[out.array_object][2])),
             "ArrayReference.GetValues": region,
             "StringReference.Value": lambda out: StringValueReply(self.strings[out.string_object]),
@@ -137,8 +159,10 @@ class Heap:
 OBJECT, STRING = 0x1000, 0x1006
 
 
-def standard_heap() -> tuple[Heap, list[tuple[str, str, Value]]]:
-    """The four locals of the budgets, laid out as on OpenJDK 17."""
+def standard_heap(nested: bool = False) -> tuple[Heap, list[tuple[str, str, Value]]]:
+    """The four locals of the budgets, laid out as on OpenJDK 17; with ``nested``, the classes of ``a.b.c[3].d``
+    are nested in the breakpoint's class Q (as the bench's are in ``Heap``), so its bind names them."""
+    outer = "Lcom/example/Q$" if nested else "Lcom/example/"
     heap = Heap()
     heap.klass(OBJECT, "Ljava/lang/Object;", 0)
     abstract_map = heap.klass(0x1001, "Ljava/util/AbstractMap;", OBJECT, ("keySet", "Ljava/util/Set;"),
@@ -159,10 +183,15 @@ def standard_heap() -> tuple[Heap, list[tuple[str, str, Value]]]:
     object_array = heap.klass(0x100B, "[Ljava/lang/Object;", 0)
     wide_fields = [(f"s{k:02d}", "Ljava/lang/String;") for k in range(20)] + [(f"p{k:02d}", "I") for k in range(30)]
     wide = heap.klass(0x100C, "Lcom/example/Wide;", OBJECT, *wide_fields)
-    d_class = heap.klass(0x100F, "Lcom/example/D;", OBJECT, ("d", "I"))
-    d_array = heap.klass(0x1010, "[Lcom/example/D;", 0)
-    b_class = heap.klass(0x100E, "Lcom/example/B;", OBJECT, ("c", "[Lcom/example/D;"))
-    a_class = heap.klass(0x100D, "Lcom/example/A;", OBJECT, ("b", "Lcom/example/B;"))
+    d_class = heap.klass(0x100F, f"{outer}D;", OBJECT, ("d", "I"))
+    d_array = heap.klass(0x1010, f"[{outer}D;", 0)
+    b_class = heap.klass(0x100E, f"{outer}B;", OBJECT, ("c", f"[{outer}D;"))
+    # e: declared B, a B2 whose own c shadows B's; x and y: declared X (a class by the same name as another
+    # loader's B would be), each holding a B.
+    b2_class = heap.klass(0x1011, f"{outer}B2;", b_class, ("c", f"[{outer}D;"))
+    heap.klass(0x1012, f"{outer}X;", OBJECT, ("c", f"[{outer}D;"))
+    a_class = heap.klass(0x100D, f"{outer}A;", OBJECT, ("b", f"{outer}B;"), ("e", f"{outer}B;"),
+                         ("x", f"{outer}X;"), ("y", f"{outer}X;"))
 
     boxes = [heap.obj(integer, value=Value(Tag.INT, k)) for k in range(ENTRIES)]
     buckets: list[Value] = [Value.null()] * BUCKETS
@@ -177,6 +206,8 @@ def standard_heap() -> tuple[Heap, list[tuple[str, str, Value]]]:
     wide_values.update({f"p{k:02d}": Value(Tag.INT, k) for k in range(30)})
     the_wide = heap.obj(wide, **wide_values)
     ds = heap.array(d_array, Tag.OBJECT, [heap.obj(d_class, d=Value(Tag.INT, k)) for k in range(5)])
-    the_a = heap.obj(a_class, b=heap.obj(b_class, c=ds))
+    shadowing = heap.array(d_array, Tag.OBJECT, [heap.obj(d_class, d=Value(Tag.INT, 10 + k)) for k in range(5)])
+    the_a = heap.obj(a_class, b=heap.obj(b_class, c=ds), e=heap.obj(b2_class, c=shadowing, **{f"{b_class:#x}.c": ds}),
+                     x=heap.obj(b_class, c=ds), y=heap.obj(b_class, c=ds))
     return heap, [("map", "Ljava/util/HashMap;", the_map), ("list", "Ljava/util/ArrayList;", the_list),
-                  ("wide", "Lcom/example/Wide;", the_wide), ("a", "Lcom/example/A;", the_a)]
+                  ("wide", "Lcom/example/Wide;", the_wide), ("a", f"{outer}A;", the_a)]

@@ -26,7 +26,10 @@ Android's libcore uses the same names for these classes (``LinkedHashMap``'s ent
 A page reads only what it needs: a list page is one ``ArrayReference.GetValues`` (13,2) of the backing
 array; a hash map page reads the bucket table, then the chains of as many buckets as the page needs, level
 by level (all buckets' next nodes in one round trip). A map with insertion order reads every node (its
-order is known only from the links) — in round trips per chain level, not per entry.
+order is known only from the links) — in round trips per chain level, not per entry. A session's first hash
+map page also resolves the boxed primitives' classes by name (``VirtualMachine.ClassesBySignature`` 1,2, with
+the map's fields) and their layouts (with the table): keys and values of those classes are then named by
+their type IDs, without a round trip of their own after the nodes.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ from .values import Values, stale_on_collected
 Answer = tuple[ObjectPage | None, str | None]
 _MAX_DEPTH = 4
 _BOXED = {f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double")}
+#: Resolved by name with a session's first hash map page (see :meth:`_Reader.hash_map`).
+_BOXED_SIGNATURES = tuple(sorted("L" + name.replace(".", "/") + ";" for name in _BOXED))
 _EMPTY = {"java.util.Collections$EmptyList": "list", "java.util.Collections$EmptySet": "set",
           "java.util.Collections$EmptyMap": "map", "kotlin.collections.EmptyList": "list",
           "kotlin.collections.EmptySet": "set", "kotlin.collections.EmptyMap": "map"}
@@ -129,21 +134,22 @@ class _Reader:
             Layouts.find(chain, n, owner) for n in ("threshold", "loadFactor")) else ()
         table_field = Layouts.find(chain, "table", owner)
         node_class = table_field.signature[1:] if table_field is not None and not ordered else None
-        # The nodes' class (named by the table's type) is asked while the map and its table are read.
-        resolving: list[ClassInfo | None] = [None]
-
-        async def resolve() -> None:
-            resolving[0] = await self.node_class(node_class)
-
-        async def read_map() -> tuple[dict[str, Value] | None, list[Any] | None]:
-            found = await self.fields(handle, chain, owner, "table", "size", *sizing)
-            if found is None or found["table"].is_null:
-                return found, None
-            size = int(found["size"].value or 0)
+        # Two waves, each sent at once (not two chains, whose second steps would leave apart): the map's fields
+        # with, by name, the nodes' class (the table's type names it) and the boxed primitives' classes (the
+        # likeliest keys and values, then named by their type IDs: no round trip of their own at the end);
+        # then the table with its length, and those classes' layouts.
+        names = ([node_class] if node_class is not None else []) + list(_BOXED_SIGNATURES)
+        read, _ = await gather([partial(self.fields, handle, chain, owner, "table", "size", *sizing),
+                                partial(self.layouts.resolve, names)])
+        second: list[Any] = [partial(self.layouts.prefetch, [t for n in names
+                                                             if (t := self.layouts.candidate(n)) is not None])]
+        if read is not None and not read["table"].is_null:
+            size = int(read["size"].value or 0)
             start, end = page_bounds(self.offset, self.limit, size, ELEMENT_LIMITS, "entries")
-            return found, (await self.table_slots(found["table"], _capacity(found, size)) if end > start else None)
-
-        (read, slots), _ = await gather([read_map, resolve])
+            if end > start:
+                second.insert(0, partial(self.table_slots, read["table"], _capacity(read, size)))
+        slots = (await gather(second))[0] if len(second) == 2 else None
+        node_info = await self.node_class(node_class)  # asked above: no round trip unless the VM refused it
         head = await self.fields(handle, chain, "java.util.LinkedHashMap", "head") if ordered else {}
         if read is None or head is None:
             return self.missing(owner, "table, size (head for LinkedHashMap)")
@@ -156,11 +162,11 @@ class _Reader:
             # bucket's and a page reads its own nodes only (else the chains before it are walked).
             alone = not ordered and len(heads) == size
             found = await self.walk_table(heads[start:end] if alone else heads, end - start if alone else
-                                          size if ordered else end, ordered, resolving[0])
+                                          size if ordered else end, ordered, node_info)
             if found is None:
                 return None, "the map's nodes do not have the fields key, value, next this server reads"
             if alone and any(not node[3].is_null for node in found):  # a chain after all: changing meanwhile
-                found = await self.walk_table(heads, end, ordered, resolving[0]) or []
+                found = await self.walk_table(heads, end, ordered, node_info) or []
                 alone = False
             if ordered:
                 found = self.linked_order(found, head["head"])

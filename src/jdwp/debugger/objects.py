@@ -168,11 +168,38 @@ class Layouts:
         """A JDK class by its signature (``Ljava/util/HashMap$Node;``), alone: for the nodes of a JDK container,
         whose class the container's field types name (the boot loader holds one such class). ``None`` when
         it is not loaded."""
-        if signature not in self._named:
-            refs = await self._values.vm.classes_by_signature(signature)
-            self._named[signature] = ReferenceTypeId(refs[0].type_id) if len(refs) == 1 else None
+        await self.resolve([signature])
         type_id = self._named[signature]
         return None if type_id is None else await self.head(type_id)
+
+    async def resolve(self, signatures: list[str]) -> None:
+        """The classes of these signatures by name (``VirtualMachine.ClassesBySignature`` 1,2), those not
+        asked yet in one round trip; a name that several loaders define, or none, resolves to nothing. Each
+        class found is then named by its type ID without a round trip of its own."""
+        missing = [s for s in dict.fromkeys(signatures) if s not in self._named]
+        if missing:
+            await gather([partial(self._resolve_one, s) for s in missing])
+
+    async def _resolve_one(self, signature: str) -> None:
+        refs = await self._values.vm.classes_by_signature(signature)
+        self._named[signature] = ReferenceTypeId(refs[0].type_id) if len(refs) == 1 else None
+        if len(refs) == 1:
+            self._values.symbols.note_signature(refs[0].type_id, signature)
+
+    def candidate(self, signature: str) -> ReferenceTypeId | None:
+        """The one class of this signature the session knows (resolved by name, or seen with it), if any:
+        the likely runtime class of a value declared with that type (a caller checks the real one)."""
+        if signature in self._named:
+            return self._named[signature]
+        seen = self._values.symbols.ids_of(signature)
+        return ReferenceTypeId(next(iter(seen))) if len(seen) == 1 else None
+
+    def asked(self, signature: str) -> bool:
+        return signature in self._named
+
+    def known_head(self, type_id: int) -> ClassInfo | None:
+        found = self._heads.get(type_id)
+        return None if found is None else found[0]
 
     @staticmethod
     def find(chain: tuple[ClassInfo, ...], name: str, owner: str | None = None) -> FieldInfo | None:

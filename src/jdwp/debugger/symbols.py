@@ -69,6 +69,7 @@ class Symbols:
         self._vm = vm
         self._capabilities: Capabilities | None = None
         self._signatures: dict[int, str] = {}
+        self._by_signature: dict[str, set[int]] = {}
         self._sources: dict[int, str | None] = {}
         self._smaps: dict[int, Smap | None] = {}
         self._methods: dict[int, dict[int, MethodInfo]] = {}
@@ -111,8 +112,18 @@ class Symbols:
 
     async def signature(self, ref: ReferenceTypeId) -> str:
         if ref not in self._signatures:
-            self._signatures[ref] = await self._vm.reference_type.signature(ref)
+            self.note_signature(ref, await self._vm.reference_type.signature(ref))
         return self._signatures[ref]
+
+    def note_signature(self, ref: int, signature: str) -> None:
+        """A type's signature learnt another way (``VirtualMachine.ClassesBySignature`` names it)."""
+        if ref not in self._signatures:
+            self._signatures[ref] = signature
+            self._by_signature.setdefault(signature, set()).add(ref)
+
+    def ids_of(self, signature: str) -> set[int]:
+        """The types with this signature the session has seen (several when class loaders each define one)."""
+        return self._by_signature.get(signature, set())
 
     async def source(self, ref: ReferenceTypeId) -> str | None:
         if ref not in self._sources:

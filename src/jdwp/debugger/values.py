@@ -148,6 +148,11 @@ class Values:
                 known.type_id = (await self.vm.object_reference.reference_type(ObjectId(known.wire))).type_id
         return ReferenceTypeId(known.type_id)
 
+    def known_type(self, handle: str) -> ReferenceTypeId | None:
+        """The object's runtime type when the session has asked it already (no round trip)."""
+        type_id = self._known[handle].type_id
+        return None if type_id is None else ReferenceTypeId(type_id)
+
     async def array_length(self, handle: str) -> int:
         known = self._known[handle]
         if known.length is None:

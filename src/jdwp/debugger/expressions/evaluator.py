@@ -7,7 +7,8 @@ field of ``this`` (instance fields through the superclass chain, then statics), 
 the frame's class, then a class: ``com.x.Foo.BAR`` by its binary name (``VirtualMachine.ClassesBySignature``
 1,2), ``Foo.BAR`` by a loaded class's simple name when exactly one loaded class has it
 (``VirtualMachine.AllClasses`` 1,3, once per evaluation). Fields: ``ObjectReference.GetValues`` (9,2)
-and ``ReferenceType.GetValues`` (2,6) with the class chains of :class:`..objects.Layouts`. Arrays:
+and ``ReferenceType.GetValues`` (2,6) with the class chains of :class:`..objects.Layouts`, each hop asked
+ahead from the declared type of the value it reads (:mod:`.hops`). Arrays:
 ``ArrayReference.Length`` (13,1) and ``GetValues`` (13,2) of one element. ``instanceof`` walks the
 runtime type's superclasses and interfaces (``ClassType.Superclass`` 3,1, ``ReferenceType.Interfaces``
 2,10) and compares names, so the named type need not be loaded.
@@ -43,6 +44,7 @@ from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
 from .calls import Calling
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
+from .hops import Hops
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
@@ -64,6 +66,7 @@ class Evaluator(Calling):
         self._frame = frame
         self._locals: Locals | None = None
         self._simple_names: dict[str, list[ReferenceTypeId]] | None = None
+        self._hops = Hops(values, layouts)
 
     async def summary(self, expr: Expr) -> Summary:
         """The expression's value as the tools show it (with ``runtime_type``).
@@ -193,15 +196,15 @@ class Evaluator(Calling):
     async def _member(self, target: Value, name: str) -> Value | None:
         """The field ``name`` of an object: its instance field nearest the runtime class, else a static."""
         handle = self._values.handle(target)
+        ahead = await self._hops.ahead(target, handle, name)  # see .hops: a class not seen yet costs no extra trip
+        if ahead is not None:
+            return ahead
         type_id = await self._values.type_id(handle)
         field = Layouts.find((await self._layouts.head(type_id),), name)  # the nearest: no superclass needed
         chain = await self._layouts.chain(type_id) if field is None else ()
         field = field or Layouts.find(chain, name)
         if field is not None:
-            with stale_on_collected(handle):
-                (value,) = await self._vm.object_reference.get_values(ObjectId(int(target.value)),  # type: ignore[arg-type]
-                                                                      [FieldId(field.field_id)])
-            return value
+            return await self._hops.read_field(handle, target, field)
         for info in chain:
             for candidate in info.fields:
                 if candidate.name == name and candidate.mod_bits & ACC_STATIC:
@@ -258,12 +261,17 @@ class Evaluator(Calling):
                     return None
                 raise
 
+        declared = self._hops.declared(target) or ""
         with stale_on_collected(handle):
-            length, region = await gather([partial(self._values.array_length, handle), element])
+            length, region, _ = await gather([partial(self._values.array_length, handle), element,
+                                              partial(self._hops.prepare, declared[1:])])
         if region is None or not 0 <= position < length:
             raise EvaluationFailed(f"column {expr.column}: index {position} is out of range: the array has "
                                    f"{length} elements")
-        return as_values(region)[0]
+        found = as_values(region)[0]
+        if declared.startswith("["):
+            self._hops.note(found, declared[1:])
+        return found
 
     async def _container(self, target: Value, offset: int, limit: int) -> ObjectPage | None:
         handle = self._values.handle(target)

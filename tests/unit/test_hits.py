@@ -58,3 +58,15 @@ def test_the_rate_limit_admits_100_in_any_second_and_counts_the_rest() -> None:
     now[0] = 1.0  # the first second's captures leave the window: the next capture reports the 8 dropped
     assert rate.admit() == (True, 8)
     assert rate.admit() == (True, 0)
+
+
+@pytest.mark.parametrize(("options", "column"), [
+    (HitOptions(condition="i > 0 && list.isEmpty()"), 15),  # the method name's column
+    (HitOptions(condition="size(a.b(1))"), 1),
+    (HitOptions(action="log", log_message="n={m.get(k)} i={i}"), 6),
+])
+def test_conditions_and_log_parts_never_call_methods(options: HitOptions, column: int) -> None:
+    """A hit is judged while the app runs on: refused at set time, whatever --allow-invoke says."""
+    with pytest.raises(InvalidArgument) as caught:
+        plan_hits(options)
+    assert f"column {column}:" in str(caught.value) and "never call methods" in str(caught.value)

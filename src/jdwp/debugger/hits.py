@@ -18,7 +18,7 @@ import dataclasses
 from typing import Literal
 
 from .errors import InvalidArgument
-from .expressions import MAX_EXPRESSION_CHARS, Expr, ExpressionSyntaxError, parse_expression
+from .expressions import MAX_EXPRESSION_CHARS, Expr, ExpressionSyntaxError, first_call, parse_expression
 
 Action = Literal["stop", "log"]
 SuspendMode = Literal["all", "thread"]
@@ -96,6 +96,7 @@ def plan_hits(options: HitOptions) -> HitPlan:
             condition = parse_expression(options.condition)
         except ExpressionSyntaxError as exc:
             raise ExpressionSyntaxError(f"in the condition: {exc.reason}", exc.column) from None
+        _refuse_calls(condition, "the condition", 0)
     template = parse_template(options.log_message) if options.log_message is not None else None
     return HitPlan(options, condition, template)
 
@@ -132,6 +133,7 @@ def parse_template(text: str) -> tuple[str | Expr, ...]:
             expr = parse_expression(source)
         except ExpressionSyntaxError as exc:
             raise ExpressionSyntaxError(f"in logMessage: {exc.reason}", i + 1 + exc.column) from None
+        _refuse_calls(expr, "logMessage", i + 1)
         if literal:
             parts.append("".join(literal))
             literal = []
@@ -140,6 +142,19 @@ def parse_template(text: str) -> tuple[str | Expr, ...]:
     if literal:
         parts.append("".join(literal))
     return tuple(parts)
+
+
+def _refuse_calls(expr: Expr, where: str, offset: int) -> None:
+    """Hits are judged while the app runs on: a condition or log part never runs app code, even when the
+    session may call methods (``evaluate_debugger_expression`` with ``--allow-invoke``).
+
+    Raises:
+        InvalidArgument: ``expr`` calls a method; the column counts as the syntax errors' do.
+    """
+    call = first_call(expr)
+    if call is not None:
+        raise InvalidArgument(f"column {offset + call.column}: in {where}: {call.name}() is a method call; conditions "
+                              "and log messages read values only and never call methods")
 
 
 def _closing_brace(text: str, start: int) -> int:

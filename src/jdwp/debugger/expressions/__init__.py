@@ -18,6 +18,7 @@ from .parser import (
     Name,
     This,
     Unary,
+    first_call,
     parse_expression,
 )
 
@@ -35,6 +36,7 @@ __all__ = [
     "This",
     "Token",
     "Unary",
+    "first_call",
     "parse_expression",
     "tokenize",
 ]

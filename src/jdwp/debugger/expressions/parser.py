@@ -129,6 +129,18 @@ def parse_expression(text: str) -> Expr:
     return expr
 
 
+def first_call(root: Expr) -> Call | None:
+    """The leftmost method call in ``root``, if any (iterative, as :func:`_check_depth`)."""
+    pending = [root]
+    calls: list[Call] = []
+    while pending:
+        expr = pending.pop()
+        if isinstance(expr, Call):
+            calls.append(expr)
+        pending.extend(_children(expr))
+    return min(calls, key=lambda call: call.column, default=None)
+
+
 def _children(expr: Expr) -> tuple[Expr, ...]:
     if isinstance(expr, Field | InstanceOf):
         return (expr.target,) if isinstance(expr, Field) else (expr.operand,)

@@ -64,12 +64,19 @@ INVOKE_CAPABILITIES = dataclasses.replace(
     limitations=tuple(lim for lim in CAPABILITIES.limitations if lim.code != "no_invocation"))
 
 
-def capabilities_for(allow_invoke: bool) -> tuple[Capabilities, tuple[str, ...], tuple[str, ...]]:
-    """The capabilities, the limitations' texts and their codes of a server with or without --allow-invoke."""
-    if not allow_invoke:
+#: Limitations that hold on one platform only: a JVM session is not told about Android's ANRs.
+PLATFORM_ONLY = {"android_anr": "android"}
+
+
+def capabilities_for(allow_invoke: bool, platform: str | None = None
+                     ) -> tuple[Capabilities, tuple[str, ...], tuple[str, ...]]:
+    """The capabilities, the limitations' texts and their codes of a server with or without --allow-invoke;
+    with a ``platform``, only the limitations that hold there (the capabilities keep the full set)."""
+    if not allow_invoke and platform is None:
         return CAPABILITIES, LIMITATIONS, LIMITATION_CODES
-    found = INVOKE_CAPABILITIES.limitations
-    return INVOKE_CAPABILITIES, tuple(lim.text for lim in found), tuple(lim.code for lim in found)
+    capabilities = INVOKE_CAPABILITIES if allow_invoke else CAPABILITIES
+    found = [lim for lim in capabilities.limitations if PLATFORM_ONLY.get(lim.code, platform) == platform]
+    return capabilities, tuple(lim.text for lim in found), tuple(lim.code for lim in found)
 
 
 async def describe_prerequisites(adb: AdbClient, serial: str) -> Prerequisites:

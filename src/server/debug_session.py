@@ -82,6 +82,9 @@ class DebugSession:
         self._pause_mark: tuple[str, float] | None = None
         self._wake = trio.Event()
         self.done = trio.Event()
+        #: Set once the terminal reason is known (the ``terminated`` event is in the ring); the task may still
+        #: be closing its connection, which a detach need not wait for.
+        self.ended = trio.Event()
         self.launch: LaunchFacts | None = None
         self.anr_exempt: bool | None = None  # Android: spared ANRs (the debug app)?
 
@@ -184,6 +187,7 @@ class DebugSession:
                 log.info("session %s ended (%s); cleanup %s, app %s", self.id, self.terminal_reason,
                          cleanup.status if cleanup else "not reported",
                          cleanup.execution_state if cleanup else "unknown")
+            self.ended.set()  # also when the attach never started
             self.done.set()
 
     async def _record_cleanup(self) -> None:
@@ -223,6 +227,7 @@ class DebugSession:
         self.terminal_reason = reason
         self.terminal_message = message
         self.ring.append("terminated", reason=reason, message=message, truncated_names=truncated_names)
+        self.ended.set()
 
     async def _timers(self, scope: trio.CancelScope) -> None:
         config = self.config

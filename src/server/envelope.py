@@ -21,7 +21,7 @@ from pydantic import TypeAdapter
 from jdwp.debugger import Cleanup
 
 from .failures import ErrorBody
-from .results import Capabilities, CapabilitiesRef, EventsPage, RingEvent, SessionState, Target, optional
+from .results import Capabilities, CapabilitiesRef, EventsPage, RingEvent, SessionState, Target, TargetRef, optional
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -30,7 +30,7 @@ class SessionFields:
 
     debug_session_id: str | None = None
     device: str | None = None
-    target: Target | None = None
+    target: Target | TargetRef | None = None
     state: SessionState | None = None
     capabilities: Capabilities | CapabilitiesRef | None = None
     limitations: tuple[str, ...] | None = None
@@ -42,7 +42,7 @@ class Envelope:
     success: bool
     debug_session_id: str | None
     device: str | None
-    target: Target | None
+    target: Target | TargetRef | None
     state: SessionState | None
     captured_at_ms: int
     capabilities: Capabilities | CapabilitiesRef | None

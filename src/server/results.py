@@ -93,9 +93,17 @@ class JvmTarget:
     requested_address: str | None = optional()
     vm: VmFacts | None = optional()
 
-    def compact(self) -> JvmTarget:
-        """The target as every session call repeats it: the VM's facts are in attach's answer."""
-        return JvmTarget(self.platform, self.address)
+    def compact(self) -> JvmTargetRef:
+        """The target as every session call repeats it: its address is the envelope's ``device``, the VM's
+        facts are in attach's answer."""
+        return JvmTargetRef(self.platform)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class JvmTargetRef:
+    """A JVM target as session calls name it: the platform; the address is the envelope's ``device``."""
+
+    platform: Literal["jvm"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -115,6 +123,8 @@ class AndroidTarget:
 
 
 Target = JvmTarget | AndroidTarget
+#: The target as a session call's envelope names it (attach's answer has it in full).
+TargetRef = JvmTargetRef | AndroidTarget
 
 
 # --- capabilities ----------------------------------------------------------------------------------

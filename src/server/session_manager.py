@@ -114,6 +114,10 @@ class SessionManager:
                 del self._by_device[key]
 
     def _retire(self, session: DebugSession) -> None:
+        """Free the session's device and keep its summary: once (a detach retires it before its task ends; a
+        later retire would block the device again after a retried cleanup unblocked it)."""
+        if session.id in self._ended or session.engine is None:
+            return
         self._release(session)
         if session.cleanup is not None and session.cleanup.status == "failed":
             for key in self._keys.get(session.id, (session.device_key,)):
@@ -176,8 +180,11 @@ class SessionManager:
                 await self._retry_cleanup(session)
             else:
                 await session.close("detached")
+                # The terminal reason is known once the session's task has taken the engine's last event;
+                # its connection was closed by the detach, so the answer need not wait for the task to end.
                 with trio.move_on_after(RETRY_DEADLINE + 1):
-                    await session.done.wait()
+                    await session.ended.wait()
+                self._retire(session)
         except Exception as exc:  # a bug: never into the server's nursery, which would end every session
             log.error("cleanup of session %s failed", session.id, exc_info=exc)
             session.cleanup = Cleanup("failed", "unknown", session.cleanup.remaining if session.cleanup else (),

@@ -156,7 +156,7 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                 candidates.append(Candidate(facts.pid, facts.name, facts.uid,
                                             StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
                                             facts.pid == ours_pid, exempt.get(facts.pid)))
-    capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke)
+    capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke, inp.platform)
     return CapabilitiesResult(
         prerequisites, tuple(candidates), capabilities.operations, limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "

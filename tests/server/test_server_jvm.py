@@ -248,6 +248,27 @@ async def test_detach_while_paused_releases_the_vm(shared_jvm: Debuggee) -> None
         await heartbeats_continue(shared_jvm)
 
 
+async def test_session_calls_name_the_jvm_target_and_its_limitations_compactly(shared_jvm: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            address = await agent_address(shared_jvm)
+            caps = await mcp.ok("get_debugger_capabilities", platform="jvm", address=address)
+            assert not any("isn't responding" in text for text in caps["result"]["limitations"])
+            attached = await mcp.ok("attach_debugger", platform="jvm", address=address)
+            note_attached(shared_jvm)
+            sid = attached["debug_session_id"]
+            assert attached["target"]["address"] == address  # in full at attach
+            assert not any("isn't responding" in text for text in attached["limitations"])
+            assert "android_anr" in {x["code"] for x in attached["capabilities"]["limitations"]}  # the profile's
+            state = await mcp.ok("get_debugger_state", debugSessionId=sid)
+            # The address is the envelope's device; Android's ANRs are no JVM's limitation.
+            assert state["device"] == address and state["target"] == {"platform": "jvm"}
+            assert "android_anr" not in state["limitations"] and "no_invocation" in state["limitations"]
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)
+            assert detached["target"] == {"platform": "jvm"} and detached["cleanup"]["status"] == "complete"
+        await heartbeats_continue(shared_jvm)
+
+
 async def test_file_breakpoints_and_bad_input_that_changes_nothing(shared_jvm: Debuggee) -> None:
     with trio.fail_after(60):
         async with connect() as mcp:

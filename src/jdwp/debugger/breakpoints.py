@@ -158,8 +158,7 @@ class Breakpoints:
         if entry is None or entry.counts.spent:
             return None
         entry.counts.spent = True
-        for watch in entry.watches:  # no class loaded later binds it again
-            await self._prepares.unwatch(watch)
+        await self._unwatch_all(entry)  # no class loaded later binds it again
         entry.watches.clear()
         await self._clear_requests(entry)
         return entry.snapshot()
@@ -225,8 +224,7 @@ class Breakpoints:
                 return  # removed before
             raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
         await self._clear_requests(entry)
-        for watch in entry.watches:
-            await self._prepares.unwatch(watch)
+        await self._unwatch_all(entry)
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[AnyBreakpoint]:
         """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
@@ -495,10 +493,17 @@ class Breakpoints:
     async def _try_watch(self, entry: _Entry, watch: Watch) -> bool:
         if watch in entry.watches:
             return True
+        # Listed before the request, as _watch does: concurrent watches keep the order they were asked in,
+        # whatever order trio resumes them in (a recording replays only one order of dependent requests).
+        entry.watches.append(watch)
         made = await self._prepares.try_watch(watch)
-        if made:
-            entry.watches.append(watch)
+        if not made:
+            entry.watches.remove(watch)
         return made
+
+    async def _unwatch_all(self, entry: _Entry) -> None:
+        """Give up this breakpoint's class-prepare watches, all at once (one round trip, not one each)."""
+        await gather([partial(self._prepares.unwatch, watch) for watch in entry.watches])
 
     async def _clear_requests(self, entry: _Entry) -> list[str]:
         """Clear every location's request of one breakpoint, all at once."""

@@ -8,6 +8,7 @@ few milliseconds; every test stops at its marked line.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -146,3 +147,32 @@ async def test_evaluating_data_class_paths_and_companion_properties(values_app: 
             assert (await evaluate("pairs[\"b\"]")).runtime_type == "java.lang.Integer"
             with pytest.raises(EvaluationFailed, match="no such key"):
                 await evaluate("pairs[\"z\"]")
+
+
+@pytest.mark.parametrize("local, runtime_type, view, contents", [
+    ("one", "java.util.Collections$SingletonList", "list", [("object", None, "java.lang.Integer")]),
+    ("oneSet", "java.util.Collections$SingletonSet", "set", [("string", "solo", "java.lang.String")]),
+    ("pair", "java.util.Collections$SingletonMap", "map", [("string", "k", "java.lang.String"),
+                                                           ("object", None, "java.lang.Integer")]),
+], ids=["listOf-one", "setOf-one", "mapOf-one-pair"])
+async def test_one_element_builders_show_their_element(values_app: Debuggee, local: str, runtime_type: str,
+                                                       view: str, contents: list[Any]) -> None:
+    """Kotlin's listOf(x), setOf(x) and mapOf(a to b) are java.util.Collections' singletons on the JVM."""
+    with trio.fail_after(60):
+        async with stopped_in_look(values_app) as (debugger, stop, frame_id, by_name):
+            assert by_name[local].runtime_type == runtime_type
+            page = await debugger.object(stop.stop_id, by_name[local].object_id)
+            assert (page.view, page.size, page.total, page.next_offset) == (view, 1, 1, None)
+            if view == "map":
+                assert page.entries is not None
+                assert [shown(page.entries[0].key), shown(page.entries[0].value)] == contents
+                assert (await debugger.evaluate(stop.stop_id, frame_id, "pair[\"k\"]")).runtime_type == (
+                    "java.lang.Integer")
+            else:
+                assert page.elements is not None and [shown(e) for e in page.elements] == contents
+                assert (await debugger.evaluate(stop.stop_id, frame_id, f"{local}.size")).value == "1"
+            assert await debugger.object(stop.stop_id, by_name[local].object_id, offset=1) == dataclasses.replace(
+                page, offset=1, next_offset=None, elements=() if page.elements is not None else None,
+                entries=() if page.entries is not None else None)
+            raw = await debugger.object(stop.stop_id, by_name[local].object_id, view="fields")
+            assert raw.view == "fields"

@@ -176,3 +176,23 @@ async def test_one_element_builders_show_their_element(values_app: Debuggee, loc
                 entries=() if page.entries is not None else None)
             raw = await debugger.object(stop.stop_id, by_name[local].object_id, view="fields")
             assert raw.view == "fields"
+
+
+async def test_boxed_elements_unbox_in_arithmetic_and_comparisons(values_app: Debuggee) -> None:
+    """A Kotlin ``List<Int>`` or ``Map<String, Int>`` holds ``java.lang.Integer``s: Java unboxes the operands of
+    arithmetic, numeric comparisons and ``==`` with a primitive (JLS §5.6, §15.21.1), so expressions do."""
+    with trio.fail_after(60):
+        async with stopped_in_look(values_app) as (debugger, stop, frame_id, _):
+            async def evaluate(expression: str) -> Any:
+                return await debugger.evaluate(stop.stop_id, frame_id, expression)
+
+            assert shown(await evaluate("fixed[0] + fixed[2]")) == ("primitive", "4", None)
+            assert (await evaluate("pairs[\"b\"] * 10L")).value == "20"
+            assert (await evaluate("-one[0]")).value == "-7"
+            assert (await evaluate("fixed[1] == 2 && 2 == fixed[1] && fixed[1] != 3")).value == "true"
+            assert (await evaluate("fixed[1] < pairs[\"c\"] && pair[\"k\"] >= 1")).value == "true"
+            assert (await evaluate("fixed[0] / 2.0")).value == "0.5"
+            assert (await evaluate("\"n=\" + fixed[2]")).value == "n=3"
+            assert (await evaluate("fixed[0] == pair[\"k\"]")).value == "true"  # two objects: identity, as Java
+            with pytest.raises(EvaluationFailed, match="needs numbers"):
+                await evaluate("person + 1")

@@ -46,6 +46,7 @@ from .calls import Calling
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .hops import Hops
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
+from .unboxing import is_reference, unboxed
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
                    "byte": Tag.BYTE, "short": Tag.SHORT, "boolean": Tag.BOOLEAN}
@@ -343,7 +344,7 @@ class Evaluator(Calling):
     # --- operators ---------------------------------------------------------------------------------
 
     async def _unary(self, expr: Unary) -> Value:
-        operand = await self.evaluate(expr.operand)
+        operand = await unboxed(self._values, self._layouts, await self.evaluate(expr.operand))
         if expr.op == "!":
             return Value(Tag.BOOLEAN, not self._boolean(operand, expr))
         if isinstance(operand, Text) or operand.tag not in num.NUMERIC:
@@ -358,12 +359,16 @@ class Evaluator(Calling):
     async def _binary(self, expr: Binary) -> Value | Text:
         op = expr.op
         if op in ("&&", "||"):
-            left_true = self._boolean(await self.evaluate(expr.left), expr)
+            left_true = self._boolean(await unboxed(self._values, self._layouts, await self.evaluate(expr.left)), expr)
             if left_true == (op == "||"):
                 return Value(Tag.BOOLEAN, left_true)
-            return Value(Tag.BOOLEAN, self._boolean(await self.evaluate(expr.right), expr))
+            right_true = await unboxed(self._values, self._layouts, await self.evaluate(expr.right))
+            return Value(Tag.BOOLEAN, self._boolean(right_true, expr))
         left = await self.evaluate(expr.left)
         right = await self.evaluate(expr.right)
+        if op not in ("==", "!=") or not (is_reference(left) and is_reference(right)):  # two objects: identity
+            left = await unboxed(self._values, self._layouts, left)
+            right = await unboxed(self._values, self._layouts, right)
         if op == "+" and (self._is_string(left) or self._is_string(right)):
             return Text(await self._text_of(left, expr) + await self._text_of(right, expr))
         if op in ("==", "!="):

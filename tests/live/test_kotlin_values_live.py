@@ -196,3 +196,20 @@ async def test_boxed_elements_unbox_in_arithmetic_and_comparisons(values_app: De
             assert (await evaluate("fixed[0] == pair[\"k\"]")).value == "true"  # two objects: identity, as Java
             with pytest.raises(EvaluationFailed, match="needs numbers"):
                 await evaluate("person + 1")
+
+
+async def test_a_companion_s_property_reads_through_the_companion_too(values_app: Debuggee) -> None:
+    """``Registry.Companion.created`` is Kotlin too: the companion object has no field of its own (kotlinc keeps
+    the property as a static of ``Registry``), so the read goes to the outer class that declares it."""
+    with trio.fail_after(60):
+        async with stopped_in_look(values_app) as (debugger, stop, frame_id, _):
+            async def evaluate(expression: str) -> Any:
+                return await debugger.evaluate(stop.stop_id, frame_id, expression)
+
+            assert (await evaluate("Registry.Companion.created")).value == "1"
+            assert (await evaluate("Registry.Companion.LIMIT")).value == "64"
+            assert shown(await evaluate("Registry.Companion.DEFAULT.name")) == ("string", "nobody", "java.lang.String")
+            with pytest.raises(EvaluationFailed, match=r"Registry\$Companion has no field 'missing'"):
+                await evaluate("Registry.Companion.missing")
+            with pytest.raises(EvaluationFailed, match=r"Person has no field 'LIMIT'"):
+                await evaluate("person.LIMIT")  # only a companion reads its outer class's statics

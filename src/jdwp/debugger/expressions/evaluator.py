@@ -43,10 +43,11 @@ from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
 from .calls import Calling
+from .companions import outer_static
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .hops import Hops
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
-from .unboxing import is_reference, unboxed
+from .unboxing import operands, unboxed
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
                    "byte": Tag.BYTE, "short": Tag.SHORT, "boolean": Tag.BOOLEAN}
@@ -189,7 +190,7 @@ class Evaluator(Calling):
             page = await self._container(target, 0, 1)
             if page is not None and page.size is not None:
                 return Value(Tag.INT, page.size)
-        if found is None:
+        if found is None and (found := await outer_static(self._values, self._layouts, target, expr.name)) is None:
             runtime = await self._values.type_name(self._values.handle(target))
             raise EvaluationFailed(f"column {expr.column}: {runtime} has no field {expr.name!r}")
         return found
@@ -366,9 +367,7 @@ class Evaluator(Calling):
             return Value(Tag.BOOLEAN, self._boolean(right_true, expr))
         left = await self.evaluate(expr.left)
         right = await self.evaluate(expr.right)
-        if op not in ("==", "!=") or not (is_reference(left) and is_reference(right)):  # two objects: identity
-            left = await unboxed(self._values, self._layouts, left)
-            right = await unboxed(self._values, self._layouts, right)
+        left, right = await operands(self._values, self._layouts, op, left, right)
         if op == "+" and (self._is_string(left) or self._is_string(right)):
             return Text(await self._text_of(left, expr) + await self._text_of(right, expr))
         if op in ("==", "!="):

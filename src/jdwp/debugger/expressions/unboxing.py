@@ -21,8 +21,15 @@ BOXES = frozenset(f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte",
                                               "Double"))
 
 
-def is_reference(value: Result) -> bool:
-    """An object, null or a string the expression made: ``==`` of two of them compares identity, unboxing neither."""
+async def operands(values: Values, layouts: Layouts, op: str, left: Result, right: Result) -> tuple[Result, Result]:
+    """A binary operator's operands, unboxed, except two references of ``==``/``!=``: those compare identity
+    (JLS §15.21.3), while a box and a primitive compare values (§15.21.1)."""
+    if op in ("==", "!=") and _is_reference(left) and _is_reference(right):
+        return left, right
+    return await unboxed(values, layouts, left), await unboxed(values, layouts, right)
+
+
+def _is_reference(value: Result) -> bool:
     return isinstance(value, Text) or value.is_object
 
 

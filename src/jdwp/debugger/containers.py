@@ -12,7 +12,9 @@ note, and the object is shown as fields. Readers on OpenJDK 17, verified live:
   ``key``/``value``/``next`` (a treeified bin keeps its ``next`` chain, so it is walked the same way);
   ``LinkedHashMap``: ``head`` and the entries' ``after``, for insertion order.
 - ``Collections$Unmodifiable*``/``Synchronized*``: the wrapped ``c`` or ``m``; ``Collections$Empty*``
-  and Kotlin's ``EmptyList``/``EmptySet``/``EmptyMap``: empty, nothing read.
+  and Kotlin's ``EmptyList``/``EmptySet``/``EmptyMap``: empty, nothing read; ``Collections$SingletonList``
+  and ``SingletonSet``: ``element``, ``SingletonMap``: ``k``, ``v`` (Kotlin's ``listOf(x)``, ``setOf(x)``
+  and ``mapOf(a to b)`` on the JVM).
 - Boxed primitives: ``value``; ``AbstractStringBuilder``: ``value`` (bytes with ``coder`` on OpenJDK 9+,
   chars on Android) and ``count``.
 
@@ -65,6 +67,8 @@ _BOXED_SIGNATURES = tuple(sorted("L" + name.replace(".", "/") + ";" for name in 
 _EMPTY = {"java.util.Collections$EmptyList": "list", "java.util.Collections$EmptySet": "set",
           "java.util.Collections$EmptyMap": "map", "kotlin.collections.EmptyList": "list",
           "kotlin.collections.EmptySet": "set", "kotlin.collections.EmptyMap": "map"}
+_SINGLETONS = {"java.util.Collections$SingletonList": "list", "java.util.Collections$SingletonSet": "set",
+               "java.util.Collections$SingletonMap": "map"}
 _ARRAY_MAPS = {"android.util.ArrayMap", "androidx.collection.SimpleArrayMap"}
 _ARRAY_SETS = {"android.util.ArraySet", "androidx.collection.ArraySet"}
 _WRAPPERS = {"java.util.Collections$UnmodifiableCollection": "c", "java.util.Collections$SynchronizedCollection": "c",
@@ -282,6 +286,18 @@ class _Reader:
             return self.page(view, 0, 0, 0, entries=()), None
         return self.page(view, 0, 0, 0, elements=()), None
 
+    async def singleton(self, owner: str, view: str) -> Answer:
+        names = ("k", "v") if view == "map" else ("element",)
+        read = await self.fields(self.handle, self.chain, owner, *names)
+        if read is None:
+            return self.missing(owner, ", ".join(names))
+        start, end = page_bounds(self.offset, self.limit, 1, ELEMENT_LIMITS, "entries" if view == "map" else
+                                 "elements")
+        flat = await self.values.summarize([read[n] for n in names]) if end > start else []
+        if view == "map":
+            return self.page(view, 1, start, end, entries=(Entry(0, flat[0], flat[1]),) if flat else ()), None
+        return self.page(view, 1, start, end, elements=(element(0, flat[0]),) if flat else ()), None
+
     async def boxed(self, owner: str) -> Answer:
         read = await self.fields(self.handle, self.chain, owner, "value")
         if read is None:
@@ -336,6 +352,8 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
             return reader.empty(_EMPTY[name])
         if name in _WRAPPERS:
             return await reader.wrapper(name, _WRAPPERS[name])
+        if name in _SINGLETONS:
+            return await reader.singleton(name, _SINGLETONS[name])
         if name == "java.util.ArrayList":
             return await reader.array_list(name)
         if name == "java.util.Arrays$ArrayList":

@@ -43,9 +43,11 @@ from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
 from .calls import Calling
+from .companions import outer_static
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .hops import Hops
 from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
+from .unboxing import operands, unboxed
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
                    "byte": Tag.BYTE, "short": Tag.SHORT, "boolean": Tag.BOOLEAN}
@@ -188,7 +190,7 @@ class Evaluator(Calling):
             page = await self._container(target, 0, 1)
             if page is not None and page.size is not None:
                 return Value(Tag.INT, page.size)
-        if found is None:
+        if found is None and (found := await outer_static(self._values, self._layouts, target, expr.name)) is None:
             runtime = await self._values.type_name(self._values.handle(target))
             raise EvaluationFailed(f"column {expr.column}: {runtime} has no field {expr.name!r}")
         return found
@@ -343,7 +345,7 @@ class Evaluator(Calling):
     # --- operators ---------------------------------------------------------------------------------
 
     async def _unary(self, expr: Unary) -> Value:
-        operand = await self.evaluate(expr.operand)
+        operand = await unboxed(self._values, self._layouts, await self.evaluate(expr.operand))
         if expr.op == "!":
             return Value(Tag.BOOLEAN, not self._boolean(operand, expr))
         if isinstance(operand, Text) or operand.tag not in num.NUMERIC:
@@ -358,12 +360,14 @@ class Evaluator(Calling):
     async def _binary(self, expr: Binary) -> Value | Text:
         op = expr.op
         if op in ("&&", "||"):
-            left_true = self._boolean(await self.evaluate(expr.left), expr)
+            left_true = self._boolean(await unboxed(self._values, self._layouts, await self.evaluate(expr.left)), expr)
             if left_true == (op == "||"):
                 return Value(Tag.BOOLEAN, left_true)
-            return Value(Tag.BOOLEAN, self._boolean(await self.evaluate(expr.right), expr))
+            right_true = await unboxed(self._values, self._layouts, await self.evaluate(expr.right))
+            return Value(Tag.BOOLEAN, self._boolean(right_true, expr))
         left = await self.evaluate(expr.left)
         right = await self.evaluate(expr.right)
+        left, right = await operands(self._values, self._layouts, op, left, right)
         if op == "+" and (self._is_string(left) or self._is_string(right)):
             return Text(await self._text_of(left, expr) + await self._text_of(right, expr))
         if op in ("==", "!="):

@@ -16,9 +16,10 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, Stopped, open_debugger
+from jdwp.debugger import open_debugger
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
+from support.stops import next_stop
 
 DROID = "com.example.debuggee.Droid"
 
@@ -26,14 +27,6 @@ DROID = "com.example.debuggee.Droid"
 @pytest.fixture
 def droid(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, DROID, java=require_tool("java"))
-
-
-async def next_stop(debugger: Debugger) -> Any:
-    event = await debugger.events.receive()
-    while isinstance(event, BreakpointVerified):
-        event = await debugger.events.receive()
-    assert isinstance(event, Stopped), event
-    return event.stop
 
 
 def java_hash(text: str | None) -> int:

@@ -20,7 +20,6 @@ import trio
 import jdwp
 from jdwp.debugger import (
     BreakpointSpent,
-    BreakpointVerified,
     Debugger,
     InvalidArgument,
     LogpointHit,
@@ -30,11 +29,15 @@ from jdwp.debugger import (
     suspended_threads,
 )
 from jdwp.debugger.expressions import ExpressionSyntaxError
+from support import stops
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 
 LOOPS = "com.example.debuggee.Loops"
 STEP_LINE = find_mark("loops-step")[1]
+
+
+next_stop = functools.partial(stops.next_stop, passing=(*stops.BINDING_EVENTS, LogpointHit, BreakpointSpent))
 
 
 @pytest.fixture
@@ -55,14 +58,6 @@ async def line_printed(loops: Debuggee, pattern: str, after: int = 0, timeout: f
 
 async def heartbeats(loops: Debuggee) -> None:
     await trio.to_thread.run_sync(loops.wait_for_more_heartbeats)
-
-
-async def next_stop(debugger: Debugger) -> Stop:
-    while True:
-        event = await debugger.events.receive()
-        if isinstance(event, Stopped):
-            return event.stop
-        assert isinstance(event, BreakpointVerified | LogpointHit | BreakpointSpent), event
 
 
 def pending_events(debugger: Debugger) -> list[Any]:

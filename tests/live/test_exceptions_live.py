@@ -12,7 +12,6 @@ import functools
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -24,11 +23,11 @@ from jdwp.debugger import (
     ExceptionBreakpoint,
     InvalidArgument,
     LimitReached,
-    Stopped,
     open_debugger,
 )
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
+from support.stops import next_stop
 
 THROWS = "com.example.debuggee.Throws"
 LATE = "com.example.debuggee.LateFailure"
@@ -47,14 +46,6 @@ def throws(java_classes: Path) -> Iterator[Debuggee]:
 async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
     async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
         yield debugger
-
-
-async def next_stop(debugger: Debugger) -> Any:
-    event = await debugger.events.receive()
-    while isinstance(event, BreakpointVerified):
-        event = await debugger.events.receive()
-    assert isinstance(event, Stopped), f"expected Stopped, got {event}"
-    return event.stop
 
 
 async def printed(debuggee: Debuggee, pattern: str) -> None:

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, EvaluationFailed, Stopped, Summary, open_debugger
+from jdwp.debugger import EvaluationFailed, Summary, open_debugger
 from jdwp.debugger.expressions import ExpressionSyntaxError
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
+from support.stops import next_stop
 
 SHAPES = "com.example.debuggee.Shapes"
 
@@ -24,14 +24,6 @@ SHAPES = "com.example.debuggee.Shapes"
 @pytest.fixture
 def shapes(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, SHAPES, java=require_tool("java"))
-
-
-async def next_stop(debugger: Debugger) -> Any:
-    event = await debugger.events.receive()
-    while isinstance(event, BreakpointVerified):
-        event = await debugger.events.receive()
-    assert isinstance(event, Stopped), event
-    return event.stop
 
 
 VALUES: list[tuple[str, str, str | None, str | None]] = [

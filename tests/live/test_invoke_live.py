@@ -18,13 +18,14 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, EvaluationFailed, Stopped, open_debugger
+from jdwp.debugger import Debugger, EvaluationFailed, open_debugger
 from jdwp.debugger.invoke import Calls
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.types import ReferenceTypeId
 from jdwp.protocol.values import Value
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
+from support.stops import next_stop
 
 INVOKABLE = "com.example.debuggee.Invokable"
 
@@ -32,14 +33,6 @@ INVOKABLE = "com.example.debuggee.Invokable"
 @pytest.fixture
 def invokable(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, INVOKABLE, java=require_tool("java"))
-
-
-async def next_stop(debugger: Debugger) -> Any:
-    event = await debugger.events.receive()
-    while isinstance(event, BreakpointVerified):
-        event = await debugger.events.receive()
-    assert isinstance(event, Stopped), event
-    return event.stop
 
 
 @asynccontextmanager

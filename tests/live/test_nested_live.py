@@ -20,6 +20,7 @@ import trio
 import jdwp
 from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stopped, open_debugger
 from support.jvm import Debuggee, find_mark
+from support.stops import next_stop
 
 PACKAGE = "com.example.debuggee"
 NEST = f"{PACKAGE}.Nest"
@@ -43,14 +44,6 @@ async def printed(debuggee: Debuggee, pattern: str, after: int = 0) -> None:
 async def load_nest(debuggee: Debuggee) -> None:
     debuggee.send(f"load {NEST}")
     await printed(debuggee, "^nest ran$")
-
-
-async def next_stop(debugger: Debugger) -> Any:
-    event = await debugger.events.receive()
-    while isinstance(event, BreakpointVerified | BreakpointRejected):
-        event = await debugger.events.receive()
-    assert isinstance(event, Stopped), f"expected Stopped, got {event}"
-    return event.stop
 
 
 async def stop_at(debugger: Debugger, breakpoint_id: str) -> Any:

@@ -1,0 +1,17 @@
+"""Waiting for the engine's next stop in the live tests."""
+
+from __future__ import annotations
+
+from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stop, Stopped
+
+#: Events a test waiting for a stop passes over: a breakpoint binding as classes load.
+BINDING_EVENTS: tuple[type, ...] = (BreakpointVerified, BreakpointRejected)
+
+
+async def next_stop(debugger: Debugger, *, passing: tuple[type, ...] = BINDING_EVENTS) -> Stop:
+    """The next stop, passing over events of the types in ``passing``; any other event fails the test."""
+    while True:
+        event = await debugger.events.receive()
+        if isinstance(event, Stopped):
+            return event.stop
+        assert isinstance(event, passing), f"expected Stopped, got {event}"

@@ -94,9 +94,9 @@ def report(clean: Outcome, outcomes: list[Outcome], restarts: int, elapsed: floa
     for o in outcomes:
         assert o.point is not None and o.fault is not None
         by_point.setdefault(o.point, {})[o.fault] = o
+    every = len(by_point) == clean.packets
     lines = [
-        "## Fault injection at every packet of the reference journey" if journey == "reference" else
-        f"## Fault injection in the {journey} journey",
+        f"## Fault injection {'at every packet' if every else f'at {len(by_point)} packets'} of the {journey} journey",
         "",
         f"Regenerate: `{command}` ({elapsed / 60:.1f} minutes here). Machine: {machine()}.",
         "",

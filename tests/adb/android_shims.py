@@ -1,4 +1,5 @@
-"""Stand-ins for Android's ``am``, ``cmd package``, ``pm clear`` and ``dumpsys activity processes``.
+"""Stand-ins for Android's ``am``, ``cmd package``, ``pm clear`` and ``dumpsys`` (``activity processes``,
+``package NAME``).
 
 Test helper for tests/adb, run by the small scripts :mod:`adb.launch_bed` puts on adbd's PATH:
 ``python android_shims.py TOOL ARGS…``. Each prints what Android prints (frameworks/base
@@ -53,7 +54,9 @@ def _processes(run: Path) -> list[tuple[int, str, int, bool]]:
 
 def _other_apps(bin_dir: Path, known: set[int]) -> list[tuple[int, str]]:
     """Processes of installed packages that the stand-in am did not start (argv[0] is the package)."""
-    installed = {line.split()[0] for line in (bin_dir / "packages.txt").read_text().splitlines() if line.strip()}
+    listed = bin_dir / "packages.txt"
+    lines = listed.read_text().splitlines() if listed.exists() else []
+    installed = {line.split()[0] for line in lines if line.strip()}
     out = []
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit() or int(proc.name) in known:
@@ -145,10 +148,14 @@ def pm_clear(bin_dir: Path, args: list[str]) -> int:
 
 
 def dumpsys(bin_dir: Path, args: list[str]) -> int:
-    print("ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)")
+    """One stand-in for every service the tests ask (two would overwrite each other on adbd's PATH)."""
+    if args[:1] == ["package"] and len(args) == 2:
+        return _dumpsys_package(bin_dir, args[1])
     if args[:2] != ["activity", "processes"]:
+        print(f"Can't find service: {args[0] if args else ''}")
         return 0
-    started = _processes(bin_dir / "run")
+    print("ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)")
+    started = _processes(bin_dir / "run") if (bin_dir / "run").is_dir() else []
     records = [(pid, pkg, debugging) for pid, pkg, _, debugging in started]
     records += [(pid, pkg, False) for pid, pkg in _other_apps(bin_dir, {r[0] for r in records})]
     for pid, pkg, debugging in records:
@@ -156,6 +163,20 @@ def dumpsys(bin_dir: Path, args: list[str]) -> int:
         print(f"    user #0 uid=10123 gids={{50123}}\n    pid={pid}")
         if debugging:
             print("    mDebugging=true")
+    return 0
+
+
+def _dumpsys_package(bin_dir: Path, pkg: str) -> int:
+    """A package's flag lines, as the package manager prints them: DEBUGGABLE unless the package is listed in
+    ``release-packages.txt`` (a release build)."""
+    listed = bin_dir / "release-packages.txt"
+    release = pkg in (listed.read_text().split() if listed.exists() else [])
+    flags = ("" if release else "DEBUGGABLE ") + "HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP"
+    print("Packages:")
+    print(f"  Package [{pkg}] (5d3c1a2):")
+    print("    userId=10123")
+    print(f"    flags=[ {flags} ]")
+    print(f"    pkgFlags=[ {flags} ]")
     return 0
 
 

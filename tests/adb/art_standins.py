@@ -11,20 +11,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from adb.launch_bed import install_shim
 from adb.testbed import Testbed
-
-_DUMPSYS = """#!/bin/sh
-# Stand-in for Android's dumpsys (the package service only): prints a package's flag lines.
-here="$(dirname "$0")"
-if [ "$1" != package ]; then echo "Can't find service: $1"; exit 0; fi
-flags="DEBUGGABLE HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP"
-if grep -qx "$2" "$here/release-packages.txt" 2>/dev/null; then flags="HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP"; fi
-echo "Packages:"
-echo "  Package [$2] (5d3c1a2):"
-echo "    userId=10123"
-echo "    flags=[ $flags ]"
-echo "    pkgFlags=[ $flags ]"
-"""
 
 # An app class in package PKG that keeps calling work(): the release-build sampling's subject.
 _APP = """package {pkg};
@@ -87,8 +75,9 @@ public class MessageLoop {
 
 
 def install_dumpsys(bed: Testbed, release_packages: tuple[str, ...] = ()) -> None:
-    (bed.standins / "dumpsys").write_text(_DUMPSYS)
-    (bed.standins / "dumpsys").chmod(0o755)
+    """The testbed's one ``dumpsys`` stand-in (:mod:`adb.android_shims`, shared with the launch tests), with
+    ``release_packages`` added to those it reports as release builds (not DEBUGGABLE)."""
+    install_shim(bed.standins, "dumpsys", "dumpsys")
     existing = (bed.standins / "release-packages.txt")
     names = set(existing.read_text().split()) if existing.exists() else set()
     existing.write_text("".join(f"{n}\n" for n in sorted(names | set(release_packages))))

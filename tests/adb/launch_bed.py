@@ -89,11 +89,16 @@ def launch_bed(testbed: Testbed, java_tools: tuple[str, str], tmp_path_factory: 
     (standins / "apps.txt").write_text("")
     (standins / "launch.conf").write_text(f"CLASSES={classes}\nJAVA={java_tools[0]}\n")
     for script, tool in TOOLS.items():
-        path = standins / script
-        path.write_text(f'#!/bin/sh\nPYJDWP_STANDINS="{standins}" exec "{sys.executable}" '
-                        f'"{HERE / "android_shims.py"}" {tool} "$@"\n')
-        path.chmod(0o755)
+        install_shim(standins, script, tool)
     return LaunchBed(testbed, classes)
+
+
+def install_shim(standins: Path, script: str, tool: str) -> None:
+    """Put ``script`` on adbd's PATH, running ``android_shims.py tool``."""
+    path = standins / script
+    path.write_text(f'#!/bin/sh\nPYJDWP_STANDINS="{standins}" exec "{sys.executable}" '
+                    f'"{HERE / "android_shims.py"}" {tool} "$@"\n')
+    path.chmod(0o755)
 
 
 @pytest.fixture

@@ -75,14 +75,22 @@ async def _slots(reader: _Reader, array: Value, first: int, count: int) -> list[
     thunks: list[Any] = [partial(reader.values.array_length, reader.values.handle(array))]
     if count:
         thunks.append(partial(vm.array_reference.get_values, _wire(array), first, count))
+    replies = await _read_arrays(reader, thunks)
+    if replies is None:
+        return None
+    return as_values(replies[1]) if count else []
+
+
+async def _read_arrays(reader: _Reader, thunks: list[Any]) -> list[Any] | None:
+    """The replies of ``thunks`` (reads of backing arrays), in one round trip; ``None`` when the VM says an
+    index or length is out of range: the array is shorter than the size says (a layout that does not match)."""
     try:
         with stale_on_collected(reader.handle):
-            replies = await gather(thunks)
+            return await gather(thunks)
     except CommandError as exc:
         if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
             return None
         raise
-    return as_values(replies[1]) if count else []
 
 
 def _short(owner: str, size: int, per: int) -> Answer:
@@ -155,13 +163,9 @@ async def _sparse_slots(reader: _Reader, keys: Value, values: Value, first: int,
                          partial(vm.array_reference.get_values, _wire(values), first, count)]
     if marker is not None:
         thunks.append(marker)
-    try:
-        with stale_on_collected(reader.handle):
-            replies = await gather(thunks)
-    except CommandError as exc:
-        if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
-            return None
-        raise
+    replies = await _read_arrays(reader, thunks)
+    if replies is None:
+        return None
     pairs = list(zip(as_values(replies[0]), as_values(replies[1]), strict=True))
     if marker is None:
         return pairs

@@ -80,6 +80,12 @@ class JdwpStream(trio.abc.HalfCloseableStream):
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self._inner.send_all(data)
 
+    @property
+    def raw_socket_stream(self) -> trio.SocketStream | None:
+        """The socket stream our writes go to unchanged (``None`` when the inner stream is no socket): the
+        JDWP client writes small packets straight into its socket, skipping a scheduler pass per packet."""
+        return self._inner if isinstance(self._inner, trio.SocketStream) else None
+
     async def wait_send_all_might_not_block(self) -> None:
         await self._inner.wait_send_all_might_not_block()
 

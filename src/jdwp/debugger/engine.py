@@ -391,6 +391,7 @@ class Debugger(Inspection):
                 await release(self.vm, found.suspension)
             else:
                 self._stops.arrive(state)
+            await found.finish()
 
     def _publish(self, event: EngineEvent) -> None:
         self._events_in.send_nowait(event)

@@ -31,7 +31,7 @@ from ._gather import gather
 from .breakpoints import Breakpoints
 from .exceptions import describe_thrown
 from .holds import LAUNCH_NOTE
-from .judge import HitJudge, hold_vm
+from .judge import HitJudge, Verdict, hold_vm
 from .model import StepKind, Stop, StopReason
 from .objects import Layouts
 from .steps import StepInFlight, Steps
@@ -60,6 +60,13 @@ class Found:
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
     thread_only: bool = False  # a suspend "thread" breakpoint's stop: it holds the event's thread only
+    #: The judge's work for after the release or the stop (:attr:`.judge.Verdict.after`).
+    after: Verdict | None = None
+
+    async def finish(self) -> None:
+        """What is left once the set's suspension is released or held by its stop (publishing logpoint hits)."""
+        if self.after is not None:
+            await self.after.finish()
 
 
 @dataclasses.dataclass
@@ -124,6 +131,7 @@ class EventSets:
         semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
         verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location)
         found.breakpoint_ids, found.condition_error = verdict.stopping, verdict.condition_error
+        found.after = verdict
         if not verdict.stopping:
             found.reasons = [r for r in found.reasons if r != "breakpoint"]
         if found.reasons and found.suspension.policy == SuspendPolicy.EVENT_THREAD:

@@ -5,7 +5,8 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
 Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
 frames' methods together (cached): two round trips for unseen classes, one for seen ones. A frame running
 inlined Kotlin code shows the inline function's source and line (``inlined``). Locals: the method's
-variable table and its class's fields (cached), then ``StackFrame.GetValues`` with ``ThisObject``, then
+variable table and its class's fields (cached), then ``StackFrame.GetValues`` with ``ThisObject`` (one write,
+:meth:`~jdwp.client.JdwpClient.request_all`), then
 every string's value, every array's length and every object's runtime type together (:mod:`.values`):
 three round trips, and one more for types not seen before. In a lambda or local class, the variables it
 captured are read from ``this`` (``ObjectReference.GetValues``, 9,2): one round more. No ``toString()``,
@@ -22,8 +23,9 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands.reftypes import FieldInfo, VariableSlot
-from ..protocol.commands.threads import SlotRequest
+from ..protocol.commands import Command, StackFrame
+from ..protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
+from ..protocol.commands.threads import FrameGetValuesOut, FrameOut, SlotRequest
 from ..protocol.constants import ErrorCode, error_name
 from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
@@ -87,12 +89,16 @@ async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[An
         raise
 
 
-async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values) -> Locals:
-    """The variables live at the frame's code index, those ``this`` captured, and ``this`` when it has one."""
+async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values,
+                       names: frozenset[str] | None = None) -> Locals:
+    """The variables live at the frame's code index, those ``this`` captured, and ``this`` when it has one.
+
+    ``names``: the caller looks up only these names (a judged hit's condition and message). When each is a
+    live local, neither ``this`` nor the captured variables are read (``Locals.this`` is then ``None``):
+    ``StackFrame.ThisObject`` is one command less in the round trip a hit spends with its thread paused.
+    """
     location = ref.location
-    table, _, fields = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
-                                     lambda: symbols.signature(location.class_id),
-                                     lambda: _fields_if_nested(symbols, location)])
+    table, fields = await _variables_and_fields(symbols, location)
     if table is None:
         this = await _this(vm, symbols, ref, values)
         why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
@@ -103,31 +109,74 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     live = sorted((v for v in table.slots
                    if v.name != "this" and _is_live(v, location.index) and not is_inline_marker(v.name)),
                   key=lambda v: (v.slot, v.code_index))
-    names = _shown_names([v.name for v in live])
-    captured = _captured(fields, set(names))
+    names_shown = _shown_names([v.name for v in live])
     shown = live[:MAX_LOCALS]
+    wants_this = names is None or not names <= set(names_shown[: len(shown)])
+    captured = _captured(fields, set(names_shown)) if wants_this else []
     shown_captured = captured[: MAX_LOCALS - len(shown)]
     slots = [SlotRequest(v.slot, ord(v.signature[0])) for v in shown]
-    read, this_value = await gather([lambda: _slot_values(vm, ref, slots),
-                                     lambda: vm.stack_frame.this_object(ref.thread, ref.frame)])
-    has_this = not this_value.is_null
+    read, this_value = await _slots_and_this(vm, ref, slots, wants_this)
+    this_values = [this_value] if this_value is not None and not this_value.is_null else []
+    has_this = bool(this_values)
     if not has_this:
         shown_captured = []
     captured_values = await vm.object_reference.get_values(
-        ObjectId(int(this_value.value)), [FieldId(f.field_id) for _, f in shown_captured]) if shown_captured else []
+        ObjectId(int(this_values[0].value)), [FieldId(f.field_id) for _, f in shown_captured]  # type: ignore[arg-type]
+    ) if shown_captured else []
     readable = [v for v in read if isinstance(v, Value)]
-    summaries = iter(await values.summarize([*readable, *captured_values, this_value]))
+    summaries = iter(await values.summarize([*readable, *captured_values, *this_values]))
     locals_ = [_local(name, type_name(v.signature), next(summaries) if isinstance(value, Value)
                       else unavailable(value))
-               for name, v, value in zip(names[: len(shown)], shown, read, strict=True)]
+               for name, v, value in zip(names_shown[: len(shown)], shown, read, strict=True)]
     locals_ += [dataclasses.replace(_local(name, type_name(f.signature), next(summaries)), captured=True)
                 for name, f in shown_captured]
-    this_summary = next(summaries)
     this = None
     if has_this:
-        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), this_summary)
+        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), next(summaries))
     truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
     return Locals("available", tuple(locals_), this, None, truncated)
+
+
+async def _variables_and_fields(symbols: Symbols, location: Location,
+                                ) -> tuple[VariableTableReply | None, list[FieldInfo]]:
+    """The method's variable table and, for a nested class, its fields: from the caches when both are
+    there (every hit after a breakpoint's first), else asked together with the class's signature."""
+    known = symbols.known_variable_table(location.class_id, location.method_id)
+    signature = symbols.cached_signature(location.class_id)
+    if known is not None and signature is not None:
+        if "$" not in signature.rpartition("/")[2]:
+            return known[0], []
+        fields = symbols.cached_fields(location.class_id)
+        if fields is not None:
+            return known[0], fields
+    table, _, fields = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
+                                     lambda: symbols.signature(location.class_id),
+                                     lambda: _fields_if_nested(symbols, location)])
+    return table, fields
+
+
+async def _slots_and_this(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest], wants_this: bool,
+                          ) -> tuple[list[Value | str], Value | None]:
+    """``StackFrame.GetValues`` (16,1) and ``ThisObject`` (16,3) in one write; ``this`` is ``None`` when not
+    wanted. A slot the VM cannot read is its error's name (see :func:`_slot_values_after`)."""
+    requests: list[tuple[Command[Any, Any], Any]] = []
+    if slots:
+        requests.append((StackFrame.GetValues, FrameGetValuesOut(ref.thread, ref.frame, slots)))
+    if wants_this:
+        requests.append((StackFrame.ThisObject, FrameOut(ref.thread, ref.frame)))
+    replies = await vm.request_all(requests)
+    this_value = None
+    if wants_this:
+        this_reply = replies.pop()
+        if isinstance(this_reply, CommandError):
+            raise this_reply
+        this_value = this_reply.object_this
+    if not slots:
+        return [], this_value
+    (got,) = replies
+    if not isinstance(got, CommandError):
+        return list(got.values), this_value
+    return await _slot_values_after(vm, ref, slots, got), this_value
 
 
 async def _fields_if_nested(symbols: Symbols, location: Location) -> list[FieldInfo]:
@@ -166,23 +215,19 @@ def _captured(fields: list[FieldInfo], taken: set[str]) -> list[tuple[str, Field
 _SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME)
 
 
-async def _slot_values(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest]) -> list[Value | str]:
-    """Every slot's value; one the VM cannot read is the name of its error instead.
+async def _slot_values_after(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest],
+                            failed: CommandError) -> list[Value | str]:
+    """Every slot's value after ``StackFrame.GetValues`` (16,1) failed for them all with ``failed``.
 
-    ``StackFrame.GetValues`` (16,1) answers for all slots or none: ART fails the whole reply at the first
-    slot it cannot read (a slot whose register the compiled frame dropped, a type the verifier disagrees
-    with). Then each slot is asked alone, all at once (one more round trip), so one bad slot loses only
-    itself.
+    It answers for all slots or none: ART fails the whole reply at the first slot it cannot read (a slot
+    whose register the compiled frame dropped, a type the verifier disagrees with). Then each slot is asked
+    alone, all at once (one more round trip), so one bad slot loses only itself; a slot the VM cannot read
+    is the name of its error instead.
     """
-    if not slots:
-        return []
-    try:
-        return list(await vm.stack_frame.get_values(ref.thread, ref.frame, slots))
-    except CommandError as exc:
-        if exc.code not in _SLOT_ERRORS or len(slots) == 1:
-            if exc.code in _SLOT_ERRORS:
-                return [error_name(exc.code)]
-            raise
+    if failed.code not in _SLOT_ERRORS:
+        raise failed
+    if len(slots) == 1:
+        return [error_name(failed.code)]
 
     async def one(slot: SlotRequest) -> Value | str:
         try:

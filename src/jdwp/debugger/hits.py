@@ -18,7 +18,14 @@ import dataclasses
 from typing import Literal
 
 from .errors import InvalidArgument
-from .expressions import MAX_EXPRESSION_CHARS, Expr, ExpressionSyntaxError, first_call, parse_expression
+from .expressions import (
+    MAX_EXPRESSION_CHARS,
+    Expr,
+    ExpressionSyntaxError,
+    first_call,
+    frame_names,
+    parse_expression,
+)
 
 Action = Literal["stop", "log"]
 SuspendMode = Literal["all", "thread"]
@@ -53,6 +60,9 @@ class HitPlan:
     options: HitOptions
     condition: Expr | None = None
     template: tuple[str | Expr, ...] | None = None
+    #: The names the condition and the message's parts look up in the frame; ``None`` when one of them needs
+    #: the frame's ``this`` (:func:`.expressions.frame_names`). A hit skips ``this`` when all are locals.
+    frame_names: frozenset[str] | None = None
 
 
 @dataclasses.dataclass(slots=True)
@@ -98,7 +108,19 @@ def plan_hits(options: HitOptions) -> HitPlan:
             raise ExpressionSyntaxError(f"in the condition: {exc.reason}", exc.column) from None
         _refuse_calls(condition, "the condition", 0)
     template = parse_template(options.log_message) if options.log_message is not None else None
-    return HitPlan(options, condition, template)
+    return HitPlan(options, condition, template, _frame_names(condition, template))
+
+
+def _frame_names(condition: Expr | None, template: tuple[str | Expr, ...] | None) -> frozenset[str] | None:
+    exprs = [condition] if condition is not None else []
+    exprs += [part for part in template or () if not isinstance(part, str)]
+    names: set[str] = set()
+    for expr in exprs:
+        found = frame_names(expr)
+        if found is None:
+            return None
+        names |= found
+    return frozenset(names)
 
 
 def parse_template(text: str) -> tuple[str | Expr, ...]:

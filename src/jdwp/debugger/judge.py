@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Literal
 
@@ -51,6 +51,7 @@ from .values import Summary, ValueKind, Values
 LOGPOINTS_PER_SECOND = 100  # per session, DESIGN.md §7.6
 SHOWN_LOCALS = 20
 EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6
+ENDED_THREAD = "(a thread that ended right after its hit)"
 
 
 @dataclasses.dataclass(slots=True)
@@ -63,6 +64,15 @@ class Verdict:
     #: suspended), ``thread`` (all asked for ``suspend: "thread"``), or ``None`` (no judged one stops: a
     #: plain breakpoint's stop keeps the suspension its event set came with).
     hold: Literal["all", "thread"] | None = None
+    #: Work for after the hit's thread is released or its stop made: publishing captured logpoint hits
+    #: (their thread's name and position are read then) and clearing spent logpoints. What needs the paused
+    #: frame (the message's values) was read before; the rest does not make the thread wait.
+    after: list[Callable[[], Awaitable[None]]] = dataclasses.field(default_factory=list)
+
+    async def finish(self) -> None:
+        """Run the work left for after the release, in order."""
+        for work in self.after:
+            await work()
 
 
 class RateLimit:
@@ -88,11 +98,16 @@ class RateLimit:
 
 
 class _Hit:
-    """One hit's frame 0, read once and shared by the condition and the message."""
+    """One hit's frame 0, read once and shared by the condition and the message.
 
-    def __init__(self, judge: HitJudge, thread: ThreadId) -> None:
+    ``names``: every name the hit's conditions and messages look up in the frame (``None``: one of them needs
+    ``this``); when all are locals, ``this`` is not read (:func:`.frames.frame_locals`).
+    """
+
+    def __init__(self, judge: HitJudge, thread: ThreadId, names: frozenset[str] | None) -> None:
         self._judge = judge
         self.thread = thread
+        self._names = names
         self._evaluator: Evaluator | None = None
         self._ref: FrameRef | None = None
 
@@ -110,7 +125,7 @@ class _Hit:
         """Frame 0's locals with handles but no text or types: all an evaluation needs of them (it reads a
         string's text or an object's type itself, when the expression asks), one round trip less per hit."""
         return await frame_locals(self._judge.vm, self._judge.symbols, await self.frame(),
-                                  _Unsummarised(self._judge.values))
+                                  _Unsummarised(self._judge.values), self._names)
 
     async def evaluate(self, expr: Expr) -> Result:
         """The value of ``expr`` in frame 0, within the deadline.
@@ -171,7 +186,7 @@ class HitJudge:
             JdwpError: the VM failed outside an evaluation (the connection, or the thread's frames).
         """
         verdict = Verdict([])
-        hit = _Hit(self, thread)
+        hit = _Hit(self, thread, self._names_of(breakpoint_ids))
         for breakpoint_id in breakpoint_ids:
             state = self._breakpoints.hit_state(breakpoint_id)
             if state is None:  # a plain breakpoint: every hit stops
@@ -190,12 +205,24 @@ class HitJudge:
             if error is None and wanted is not None and counts.hits < wanted:
                 continue
             if plan.options.action == "log":
-                await self._log(hit, breakpoint_id, plan, counts, location, error)
+                await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after)
                 continue
             verdict.stopping.append(breakpoint_id)
             verdict.condition_error = verdict.condition_error or error
             verdict.hold = "all" if verdict.hold == "all" or plan.options.suspend == "all" else "thread"
         return verdict
+
+    def _names_of(self, breakpoint_ids: Sequence[str]) -> frozenset[str] | None:
+        names: set[str] = set()
+        for breakpoint_id in breakpoint_ids:
+            state = self._breakpoints.hit_state(breakpoint_id)
+            if state is None:
+                continue
+            found = state[0].frame_names
+            if found is None:
+                return None
+            names |= found
+        return frozenset(names)
 
     @staticmethod
     async def _condition(hit: _Hit, condition: Expr) -> tuple[bool, str | None]:
@@ -209,23 +236,40 @@ class HitJudge:
         return False, "the condition's value is not a boolean"
 
     async def _log(self, hit: _Hit, breakpoint_id: str, plan: HitPlan, counts: HitCounts,
-                   location: Location | None, error: str | None) -> None:
+                   location: Location | None, error: str | None, after: list[Callable[[], Awaitable[None]]],
+                   ) -> None:
+        """Count a logpoint's hit and read its message now, while the frame is paused; leave the rest (the
+        thread's name, the position, publishing, spending) to ``after``."""
         counts.logged += 1
         captured, dropped = self._rate.admit()
         if captured:
-            message, name, positions = await gather([
-                partial(self._message, hit, plan), partial(self.vm.thread_reference.name, hit.thread),
-                partial(self.symbols.describe, [location] if location is not None else [])])
-            position: SourcePosition | None = positions[0] if positions else None
-            self._publish(LogpointHit(breakpoint_id, name, position, message, int(time.time() * 1000), dropped,
-                                      error))
+            message = await self._message(hit, plan)
+            captured_at_ms = int(time.time() * 1000)
+            after.append(partial(self._publish_hit, breakpoint_id, hit.thread, location, message, captured_at_ms,
+                                 dropped, error))
         else:
             counts.dropped += 1
         max_hits = plan.options.max_hits
         if max_hits is not None and counts.logged >= max_hits:
-            spent = await self._breakpoints.spend(breakpoint_id)
-            if spent is not None:
-                self._publish(BreakpointSpent(spent))
+            after.append(partial(self._spend, breakpoint_id))
+
+    async def _publish_hit(self, breakpoint_id: str, thread: ThreadId, location: Location | None, message: str,
+                           captured_at_ms: int, dropped: int, error: str | None) -> None:
+        name, positions = await gather([partial(self._thread_name, thread),
+                                        partial(self.symbols.describe, [location] if location is not None else [])])
+        position: SourcePosition | None = positions[0] if positions else None
+        self._publish(LogpointHit(breakpoint_id, name, position, message, captured_at_ms, dropped, error))
+
+    async def _thread_name(self, thread: ThreadId) -> str:
+        try:
+            return await self.vm.thread_reference.name(thread)
+        except CommandError:  # read after the release: the thread may have ended since its hit
+            return ENDED_THREAD
+
+    async def _spend(self, breakpoint_id: str) -> None:
+        spent = await self._breakpoints.spend(breakpoint_id)
+        if spent is not None:
+            self._publish(BreakpointSpent(spent))
 
     async def _message(self, hit: _Hit, plan: HitPlan) -> str:
         if plan.template is None:

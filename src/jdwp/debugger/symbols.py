@@ -165,6 +165,15 @@ class Symbols:
     def cached_line_table(self, ref: int, method: int) -> LineTableReply | None:
         return self._lines.get((ref, method))
 
+    def known_variable_table(self, ref: int, method: int) -> tuple[VariableTableReply | None] | None:
+        """``(table,)`` once :meth:`variable_table` has an answer (the table may be ``None``: absent), else
+        ``None``: lets a hot path skip an await when everything it needs is cached."""
+        key = (ref, method)
+        return (self._variables[key],) if key in self._variables else None
+
+    def cached_fields(self, ref: int) -> list[FieldInfo] | None:
+        return self._fields.get(ref)
+
     async def fields(self, ref: ReferenceTypeId) -> list[FieldInfo]:
         """The fields the class declares; none when the VM cannot list them (they only add captured
         variables to locals, which go on without them)."""

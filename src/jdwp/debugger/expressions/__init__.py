@@ -19,6 +19,7 @@ from .parser import (
     This,
     Unary,
     first_call,
+    frame_names,
     parse_expression,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "Token",
     "Unary",
     "first_call",
+    "frame_names",
     "parse_expression",
     "tokenize",
 ]

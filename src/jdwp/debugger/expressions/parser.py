@@ -141,6 +141,25 @@ def first_call(root: Expr) -> Call | None:
     return min(calls, key=lambda call: call.column, default=None)
 
 
+def frame_names(root: Expr) -> frozenset[str] | None:
+    """The names ``root`` looks up in its frame, or ``None`` when it also needs the frame's ``this``.
+
+    A name resolves to a local first (then a field of ``this``, then a static): when every name is a local
+    of the frame, evaluating ``root`` never reads ``this``, and a judged hit can skip asking for it.
+    ``this`` itself, or a call (whose receiver may be ``this``), needs it.
+    """
+    pending = [root]
+    names: set[str] = set()
+    while pending:
+        expr = pending.pop()
+        if isinstance(expr, This | Call):
+            return None
+        if isinstance(expr, Name):
+            names.add(expr.name)
+        pending.extend(_children(expr))
+    return frozenset(names)
+
+
 def _children(expr: Expr) -> tuple[Expr, ...]:
     if isinstance(expr, Field | InstanceOf):
         return (expr.target,) if isinstance(expr, Field) else (expr.operand,)

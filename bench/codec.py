@@ -1,14 +1,18 @@
-"""Decode speed of the hot paths, each as a ratio to a hand-written ``struct`` loop timed in the same run.
+"""Decode and encode speed of the hot paths, each as a ratio to hand-written ``struct`` code timed in the same run.
 
-    python bench/codec.py            # prints a table; asserts nothing (machines here are noisy)
+    python bench/codec.py            # prints two tables; asserts nothing (machines here are noisy)
+    python bench/codec.py --scale 0.1   # a tenth of the calls per row, for a quick look
 
 Goal (issue 2): every hot path within 5x of the hand-written struct loop. The "construct" column shows
 what the declarative spec alone would cost, for comparison. The composite decoder remembers the events of
 single-event composites it saw lately, so the "each new" row shows a composite of bytes never seen.
+The encode rows time the out-data of commands a breakpoint hit sends (issue 13: a conditional breakpoint
+or logpoint pays them on every hit).
 """
 
 from __future__ import annotations
 
+import argparse
 import struct
 import sys
 import timeit
@@ -19,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from jdwp.protocol.commands import Event, StackFrame, ThreadReference, VirtualMachine
 from jdwp.protocol.commands.events import BreakpointEvent, Composite
-from jdwp.protocol.commands.threads import Frame, FramesReply
+from jdwp.protocol.commands.threads import Frame, FrameGetValuesOut, FramesOut, FramesReply, SlotRequest
 from jdwp.protocol.commands.vm import AllClassesWithGenericReply, GenericClassInfo
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.records import spec_of
@@ -52,6 +56,8 @@ VALUES = StackFrame.GetValues.encode_reply({"values": _VALUES}, SIZES)
 CLASSES = VirtualMachine.AllClassesWithGeneric.encode_reply(AllClassesWithGenericReply([
     GenericClassInfo(1, 0x10000 + i, f"Lcom/example/app/feature{i % 50}/Class{i};", "", 7)
     for i in range(30_000)]), SIZES)
+FRAMES_OUT = FramesOut(0x7F00_1001, 0, -1)
+GET_VALUES_OUT = FrameGetValuesOut(0x7F00_1001, 0x10000, [SlotRequest(i, Tag.INT) for i in range(5)])
 
 
 # --- hand-written struct loops (the baseline) -------------------------------------------------------
@@ -127,6 +133,21 @@ def struct_classes() -> list[tuple[int, int, str, str, int]]:
     return out
 
 
+_FRAMES_OUT = struct.Struct(">Qii")
+
+
+def struct_frames_out() -> bytes:
+    out = FRAMES_OUT
+    return _FRAMES_OUT.pack(out.thread, out.start_frame, out.length)
+
+
+def struct_get_values_out() -> bytes:
+    out = GET_VALUES_OUT
+    slots = out.slots
+    return struct.pack(">QQi" + "iB" * len(slots), out.thread, out.frame, len(slots),
+                       *[field for slot in slots for field in (slot.slot, slot.sigbyte)])
+
+
 # --- pyjdwp ------------------------------------------------------------------------------------------
 
 def ours_headers() -> int:
@@ -150,20 +171,42 @@ CASES = [
      lambda: spec_of(AllClassesWithGenericReply).parse(CLASSES, **PARAMS), 1),
 ]
 
+ENCODE_CASES = [
+    ("ThreadReference.Frames", struct_frames_out,
+     lambda: ThreadReference.Frames.encode_out(FRAMES_OUT, SIZES),
+     lambda: spec_of(FramesOut).build(FRAMES_OUT, **PARAMS), 20000),
+    ("StackFrame.GetValues (5 slots)", struct_get_values_out,
+     lambda: StackFrame.GetValues.encode_out(GET_VALUES_OUT, SIZES),
+     lambda: spec_of(FrameGetValuesOut).build(GET_VALUES_OUT, **PARAMS), 10000),
+]
 
-def main() -> None:
+
+def main(scale: float = 1.0) -> None:
+    """Print both tables; ``scale`` multiplies every row's number of calls (below 1 for a quick look)."""
     print(f"{'hot path':34} {'struct':>10} {'pyjdwp':>10} {'ratio':>7} {'construct':>11} {'ratio':>7}")
     for name, baseline, ours, declarative, number in CASES:
         per = len(FRESH_COMPOSITES) if baseline is struct_fresh_composites else 1  # that row decodes each body once
-        base = best(baseline, number) / per
-        fast = best(ours, number) / per
-        row = f"{name:34} {base * 1e6:9.1f}µ {fast * 1e6:9.1f}µ {fast / base:6.2f}x"
-        if declarative is not None:
-            slow = best(declarative, max(1, number // 10))
-            row += f" {slow * 1e6:10.1f}µ {slow / base:6.2f}x"
-        print(row)
+        print(_row(name, baseline, ours, declarative, max(1, int(number * scale)), per))
     print("goal: every pyjdwp ratio <= 5x (times are per decode; best of 5 runs)")
+    print(f"\n{'encode out-data':34} {'struct':>10} {'pyjdwp':>10} {'ratio':>7} {'construct':>11} {'ratio':>7}")
+    for name, baseline, ours, declarative, number in ENCODE_CASES:
+        print(_row(name, baseline, ours, declarative, max(1, int(number * scale))))
+    print("times are per encode, pyjdwp's including Command.encode_out's checks; best of 5 runs")
+
+
+def _row(name: str, baseline: Callable[[], object], ours: Callable[[], object],
+         declarative: Callable[[], object] | None, number: int, per: int = 1) -> str:
+    base = best(baseline, number) / per
+    fast = best(ours, number) / per
+    row = f"{name:34} {base * 1e6:9.1f}µ {fast * 1e6:9.1f}µ {fast / base:6.2f}x"
+    if declarative is not None:
+        slow = best(declarative, max(1, number // 10))
+        row += f" {slow * 1e6:10.1f}µ {slow / base:6.2f}x"
+    return row
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply every row's number of calls by this (default 1)")
+    main(parser.parse_args().scale)

@@ -98,7 +98,8 @@ def main() -> None:
                      [token_table])
     lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",
               "```", trips, "```", ""]
-    lines += ["## Decoding the hot paths, against a hand-written struct decoder", "", "`python bench/codec.py`", "",
+    lines += ["## Decoding and encoding the hot paths, against hand-written struct code", "",
+              "`python bench/codec.py`", "",
               "```", decoding, "```", ""]
     text = "\n".join(lines)
     with open(args.out, "w", encoding="utf-8") as out:

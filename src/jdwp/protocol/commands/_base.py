@@ -24,6 +24,9 @@ T = TypeVar("T")
 
 #: Decoding failures that mean "the peer's bytes do not match the spec".
 DECODE_FAILURES = (c.ConstructError, struct.error, ValueError, IndexError, OverflowError)
+#: What a fast encoder raises on out-data that does not fit (or on ID widths ``struct`` cannot write).
+FAST_ENCODE_FAILURES = (IrregularSizes, struct.error, TypeError, AttributeError, OverflowError, ValueError,
+                        KeyError, IndexError)
 
 
 @record
@@ -88,6 +91,8 @@ class Command(Generic[O, R]):
         fast_reply: an optional hand-framed decoder for hot replies; it must return exactly what the
             construct spec returns (a property test checks this).
         fast_out: the same for the out-data of hot commands the VM sends (Event.Composite).
+        fast_encode: an optional hand-framed encoder of the out-data of hot commands (see
+            :mod:`..fast_encode`); it must return exactly what the construct spec builds.
     """
 
     command_set: int
@@ -97,12 +102,22 @@ class Command(Generic[O, R]):
     reply: type[R]
     fast_reply: Callable[[bytes, IdSizes], R] | None = None
     fast_out: Callable[[bytes, IdSizes], O] | None = None
+    fast_encode: Callable[[O, IdSizes], bytes] | None = None
 
     @property
     def key(self) -> tuple[int, int]:
         return (self.command_set, self.command)
 
     def encode_out(self, out: O, sizes: IdSizes | None, **extra: Any) -> bytes:
+        if not extra and type(out) is self.out:  # a mapping, or another record, takes the spec's checks below
+            if self.out is Empty:
+                return b""
+            fast_encode = self.fast_encode
+            if fast_encode is not None and sizes is not None:
+                try:
+                    return fast_encode(out, sizes)
+                except FAST_ENCODE_FAILURES:
+                    pass  # odd ID widths, which the spec below writes, or bad out-data, whose error it words
         return encode(spec_of(self.out), out, sizes, self.name, **extra)
 
     def decode_out(self, body: bytes, sizes: IdSizes | None, **extra: Any) -> O:

@@ -10,6 +10,7 @@ from typing import ClassVar, Union
 
 import construct as c
 
+from .. import fast_encode
 from ..constants import EventKind, ModKind
 from ..records import TaggedUnion, record, spec_of, variants, wire
 from ..types import (
@@ -161,7 +162,8 @@ class EventRequest:
     """Command set 15."""
 
     Set = Command(15, 1, "EventRequest.Set", SetOut, SetReply)
-    Clear = Command(15, 2, "EventRequest.Clear", ClearOut, Empty)
+    Clear = Command(15, 2, "EventRequest.Clear", ClearOut, Empty,
+                    fast_encode=fast_encode.fixed(ClearOut, fast_encode.BYTE, fast_encode.INT))
     ClearAllBreakpoints = Command(15, 3, "EventRequest.ClearAllBreakpoints", Empty, Empty)
 
 

@@ -6,6 +6,8 @@ ClassLoaderReference (14), ClassObjectReference (17), ModuleReference (18).
 
 from __future__ import annotations
 
+from .. import fast_encode
+from ..fast_encode import FIELD, INT, OBJECT
 from ..records import record, spec_of, wire
 from ..types import (
     Boolean,
@@ -96,16 +98,23 @@ class ReferringObjectsReply:
     referring_objects: list[Value] = wire(counted(TaggedObjectId))
 
 
+_encode_object = fast_encode.fixed(ObjectOut, OBJECT)
+
+
 class ObjectReference:
     """Command set 9 (the spec skips command 4)."""
 
-    ReferenceType = Command(9, 1, "ObjectReference.ReferenceType", ObjectOut, ReferenceTypeReply)
-    GetValues = Command(9, 2, "ObjectReference.GetValues", ObjectGetValuesOut, ValuesReply)
+    ReferenceType = Command(9, 1, "ObjectReference.ReferenceType", ObjectOut, ReferenceTypeReply,
+                            fast_encode=_encode_object)
+    GetValues = Command(9, 2, "ObjectReference.GetValues", ObjectGetValuesOut, ValuesReply,
+                        fast_encode=fast_encode.counted(ObjectGetValuesOut, OBJECT, item=FIELD))
     SetValues = Command(9, 3, "ObjectReference.SetValues", ObjectSetValuesOut, Empty)
     MonitorInfo = Command(9, 5, "ObjectReference.MonitorInfo", ObjectOut, MonitorInfoReply)
     InvokeMethod = Command(9, 6, "ObjectReference.InvokeMethod", ObjectInvokeOut, InvokeReply)
-    DisableCollection = Command(9, 7, "ObjectReference.DisableCollection", ObjectOut, Empty)
-    EnableCollection = Command(9, 8, "ObjectReference.EnableCollection", ObjectOut, Empty)
+    DisableCollection = Command(9, 7, "ObjectReference.DisableCollection", ObjectOut, Empty,
+                                fast_encode=_encode_object)
+    EnableCollection = Command(9, 8, "ObjectReference.EnableCollection", ObjectOut, Empty,
+                               fast_encode=_encode_object)
     IsCollected = Command(9, 9, "ObjectReference.IsCollected", ObjectOut, IsCollectedReply)
     ReferringObjects = Command(9, 10, "ObjectReference.ReferringObjects", ReferringObjectsOut,
                                ReferringObjectsReply)
@@ -124,7 +133,8 @@ class StringValueReply:
 class StringReference:
     """Command set 10."""
 
-    Value = Command(10, 1, "StringReference.Value", StringOut, StringValueReply)
+    Value = Command(10, 1, "StringReference.Value", StringOut, StringValueReply,
+                    fast_encode=fast_encode.fixed(StringOut, OBJECT))
 
 
 @record
@@ -163,8 +173,10 @@ class ArraySetValuesOut:
 class ArrayReference:
     """Command set 13."""
 
-    Length = Command(13, 1, "ArrayReference.Length", ArrayOut, ArrayLengthReply)
-    GetValues = Command(13, 2, "ArrayReference.GetValues", ArrayGetValuesOut, ArrayGetValuesReply)
+    Length = Command(13, 1, "ArrayReference.Length", ArrayOut, ArrayLengthReply,
+                     fast_encode=fast_encode.fixed(ArrayOut, OBJECT))
+    GetValues = Command(13, 2, "ArrayReference.GetValues", ArrayGetValuesOut, ArrayGetValuesReply,
+                        fast_encode=fast_encode.fixed(ArrayGetValuesOut, OBJECT, INT, INT))
     SetValues = Command(13, 3, "ArrayReference.SetValues", ArraySetValuesOut, Empty)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import construct as c
 
+from .. import fast_encode
+from ..fast_encode import FIELD, METHOD, REFERENCE_TYPE
 from ..records import record, spec_of, wire
 from ..types import (
     Boolean,
@@ -191,27 +193,32 @@ class ModuleReply:
     module: ModuleId = wire(ObjectIdSpec)
 
 
+_encode_ref_type = fast_encode.fixed(RefTypeOut, REFERENCE_TYPE)
+
+
 class ReferenceType:
     """Command set 2."""
 
-    Signature = Command(2, 1, "ReferenceType.Signature", RefTypeOut, SignatureReply)
+    Signature = Command(2, 1, "ReferenceType.Signature", RefTypeOut, SignatureReply, fast_encode=_encode_ref_type)
     ClassLoader = Command(2, 2, "ReferenceType.ClassLoader", RefTypeOut, ClassLoaderReply)
     Modifiers = Command(2, 3, "ReferenceType.Modifiers", RefTypeOut, ModifiersReply)
-    Fields = Command(2, 4, "ReferenceType.Fields", RefTypeOut, FieldsReply)
-    Methods = Command(2, 5, "ReferenceType.Methods", RefTypeOut, MethodsReply)
-    GetValues = Command(2, 6, "ReferenceType.GetValues", GetStaticValuesOut, ValuesReply)
+    Fields = Command(2, 4, "ReferenceType.Fields", RefTypeOut, FieldsReply, fast_encode=_encode_ref_type)
+    Methods = Command(2, 5, "ReferenceType.Methods", RefTypeOut, MethodsReply, fast_encode=_encode_ref_type)
+    GetValues = Command(2, 6, "ReferenceType.GetValues", GetStaticValuesOut, ValuesReply,
+                        fast_encode=fast_encode.counted(GetStaticValuesOut, REFERENCE_TYPE, item=FIELD))
     SourceFile = Command(2, 7, "ReferenceType.SourceFile", RefTypeOut, SourceFileReply)
     NestedTypes = Command(2, 8, "ReferenceType.NestedTypes", RefTypeOut, NestedTypesReply)
     Status = Command(2, 9, "ReferenceType.Status", RefTypeOut, StatusReply)
     Interfaces = Command(2, 10, "ReferenceType.Interfaces", RefTypeOut, InterfacesReply)
     ClassObject = Command(2, 11, "ReferenceType.ClassObject", RefTypeOut, ClassObjectReply)
     SourceDebugExtension = Command(2, 12, "ReferenceType.SourceDebugExtension", RefTypeOut,
-                                   SourceDebugExtensionReply)
+                                   SourceDebugExtensionReply, fast_encode=_encode_ref_type)
     SignatureWithGeneric = Command(2, 13, "ReferenceType.SignatureWithGeneric", RefTypeOut,
                                    SignatureWithGenericReply)
-    FieldsWithGeneric = Command(2, 14, "ReferenceType.FieldsWithGeneric", RefTypeOut, FieldsWithGenericReply)
+    FieldsWithGeneric = Command(2, 14, "ReferenceType.FieldsWithGeneric", RefTypeOut, FieldsWithGenericReply,
+                                fast_encode=_encode_ref_type)
     MethodsWithGeneric = Command(2, 15, "ReferenceType.MethodsWithGeneric", RefTypeOut,
-                                 MethodsWithGenericReply)
+                                 MethodsWithGenericReply, fast_encode=_encode_ref_type)
     Instances = Command(2, 16, "ReferenceType.Instances", InstancesOut, InstancesReply)
     ClassFileVersion = Command(2, 17, "ReferenceType.ClassFileVersion", RefTypeOut, ClassFileVersionReply)
     ConstantPool = Command(2, 18, "ReferenceType.ConstantPool", RefTypeOut, ConstantPoolReply)
@@ -366,15 +373,19 @@ class VariableTableWithGenericReply:
     slots: list[GenericVariableSlot] = wire(counted(spec_of(GenericVariableSlot)))
 
 
+_encode_method = fast_encode.fixed(MethodOut, REFERENCE_TYPE, METHOD)
+
+
 class Method:
     """Command set 6."""
 
-    LineTable = Command(6, 1, "Method.LineTable", MethodOut, LineTableReply)
-    VariableTable = Command(6, 2, "Method.VariableTable", MethodOut, VariableTableReply)
+    LineTable = Command(6, 1, "Method.LineTable", MethodOut, LineTableReply, fast_encode=_encode_method)
+    VariableTable = Command(6, 2, "Method.VariableTable", MethodOut, VariableTableReply,
+                            fast_encode=_encode_method)
     Bytecodes = Command(6, 3, "Method.Bytecodes", MethodOut, BytecodesReply)
     IsObsolete = Command(6, 4, "Method.IsObsolete", MethodOut, IsObsoleteReply)
     VariableTableWithGeneric = Command(6, 5, "Method.VariableTableWithGeneric", MethodOut,
-                                       VariableTableWithGenericReply)
+                                       VariableTableWithGenericReply, fast_encode=_encode_method)
 
 
 class Field:

@@ -1,13 +1,15 @@
 """Command sets 11, 12 and 16: ThreadReference, ThreadGroupReference, StackFrame.
 
 Layer: ``jdwp.protocol`` (sans-IO). Spec: the command sets of the same names.
-Frames and frame values are hot: their replies also have hand-framed decoders (:mod:`..fast`).
+Frames and frame values are hot: their replies also have hand-framed decoders (:mod:`..fast`), and the
+out-data of the commands a breakpoint hit sends have hand-framed encoders (:mod:`..fast_encode`).
 """
 
 from __future__ import annotations
 
-from .. import fast
+from .. import fast, fast_encode
 from .._frozen import maker
+from ..fast_encode import BYTE, FRAME, INT, OBJECT
 from ..records import record, spec_of, wire
 from ..types import (
     Boolean,
@@ -125,23 +127,29 @@ class IsVirtualReply:
     is_virtual: bool = wire(Boolean)
 
 
+_encode_thread = fast_encode.fixed(ThreadOut, OBJECT)
+
+
 class ThreadReference:
     """Command set 11 (``IsVirtual`` is JDWP 19+; older VMs answer NOT_IMPLEMENTED)."""
 
-    Name = Command(11, 1, "ThreadReference.Name", ThreadOut, ThreadNameReply)
-    Suspend = Command(11, 2, "ThreadReference.Suspend", ThreadOut, Empty)
-    Resume = Command(11, 3, "ThreadReference.Resume", ThreadOut, Empty)
-    Status = Command(11, 4, "ThreadReference.Status", ThreadOut, ThreadStatusReply)
+    Name = Command(11, 1, "ThreadReference.Name", ThreadOut, ThreadNameReply, fast_encode=_encode_thread)
+    Suspend = Command(11, 2, "ThreadReference.Suspend", ThreadOut, Empty, fast_encode=_encode_thread)
+    Resume = Command(11, 3, "ThreadReference.Resume", ThreadOut, Empty, fast_encode=_encode_thread)
+    Status = Command(11, 4, "ThreadReference.Status", ThreadOut, ThreadStatusReply, fast_encode=_encode_thread)
     ThreadGroup = Command(11, 5, "ThreadReference.ThreadGroup", ThreadOut, ThreadGroupReply)
     Frames = Command(11, 6, "ThreadReference.Frames", FramesOut, FramesReply,
-                     fast_reply=lambda body, sizes: _make_frames_reply(fast.frames(body, sizes, _make_frame)))
-    FrameCount = Command(11, 7, "ThreadReference.FrameCount", ThreadOut, FrameCountReply)
+                     fast_reply=lambda body, sizes: _make_frames_reply(fast.frames(body, sizes, _make_frame)),
+                     fast_encode=fast_encode.fixed(FramesOut, OBJECT, INT, INT))
+    FrameCount = Command(11, 7, "ThreadReference.FrameCount", ThreadOut, FrameCountReply,
+                         fast_encode=_encode_thread)
     OwnedMonitors = Command(11, 8, "ThreadReference.OwnedMonitors", ThreadOut, OwnedMonitorsReply)
     CurrentContendedMonitor = Command(11, 9, "ThreadReference.CurrentContendedMonitor", ThreadOut,
                                       CurrentContendedMonitorReply)
     Stop = Command(11, 10, "ThreadReference.Stop", StopOut, Empty)
     Interrupt = Command(11, 11, "ThreadReference.Interrupt", ThreadOut, Empty)
-    SuspendCount = Command(11, 12, "ThreadReference.SuspendCount", ThreadOut, SuspendCountReply)
+    SuspendCount = Command(11, 12, "ThreadReference.SuspendCount", ThreadOut, SuspendCountReply,
+                           fast_encode=_encode_thread)
     OwnedMonitorsStackDepthInfo = Command(11, 13, "ThreadReference.OwnedMonitorsStackDepthInfo", ThreadOut,
                                           OwnedMonitorsStackDepthInfoReply)
     ForceEarlyReturn = Command(11, 14, "ThreadReference.ForceEarlyReturn", ForceEarlyReturnOut, Empty)
@@ -220,7 +228,10 @@ class StackFrame:
     """Command set 16."""
 
     GetValues = Command(16, 1, "StackFrame.GetValues", FrameGetValuesOut, ValuesReply,
-                        fast_reply=lambda body, sizes: ValuesReply(fast.tagged_values(body, sizes)))
+                        fast_reply=lambda body, sizes: ValuesReply(fast.tagged_values(body, sizes)),
+                        fast_encode=fast_encode.counted_records(FrameGetValuesOut, OBJECT, FRAME,
+                                                                element=SlotRequest, element_kinds=(INT, BYTE)))
     SetValues = Command(16, 2, "StackFrame.SetValues", FrameSetValuesOut, Empty)
-    ThisObject = Command(16, 3, "StackFrame.ThisObject", FrameOut, ThisObjectReply)
+    ThisObject = Command(16, 3, "StackFrame.ThisObject", FrameOut, ThisObjectReply,
+                         fast_encode=fast_encode.fixed(FrameOut, OBJECT, FRAME))
     PopFrames = Command(16, 4, "StackFrame.PopFrames", FrameOut, Empty)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import construct as c
 
-from .. import fast
+from .. import fast, fast_encode
 from .._frozen import maker
+from ..fast_encode import INT, OBJECT
 from ..records import record, spec_of, wire
 from ..types import (
     Boolean,
@@ -209,7 +210,7 @@ class VirtualMachine:
 
     Version = Command(1, 1, "VirtualMachine.Version", Empty, VersionReply)
     ClassesBySignature = Command(1, 2, "VirtualMachine.ClassesBySignature", ClassesBySignatureOut,
-                                 ClassesBySignatureReply)
+                                 ClassesBySignatureReply, fast_encode=fast_encode.text(ClassesBySignatureOut))
     AllClasses = Command(
         1, 3, "VirtualMachine.AllClasses", Empty, AllClassesReply,
         fast_reply=lambda body, sizes: AllClassesReply(fast.class_list(body, sizes, _make_class_info, generic=False)))
@@ -223,7 +224,9 @@ class VirtualMachine:
     CreateString = Command(1, 11, "VirtualMachine.CreateString", CreateStringOut, CreateStringReply)
     Capabilities = Command(1, 12, "VirtualMachine.Capabilities", Empty, CapabilitiesReply)
     ClassPaths = Command(1, 13, "VirtualMachine.ClassPaths", Empty, ClassPathsReply)
-    DisposeObjects = Command(1, 14, "VirtualMachine.DisposeObjects", DisposeObjectsOut, Empty)
+    DisposeObjects = Command(1, 14, "VirtualMachine.DisposeObjects", DisposeObjectsOut, Empty,
+                             fast_encode=fast_encode.counted_records(DisposeObjectsOut, element=ObjectRefCount,
+                                                                     element_kinds=(OBJECT, INT)))
     HoldEvents = Command(1, 15, "VirtualMachine.HoldEvents", Empty, Empty)
     ReleaseEvents = Command(1, 16, "VirtualMachine.ReleaseEvents", Empty, Empty)
     CapabilitiesNew = Command(1, 17, "VirtualMachine.CapabilitiesNew", Empty, CapabilitiesNewReply)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -96,6 +96,26 @@ class _ReplySlot:
         return self.outcome
 
 
+class _Unwaited:
+    """The place of a reply nobody waits for (:meth:`JdwpClient.send`): an error goes to a callback."""
+
+    __slots__ = ("_name", "_on_error", "outcome")
+
+    def __init__(self, name: str, on_error: Callable[[JdwpError], None]) -> None:
+        self._name = name
+        self._on_error = on_error
+        self.outcome: ReplyPacket | JdwpError | None = None
+
+    def deliver(self, outcome: ReplyPacket | JdwpError) -> None:
+        if self.outcome is not None:
+            return
+        self.outcome = outcome
+        if isinstance(outcome, JdwpError):
+            self._on_error(_again(outcome))
+        elif outcome.error_code:
+            self._on_error(CommandError.for_code(self._name, outcome.error_code))
+
+
 def _socket_fd(stream: trio.abc.Stream) -> int | None:
     """The descriptor of the socket under ``stream`` when bytes written to it reach the peer as they are:
     a ``trio.SocketStream``, or a stream that hands its socket stream out as ``raw_socket_stream`` (the
@@ -137,9 +157,12 @@ class JdwpClient(Mirrors):
         self._conn = connection
         self.request_timeout = request_timeout
         self.write_timeout = write_timeout
-        self._pending: dict[int, _ReplySlot] = {}
+        self._pending: dict[int, _ReplySlot | _Unwaited] = {}
         self._write_lock = trio.Lock()
         self._fd = _socket_fd(stream)
+        # Reading straight from the descriptor is only right for a bare socket stream: a wrapper may hold bytes
+        # it read ahead (the ADB stream replays what followed the handshake) that the descriptor no longer has.
+        self._read_fd = self._fd if isinstance(stream, trio.SocketStream) else None
         self._outbox: list[bytes] = []  # packets waiting for the write lock, in call order
         self._events_in, self._events_out = trio.open_memory_channel[CommandPacket](math.inf)
         self._ddm_in, self._ddm_out = trio.open_memory_channel[CommandPacket](DDM_BUFFER)
@@ -218,6 +241,30 @@ class JdwpClient(Mirrors):
         reply = await self._round_trip(command.command_set, command.command, body, command.name, timeout)
         return command.decode_reply(reply, self._sizes)
 
+    async def send(self, command: Command[Any, Any], out: Any, /, *,
+                   on_error: Callable[[JdwpError], None]) -> None:
+        """Send one command and return once it is written, without waiting for its reply.
+
+        For a command whose answer changes nothing for the caller, such as releasing a thread that hit a
+        breakpoint whose condition was false: the next command or event is not held up by it. The VM still
+        answers; ``on_error`` is called (from the reader, so it must not block or raise) with the error it
+        answered, or with ``ConnectionClosed`` when the connection ended first.
+
+        Raises:
+            ConnectionClosed, UsageError: as for :meth:`request`; then ``on_error`` is never called.
+        """
+        body = command.encode_out(out, self._sizes)
+        if self._terminal is not None:
+            raise _again(self._terminal)
+        packet_id, data = self._conn.send_command(command.command_set, command.command, body)
+        self._pending[packet_id] = _Unwaited(command.name, on_error)
+        self._counts["requests"] += 1
+        try:
+            await self._write(data)
+        except BaseException:
+            self._pending.pop(packet_id, None)
+            raise
+
     async def request_all(self, requests: Sequence[tuple[Command[Any, Any], Any]], /, *,
                           timeout: float | None = None) -> list[Any]:
         """Send several commands in one write and return their replies (or errors) in order.
@@ -256,6 +303,10 @@ class JdwpClient(Mirrors):
         try:
             await self._write(b"".join(frames))
             with trio.move_on_at(deadline) as scope:
+                if slots:
+                    # The VM answers in order: once the last reply is in, so are the others (one wake-up, not
+                    # one per reply when they arrive in separate segments); a VM that does not is waited for.
+                    await slots[-1][1].wait()
                 for (command, _), (_, slot) in zip(requests, slots, strict=True):
                     outcome = await slot.wait()
                     if isinstance(outcome, JdwpError):
@@ -405,21 +456,34 @@ class JdwpClient(Mirrors):
             while self._terminal is None:
                 event = self._conn.next_event()
                 if event is NEED_DATA:
-                    data = await self._stream.receive_some(RECEIVE_SIZE)
-                    self._conn.receive_data(data)
+                    self._conn.receive_data(await self._receive())
                 elif isinstance(event, Closed):
                     self._finish(event.error())
                 else:
                     self._dispatch(event)
         except ProtocolError as exc:
             self._finish(exc)
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             self._finish(ConnectionClosed(f"the JDWP connection broke: {exc!r}"))
         except Exception as exc:  # a bug of ours must still release every waiter
             log.exception("JDWP reader failed")
             self._finish(JdwpError(f"the JDWP reader failed: {exc!r}"))
         finally:
             self._finish(ConnectionClosed("the JDWP connection was closed"))
+
+    async def _receive(self) -> bytes:
+        fd = self._read_fd
+        if fd is None:
+            return bytes(await self._stream.receive_some(RECEIVE_SIZE))
+        # Wait first: the reader comes here after taking every whole packet, so the socket is most likely
+        # drained, and a read that fails with EAGAIN (what receive_some tries first) is a wasted syscall and
+        # exception per packet. Closing the stream wakes this wait with ClosedResourceError.
+        await trio.lowlevel.wait_readable(fd)
+        while True:
+            try:
+                return os.read(fd, RECEIVE_SIZE)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(fd)
 
     def _dispatch(self, packet: ReplyPacket | CommandPacket) -> None:
         if isinstance(packet, ReplyPacket):

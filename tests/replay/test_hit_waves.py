@@ -1,27 +1,30 @@
 """Round trips a judged hit spends while its thread is paused, counted as waves against a scripted VM (issue 13:
 the pause a false condition or a logpoint costs the hitting thread).
 
-A condition that names only locals is three waves: ``ThreadReference.Frames``, ``StackFrame.GetValues``, the
-release. ``StackFrame.ThisObject`` joins the GetValues wave only when a name may be a field of ``this``. A
-logpoint's thread name and position are read after its thread is released.
+A condition that names only locals is three waves at a thread's first hits: ``ThreadReference.Frames``,
+``StackFrame.GetValues``, the release. ``StackFrame.ThisObject`` joins the GetValues wave only when a name may be
+a field of ``this``. Once two hits of a thread showed how frame 0's ID moves, GetValues goes out with Frames,
+under a guessed ID that Frames confirms (jdwp/debugger/frame_guess.py): two waves. A logpoint's thread name and
+position are read after its thread is released (whose answer nobody waits for).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
 import trio
 import trio.testing
-from test_debugger_faults import CLASS, hit, scripted
+from test_debugger_faults import CLASS, LOCATION, hit, scripted
 from test_engine_waves import wave_handlers
 from test_hits_ownership import THREAD
 
 from jdwp.debugger import Debugger, LogpointHit
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
-from jdwp.protocol.commands.threads import ThisObjectReply, ThreadNameReply
+from jdwp.protocol.commands.threads import Frame, FramesReply, ThisObjectReply, ThreadNameReply
 from jdwp.protocol.constants import SuspendPolicy, Tag
+from jdwp.protocol.types import FrameId
 from jdwp.protocol.values import Value
 from support.fakevm import Handler, ScriptedVm, WaveVm
 
@@ -37,12 +40,20 @@ def with_local_i(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
 
 
 @asynccontextmanager
-async def hit_waves(**options: object) -> AsyncIterator[tuple[list[list[str]], Debugger]]:
-    """The waves of the second hit of a breakpoint with ``options`` (the first one fills the caches)."""
-    async with scripted(with_local_i, WaveVm) as (vm, debugger):
+async def hit_waves(hits: int = 2, frame_ids: Iterator[int] | None = None, **options: object,
+                    ) -> AsyncIterator[tuple[list[list[str]], Debugger]]:
+    """The waves of the last of ``hits`` hits of a breakpoint with ``options`` (the first one fills the caches);
+    ``frame_ids``: frame 0's ID at each hit (by default, always the same)."""
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = with_local_i(vm_ref)
+        if frame_ids is not None:
+            table["ThreadReference.Frames"] = lambda out: FramesReply([Frame(FrameId(next(frame_ids)), LOCATION)])
+        return table
+
+    async with scripted(handlers, WaveVm) as (vm, debugger):
         assert isinstance(vm, WaveVm)
         await debugger.set_breakpoint(CLASS, 5, **options)  # type: ignore[arg-type]
-        for released in (1, 2):
+        for released in range(1, hits + 1):
             before = len(vm.waves)
             await vm.event(hit(vm._request_ids, THREAD), policy=SuspendPolicy.EVENT_THREAD)
             while vm.count("ThreadReference.Resume") < released:
@@ -57,6 +68,19 @@ async def test_a_false_condition_on_a_local_is_three_waves_without_this() -> Non
         assert waves == [["ThreadReference.Frames"], ["StackFrame.GetValues"], ["ThreadReference.Resume"]]
 
 
+async def test_from_a_threads_third_hit_the_locals_go_out_with_its_frames() -> None:
+    async with hit_waves(3, iter([0x10000, 0x20000, 0x30000]), condition="i == 777") as (waves, _):
+        assert waves == [["ThreadReference.Frames", "StackFrame.GetValues"], ["ThreadReference.Resume"]]
+
+
+async def test_a_wrong_guess_is_dropped_and_the_locals_read_again_with_the_real_frame() -> None:
+    frame_ids = iter([0x10000, 0x20000, 0x50000, 0x50000])  # the guess (0x30000) misses; the retry asks no Frames
+    async with hit_waves(3, frame_ids, condition="i == 777") as (waves, debugger):
+        assert waves == [["ThreadReference.Frames", "StackFrame.GetValues"], ["StackFrame.GetValues"],
+                         ["ThreadReference.Resume"]]
+        assert debugger.state == "running" and debugger.list_breakpoints()[0].hits == 0
+
+
 async def test_a_name_that_is_not_a_local_also_asks_for_this_in_the_same_wave() -> None:
     async with hit_waves(condition="i == 777 || count > 2") as (waves, _):
         assert waves[:2] == [["ThreadReference.Frames"], ["StackFrame.GetValues", "StackFrame.ThisObject"]]
@@ -69,8 +93,9 @@ async def test_this_in_the_condition_asks_for_it() -> None:
 
 async def test_a_logpoint_reads_its_thread_name_after_the_release() -> None:
     async with hit_waves(action="log", log_message="i={i}") as (waves, debugger):
-        assert waves == [["ThreadReference.Frames"], ["StackFrame.GetValues"], ["ThreadReference.Resume"],
-                         ["ThreadReference.Name"]]
+        # the release is not waited for: the name goes out right behind it
+        assert waves == [["ThreadReference.Frames"], ["StackFrame.GetValues"],
+                         ["ThreadReference.Resume", "ThreadReference.Name"]]
         logged = [event async for event in _drain(debugger) if isinstance(event, LogpointHit)]
         assert [(event.thread_name, event.message) for event in logged] == [("worker", "i=3")] * 2
 

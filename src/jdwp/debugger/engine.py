@@ -41,6 +41,7 @@ from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import CommandError, ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._gather import gather
+from ._held import Held
 from .breakpoints import Breakpoints
 from .detach import DETACH_DEADLINE, clean_up
 from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound
@@ -67,7 +68,7 @@ from .model import (
 )
 from .objects import Layouts
 from .steps import DEPTHS, Steps
-from .stops import Stops, StopState, Suspension, release
+from .stops import Stops, StopState, Suspension, release, release_unconfirmed
 from .symbols import Symbols
 from .targets import class_target, file_target
 from .threads import Threads, pause_stop
@@ -368,7 +369,7 @@ class Debugger(Inspection):
         self._terminate(reason, why)
 
     async def _handle(self, event_set: Composite) -> None:
-        async with self._lock:
+        async with Held(self._lock):
             if self._terminal is not None:
                 return
             found = self._sets.classify(event_set)
@@ -388,7 +389,7 @@ class Debugger(Inspection):
                 await release(self.vm, found.suspension)
                 raise
             if state is None:
-                await release(self.vm, found.suspension)
+                await release_unconfirmed(self.vm, found.suspension)
             else:
                 self._stops.arrive(state)
             await found.finish()

@@ -23,9 +23,9 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands import Command, StackFrame
+from ..protocol.commands import Command, StackFrame, ThreadReference
 from ..protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
-from ..protocol.commands.threads import FrameGetValuesOut, FrameOut, SlotRequest
+from ..protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest
 from ..protocol.constants import ErrorCode, error_name
 from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
@@ -48,6 +48,15 @@ class FrameRef:
     thread: ThreadId
     frame: FrameId
     location: Location
+
+
+class WrongFrameGuess(Exception):
+    """Frame 0's ID was guessed (:mod:`.frame_guess`) and ``ThreadReference.Frames`` named another: the values
+    read with the guess are dropped; ``actual`` is the real frame."""
+
+    def __init__(self, actual: FrameRef) -> None:
+        super().__init__("frame 0 has another ID than the one guessed")
+        self.actual = actual
 
 
 async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset: int, limit: int,
@@ -90,15 +99,23 @@ async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[An
 
 
 async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values,
-                       names: frozenset[str] | None = None) -> Locals:
+                       names: frozenset[str] | None = None, *, guessed: bool = False) -> Locals:
     """The variables live at the frame's code index, those ``this`` captured, and ``this`` when it has one.
 
     ``names``: the caller looks up only these names (a judged hit's condition and message). When each is a
     live local, neither ``this`` nor the captured variables are read (``Locals.this`` is then ``None``):
     ``StackFrame.ThisObject`` is one command less in the round trip a hit spends with its thread paused.
+
+    ``guessed``: ``ref`` is frame 0 of its thread with a guessed ID (:mod:`.frame_guess`).
+    ``ThreadReference.Frames`` goes out first in the same write as the values, and confirms it.
+
+    Raises:
+        WrongFrameGuess: ``guessed``, and frame 0 has another ID (or place); nothing read is kept.
     """
     location = ref.location
     table, fields = await _variables_and_fields(symbols, location)
+    if guessed and (table is None or not table.slots):
+        await _confirm_top(vm, ref, [])
     if table is None:
         this = await _this(vm, symbols, ref, values)
         why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
@@ -106,16 +123,12 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     if not table.slots:
         this = await _this(vm, symbols, ref, values)
         return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
-    live = sorted((v for v in table.slots
-                   if v.name != "this" and _is_live(v, location.index) and not is_inline_marker(v.name)),
-                  key=lambda v: (v.slot, v.code_index))
-    names_shown = _shown_names([v.name for v in live])
-    shown = live[:MAX_LOCALS]
-    wants_this = names is None or not names <= set(names_shown[: len(shown)])
+    plan = _slot_plan(table, location.index)
+    live, names_shown, shown, slots = plan.live, plan.names, plan.shown, plan.slots
+    wants_this = names is None or not names <= plan.shown_names
     captured = _captured(fields, set(names_shown)) if wants_this else []
     shown_captured = captured[: MAX_LOCALS - len(shown)]
-    slots = [SlotRequest(v.slot, ord(v.signature[0])) for v in shown]
-    read, this_value = await _slots_and_this(vm, ref, slots, wants_this)
+    read, this_value = await _slots_and_this(vm, ref, slots, wants_this, guessed)
     this_values = [this_value] if this_value is not None and not this_value.is_null else []
     has_this = bool(this_values)
     if not has_this:
@@ -125,9 +138,8 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     ) if shown_captured else []
     readable = [v for v in read if isinstance(v, Value)]
     summaries = iter(await values.summarize([*readable, *captured_values, *this_values]))
-    locals_ = [_local(name, type_name(v.signature), next(summaries) if isinstance(value, Value)
-                      else unavailable(value))
-               for name, v, value in zip(names_shown[: len(shown)], shown, read, strict=True)]
+    locals_ = [_local(name, declared, next(summaries) if isinstance(value, Value) else unavailable(value))
+               for name, declared, value in zip(names_shown[: len(shown)], plan.declared, read, strict=True)]
     locals_ += [dataclasses.replace(_local(name, type_name(f.signature), next(summaries)), captured=True)
                 for name, f in shown_captured]
     this = None
@@ -135,6 +147,45 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
         this = _local("this", binary_name_of(await symbols.signature(location.class_id)), next(summaries))
     truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
     return Locals("available", tuple(locals_), this, None, truncated)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _SlotPlan:
+    """What a method's variable table says of one code index: the variables live there (sorted by slot), their
+    names as shown, the first ``MAX_LOCALS`` of them, and the slots to ask for them."""
+
+    live: list[VariableSlot]
+    names: list[str]
+    shown: list[VariableSlot]
+    shown_names: frozenset[str]
+    declared: list[str]
+    slots: list[SlotRequest]
+
+
+_PLANS: dict[tuple[int, int], tuple[VariableTableReply, _SlotPlan]] = {}
+_PLANS_KEPT = 1024
+
+
+def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
+    """The plan of ``table`` at ``index``, worked out once: a breakpoint's hits all come to the same index.
+
+    Keyed by the table object (the session's cache holds one per method) and checked by identity, so a table
+    read again, or another session's, is never served another's plan.
+    """
+    key = (id(table), index)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is table:
+        return cached[1]
+    live = sorted((v for v in table.slots if v.name != "this" and _is_live(v, index) and not is_inline_marker(v.name)),
+                  key=lambda v: (v.slot, v.code_index))
+    names = _shown_names([v.name for v in live])
+    shown = live[:MAX_LOCALS]
+    plan = _SlotPlan(live, names, shown, frozenset(names[: len(shown)]), [type_name(v.signature) for v in shown],
+                     [SlotRequest(v.slot, ord(v.signature[0])) for v in shown])
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[key] = (table, plan)
+    return plan
 
 
 async def _variables_and_fields(symbols: Symbols, location: Location,
@@ -156,15 +207,19 @@ async def _variables_and_fields(symbols: Symbols, location: Location,
 
 
 async def _slots_and_this(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest], wants_this: bool,
-                          ) -> tuple[list[Value | str], Value | None]:
+                          guessed: bool = False) -> tuple[list[Value | str], Value | None]:
     """``StackFrame.GetValues`` (16,1) and ``ThisObject`` (16,3) in one write; ``this`` is ``None`` when not
-    wanted. A slot the VM cannot read is its error's name (see :func:`_slot_values_after`)."""
+    wanted. A slot the VM cannot read is its error's name (see :func:`_slot_values_after`). ``guessed``:
+    ``ThreadReference.Frames`` goes first and must confirm ``ref`` (see :func:`frame_locals`)."""
     requests: list[tuple[Command[Any, Any], Any]] = []
     if slots:
         requests.append((StackFrame.GetValues, FrameGetValuesOut(ref.thread, ref.frame, slots)))
     if wants_this:
         requests.append((StackFrame.ThisObject, FrameOut(ref.thread, ref.frame)))
-    replies = await vm.request_all(requests)
+    if guessed:
+        replies = await _confirm_top(vm, ref, requests)
+    else:
+        replies = await vm.request_all(requests)
     this_value = None
     if wants_this:
         this_reply = replies.pop()
@@ -213,6 +268,23 @@ def _captured(fields: list[FieldInfo], taken: set[str]) -> list[tuple[str, Field
 
 
 _SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME)
+
+
+async def _confirm_top(vm: JdwpClient, ref: FrameRef, requests: list[tuple[Command[Any, Any], Any]]) -> list[Any]:
+    """``ThreadReference.Frames`` (11,6) for frame 0, then ``requests`` (made with ``ref``'s guessed ID), in one
+    write; their replies once Frames confirmed the guess.
+
+    Raises:
+        WrongFrameGuess: frame 0 is another frame ID or place than ``ref``.
+        CommandError: Frames failed (the thread is not suspended, or gone).
+    """
+    top, *replies = await vm.request_all([(ThreadReference.Frames, FramesOut(ref.thread, 0, 1)), *requests])
+    if isinstance(top, CommandError):
+        raise top
+    (frame,) = top.frames
+    if frame.frame_id != ref.frame or frame.location != ref.location:
+        raise WrongFrameGuess(FrameRef(ref.thread, frame.frame_id, frame.location))
+    return replies
 
 
 async def _slot_values_after(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest],

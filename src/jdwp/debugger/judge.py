@@ -32,7 +32,7 @@ import trio
 from ..client import JdwpClient
 from ..protocol.constants import Tag
 from ..protocol.errors import CommandError, JdwpError
-from ..protocol.types import Location, ThreadId
+from ..protocol.types import FrameId, Location, ThreadId
 from ..protocol.values import Value
 from ._gather import gather
 from .breakpoints import Breakpoints
@@ -40,7 +40,8 @@ from .errors import DebuggerError
 from .expressions import Expr
 from .expressions.context import FrameContext, Result, Text
 from .expressions.evaluator import Evaluator
-from .frames import FrameRef, frame_locals
+from .frame_guess import FrameGuesses
+from .frames import FrameRef, WrongFrameGuess, frame_locals
 from .hits import HitCounts, HitPlan
 from .model import BreakpointSpent, EngineEvent, Locals, LogpointHit, SourcePosition
 from .names import java_text
@@ -101,12 +102,16 @@ class _Hit:
     """One hit's frame 0, read once and shared by the condition and the message.
 
     ``names``: every name the hit's conditions and messages look up in the frame (``None``: one of them needs
-    ``this``); when all are locals, ``this`` is not read (:func:`.frames.frame_locals`).
+    ``this``); when all are locals, ``this`` is not read (:func:`.frames.frame_locals`). ``location``: where the
+    event says the thread is, frame 0's place; with a guess of frame 0's ID (:mod:`.frame_guess`) the locals
+    are read in the same round trip as the frame.
     """
 
-    def __init__(self, judge: HitJudge, thread: ThreadId, names: frozenset[str] | None) -> None:
+    def __init__(self, judge: HitJudge, thread: ThreadId, location: Location | None,
+                 names: frozenset[str] | None) -> None:
         self._judge = judge
         self.thread = thread
+        self._location = location
         self._names = names
         self._evaluator: Evaluator | None = None
         self._ref: FrameRef | None = None
@@ -114,8 +119,13 @@ class _Hit:
     async def frame(self) -> FrameRef:
         if self._ref is None:
             (top,) = await self._judge.vm.thread_reference.frames(self.thread, 0, 1)
-            self._ref = FrameRef(self.thread, top.frame_id, top.location)
+            self._learn(FrameRef(self.thread, top.frame_id, top.location))
+        assert self._ref is not None  # set by _learn
         return self._ref
+
+    def _learn(self, ref: FrameRef) -> None:
+        self._ref = ref
+        self._judge.frame_guesses.saw(self.thread, ref.frame)
 
     async def locals(self) -> Locals:
         """Frame 0's locals as the tools show them (strings' text, runtime types)."""
@@ -124,8 +134,20 @@ class _Hit:
     async def raw_locals(self) -> Locals:
         """Frame 0's locals with handles but no text or types: all an evaluation needs of them (it reads a
         string's text or an object's type itself, when the expression asks), one round trip less per hit."""
-        return await frame_locals(self._judge.vm, self._judge.symbols, await self.frame(),
-                                  _Unsummarised(self._judge.values), self._names)
+        judge = self._judge
+        guess = judge.frame_guesses.guess(self.thread)
+        if self._ref is None and self._location is not None and guess is not None:
+            ref = FrameRef(self.thread, FrameId(guess), self._location)
+            try:
+                found = await frame_locals(judge.vm, judge.symbols, ref, _Unsummarised(judge.values), self._names,
+                                           guessed=True)
+            except WrongFrameGuess as wrong:
+                self._learn(wrong.actual)
+            else:
+                self._learn(ref)
+                return found
+        return await frame_locals(judge.vm, judge.symbols, await self.frame(), _Unsummarised(judge.values),
+                                  self._names)
 
     async def evaluate(self, expr: Expr) -> Result:
         """The value of ``expr`` in frame 0, within the deadline.
@@ -134,8 +156,9 @@ class _Hit:
             DebuggerError, CommandError: it cannot be evaluated here (the message says why).
         """
         if self._evaluator is None:
-            ref = await self.frame()
-            context = FrameContext(ref.location.class_id, self.raw_locals)
+            # The event's location is frame 0's place: no round trip for the frame before its locals.
+            location = self._location if self._location is not None else (await self.frame()).location
+            context = FrameContext(location.class_id, self.raw_locals)
             self._evaluator = Evaluator(self._judge.values, self._judge.layouts, context)
         with trio.move_on_after(EVALUATION_DEADLINE):
             return await self._evaluator.evaluate(expr)
@@ -178,6 +201,7 @@ class HitJudge:
         self._breakpoints = breakpoints
         self._publish = publish
         self._rate = rate or RateLimit()
+        self.frame_guesses = FrameGuesses()
 
     async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None) -> Verdict:
         """Decide which of the breakpoints hit together (same thread, same place) stop.
@@ -186,7 +210,7 @@ class HitJudge:
             JdwpError: the VM failed outside an evaluation (the connection, or the thread's frames).
         """
         verdict = Verdict([])
-        hit = _Hit(self, thread, self._names_of(breakpoint_ids))
+        hit = _Hit(self, thread, location, self._names_of(breakpoint_ids))
         for breakpoint_id in breakpoint_ids:
             state = self._breakpoints.hit_state(breakpoint_id)
             if state is None:  # a plain breakpoint: every hit stops

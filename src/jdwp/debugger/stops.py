@@ -13,12 +13,16 @@ from a wrong one before anything is sent to the VM.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections import deque
 from collections.abc import Callable
 from typing import NoReturn
 
 from ..client import JdwpClient
+from ..protocol.commands import Empty, ThreadReference, VirtualMachine
+from ..protocol.commands.threads import ThreadOut
 from ..protocol.constants import SuspendPolicy
+from ..protocol.errors import ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from .errors import NotFound, NotPaused, StaleReference
 from .frames import FrameRef
@@ -56,6 +60,25 @@ async def release(vm: JdwpClient, suspension: Suspension) -> None:
         await vm.resume()
     elif suspension.policy == SuspendPolicy.EVENT_THREAD:
         await vm.thread_reference.resume(suspension.thread)
+
+
+async def release_unconfirmed(vm: JdwpClient, suspension: Suspension) -> None:
+    """:func:`release`, without waiting for the VM's answer: for an event set that makes no stop (a false
+    condition, a logpoint), so the event loop is free for the next hit at once. A failure the VM answers
+    later is logged, as the engine logs a failed release it waited for; a connection that ends first released
+    everything anyway."""
+    if suspension.policy == SuspendPolicy.ALL:
+        await vm.send(VirtualMachine.Resume, Empty(), on_error=_release_failed)
+    elif suspension.policy == SuspendPolicy.EVENT_THREAD:
+        await vm.send(ThreadReference.Resume, ThreadOut(suspension.thread), on_error=_release_failed)
+
+
+def _release_failed(error: JdwpError) -> None:
+    if not isinstance(error, ConnectionClosed):
+        log.warning("releasing an event set failed: %s", error)
+
+
+log = logging.getLogger("jdwp.debugger")
 
 
 class Stops:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Final, Literal
+from typing import Final, Literal, NoReturn
 
 from .errors import ConnectionClosed, FramingError, ProtocolError, UsageError
 from .wire import (
@@ -23,7 +23,7 @@ from .wire import (
     ReplyPacket,
     encode_packet,
     pending_length,
-    split_packets,
+    take_packet,
 )
 
 
@@ -144,7 +144,7 @@ class JdwpConnection:
         elif self._eof:
             self.state = State.CLOSED
 
-    def _fail(self, error: ProtocolError) -> None:
+    def _fail(self, error: ProtocolError) -> NoReturn:
         self.state = State.ERROR
         self._error = error
         raise error
@@ -162,10 +162,11 @@ class JdwpConnection:
             return NEED_DATA
         if self.state is State.OPEN:
             try:
-                for packet in split_packets(self._buf, self.max_packet):
-                    return packet
+                packet = take_packet(self._buf, self.max_packet)
             except ProtocolError as exc:
                 self._fail(exc)
+            if packet is not None:
+                return packet
             if not self._eof:
                 return NEED_DATA
             self.state = State.CLOSED

@@ -65,23 +65,33 @@ def split_packets(buf: bytearray, max_length: int = DEFAULT_MAX_PACKET) -> Itera
     """Yield every whole packet at the front of ``buf``, removing each before it is yielded.
 
     Raises:
+        FramingError: as :func:`take_packet`.
+    """
+    while (packet := take_packet(buf, max_length)) is not None:
+        yield packet
+
+
+def take_packet(buf: bytearray, max_length: int = DEFAULT_MAX_PACKET) -> Packet | None:
+    """The whole packet at the front of ``buf``, removed from it; ``None`` while it has not all arrived.
+
+    Raises:
         FramingError: a length shorter than the header or longer than ``max_length``; checked as soon as
             the header is in, so an absurd length is never waited for or allocated.
     """
-    while len(buf) >= HEADER_SIZE:
-        length, packet_id, flags, code = HEADER.unpack_from(buf)
-        if length < HEADER_SIZE:
-            raise FramingError(f"packet length {length} is shorter than the {HEADER_SIZE}-byte header")
-        if length > max_length:
-            raise FramingError(f"packet length {length} exceeds the {max_length}-byte limit")
-        if len(buf) < length:
-            return
-        body = bytes(buf[HEADER_SIZE:length])
-        del buf[:length]
-        if flags & REPLY_FLAG:
-            yield ReplyPacket(packet_id, code, body, flags)
-        else:
-            yield CommandPacket(packet_id, code >> 8, code & 0xFF, body, flags)
+    if len(buf) < HEADER_SIZE:
+        return None
+    length, packet_id, flags, code = HEADER.unpack_from(buf)
+    if length < HEADER_SIZE:
+        raise FramingError(f"packet length {length} is shorter than the {HEADER_SIZE}-byte header")
+    if length > max_length:
+        raise FramingError(f"packet length {length} exceeds the {max_length}-byte limit")
+    if len(buf) < length:
+        return None
+    body = bytes(buf[HEADER_SIZE:length])
+    del buf[:length]
+    if flags & REPLY_FLAG:
+        return ReplyPacket(packet_id, code, body, flags)
+    return CommandPacket(packet_id, code >> 8, code & 0xFF, body, flags)
 
 
 def pending_length(buf: bytes | bytearray) -> int | None:

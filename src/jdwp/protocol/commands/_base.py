@@ -136,6 +136,8 @@ class Command(Generic[O, R]):
         return encode(spec_of(self.reply), reply, sizes, f"{self.name} reply", **extra)
 
     def decode_reply(self, body: bytes, sizes: IdSizes | None) -> R:
+        if self.reply is Empty and not body:  # Resume, Suspend, Dispose…: the common case of a hit's release
+            return Empty()  # type: ignore[return-value]  # R is Empty here
         fast_reply = self.fast_reply
         if fast_reply is not None and sizes is not None:
             try:

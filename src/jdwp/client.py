@@ -172,7 +172,7 @@ class JdwpClient(Mirrors):
         self._version: VersionReply | None = None
         #: Seconds the VM took to answer its first command (set once the connection opened).
         self.first_reply_s: float | None = None
-        self._counts = {"requests": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
+        self._counts = {"requests": 0, "writes": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
                         "ddm_dropped": 0, "unknown_commands": 0}
 
     # --- state -------------------------------------------------------------------------------------
@@ -208,7 +208,8 @@ class JdwpClient(Mirrors):
         return self._terminal
 
     def statistics(self) -> dict[str, int]:
-        """Counters: requests sent, replies matched, late replies dropped, events, DDM chunks, and more."""
+        """Counters: requests sent, writes they went out in (pipelined requests share one), replies matched,
+        late replies dropped, events, DDM chunks, and more."""
         return {**self._counts, "in_flight": len(self._pending), "buffered_events":
                 self._events_out.statistics().current_buffer_used}
 
@@ -368,6 +369,7 @@ class JdwpClient(Mirrors):
                 self._finish(ConnectionClosed(f"the JDWP connection broke while sending: {exc!r}"))
                 raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
             if sent == len(data):
+                self._counts["writes"] += 1
                 return
             data = data[sent:]
         # Packets queue in call order; whoever holds the lock sends every queued one in one write. A burst of
@@ -380,6 +382,7 @@ class JdwpClient(Mirrors):
                         return  # sent with an earlier holder's write
                     chunk = b"".join(self._outbox)
                     self._outbox.clear()
+                    self._counts["writes"] += 1
                     try:
                         await self._stream.send_all(chunk)
                     except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:

@@ -97,6 +97,25 @@ async def test_a_condition_true_once_in_1000_hits_stops_once_with_the_right_i(lo
             assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
 
 
+async def test_a_false_conditions_locals_go_out_with_its_frames_on_hotspot(loops: Debuggee) -> None:
+    """From a thread's third hit, a judged hit is two writes: Frames with GetValues under a guessed frame ID,
+    then the release. Without the guess it is three; each guess HotSpot's frame IDs did not confirm adds a
+    GetValues in a write of its own."""
+    with trio.fail_after(120):
+        async with session(loops) as debugger:
+            await debugger.set_breakpoint(LOOPS, STEP_LINE, condition="i < 0")
+            before = debugger.vm.statistics()
+            mark = len(loops.lines)
+            loops.send("loop 200")
+            await line_printed(loops, r"^looped 200 ", after=mark)
+            after = debugger.vm.statistics()
+            requests, writes = (after[key] - before[key] for key in ("requests", "writes"))
+            assert requests <= 3 * 200 + 3, requests  # Frames, GetValues, Resume; a missed guess adds one
+            assert writes <= 2 * 200 + 5, writes  # the first two hits, and a rare miss, take one more
+            cleanup = await debugger.detach()
+            assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
+
+
 async def test_a_condition_that_fails_stops_with_condition_error(loops: Debuggee) -> None:
     with trio.fail_after(120):
         async with session(loops) as debugger:

@@ -1,0 +1,136 @@
+"""The client's ways of sending: several commands in one write (``request_all``), a command whose reply nobody
+waits for (``send``), and packets written straight into a socket, against a scripted VM end.
+
+The scripted end stands for the VM side of the wire only (handshake, packets, replies in any order); a real
+OpenJDK agent runs the same commands in tests/live. Every test runs under ``trio.fail_after``.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+
+import pytest
+import trio
+import trio.testing
+
+import jdwp
+from jdwp.client import JdwpClient
+from jdwp.protocol.commands import ThreadReference, VirtualMachine
+from jdwp.protocol.commands.threads import ThreadNameReply, ThreadOut
+from jdwp.protocol.constants import ErrorCode
+from jdwp.protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError
+from jdwp.protocol.types import ThreadId
+from support.fakevm import FakeVm
+
+
+def name_reply(name: str) -> bytes:
+    return ThreadReference.Name.encode_reply(ThreadNameReply(name), None)
+
+
+async def test_request_all_sends_in_one_write_and_keeps_each_answer_in_its_place() -> None:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.open)
+            async with jdwp.open_jdwp(client_end) as vm:
+                names = [(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2, 3)]
+                nursery.start_soon(_answer_reversed, fake, 3)
+                first, second, third = await vm.request_all(names)
+        assert first.thread_name == "t1" and third.thread_name == "t3"
+        assert isinstance(second, CommandError) and second.code == ErrorCode.INVALID_THREAD
+
+
+async def _answer_reversed(fake: FakeVm, count: int) -> None:
+    packets = [await fake.receive() for _ in range(count)]
+    for packet in reversed(packets):  # the last first: the call must still wait for every one
+        assert packet is not None
+        (thread,) = struct.unpack(">Q", packet.body)
+        if thread == 2:
+            await fake.reply(packet, error=ErrorCode.INVALID_THREAD)
+        else:
+            await fake.reply(packet, name_reply(f"t{thread}"))
+
+
+async def test_request_all_times_out_as_a_whole_and_drops_late_replies() -> None:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.open)
+            async with jdwp.open_jdwp(client_end) as vm:
+                with pytest.raises(CommandTimeout, match=r"ThreadReference\.Name, ThreadReference\.Name"):
+                    await vm.request_all([(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2)],
+                                         timeout=0.05)
+                assert vm.statistics()["in_flight"] == 0
+                for _ in range(2):
+                    packet = await fake.receive()
+                    assert packet is not None
+                    await fake.reply(packet, name_reply("late"))
+                assert await _version_after(vm, fake) == "FakeVm"
+
+
+async def _version_after(vm: JdwpClient, fake: FakeVm) -> str:
+    async with trio.open_nursery() as nursery:
+        async def answer() -> None:
+            packet = await fake.receive()
+            assert packet is not None and packet.key == VirtualMachine.Version.key
+            await fake.answer_version(packet)
+        nursery.start_soon(answer)
+        return (await vm.version()).vm_name
+
+
+async def test_send_reports_an_error_answer_and_a_closed_connection_to_its_callback() -> None:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    errors: list[JdwpError] = []
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.open)
+            async with jdwp.open_jdwp(client_end) as vm:
+                await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(7)), on_error=errors.append)
+                packet = await fake.receive()
+                assert packet is not None and packet.key == ThreadReference.Resume.key
+                await fake.reply(packet, error=ErrorCode.INVALID_THREAD)
+                await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(8)), on_error=errors.append)
+                while not errors:
+                    await trio.sleep(0.001)
+                assert vm.statistics()["in_flight"] == 1  # the second one's answer is still due
+            # leaving the block closed the connection: the unanswered one hears of it
+        assert isinstance(errors[0], CommandError) and errors[0].code == ErrorCode.INVALID_THREAD
+        assert isinstance(errors[1], ConnectionClosed)
+
+
+async def test_a_packet_the_socket_takes_only_in_part_is_finished_before_the_next_one() -> None:
+    """Over a real socket pair whose buffers are small: the direct write takes what fits, the rest goes out
+    through the write lock, and a request made meanwhile waits its turn, so the VM sees both packets whole."""
+    ours, theirs = socket.socketpair()
+    for sock in (ours, theirs):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    big = bytes(range(256)) * 4096  # 1 MiB: far more than the socket buffers hold
+    fake = FakeVm(trio.SocketStream(trio.socket.from_stdlib_socket(theirs)))
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.open)
+            async with jdwp.open_jdwp(trio.SocketStream(trio.socket.from_stdlib_socket(ours))) as vm:
+                assert vm._fd is not None  # the direct path is the one under test
+                got: dict[str, object] = {}
+
+                async def big_one() -> None:
+                    got["big"] = await vm.request_raw(99, 1, big)
+
+                async def small_one() -> None:
+                    got["small"] = await vm.request_raw(99, 2, b"after")
+
+                nursery.start_soon(big_one)
+                await trio.testing.wait_all_tasks_blocked()  # the big one is part-written and waits on the socket
+                nursery.start_soon(small_one)
+                for _ in range(2):
+                    packet = await fake.receive()
+                    assert packet is not None
+                    await fake.reply(packet, struct.pack(">i", len(packet.body)))
+                while len(got) < 2:
+                    await trio.sleep(0.001)
+        assert got == {"big": struct.pack(">i", len(big)), "small": struct.pack(">i", 5)}

@@ -130,7 +130,7 @@ async def test_detach_during_a_blocked_call_leaves_the_vm_running(invokable: Deb
         await wait_line(invokable, "APP CODE RAN: slow end", before)
         ended = len(invokable.lines)
         await wait_line(invokable, r"^round \d+", ended)  # the main thread loops again
-        await trio.to_thread.run_sync(invokable.wait_for_more_heartbeats)
+        await wait_line(invokable, r"^round \d+", len(invokable.lines))
 
 
 async def test_a_thread_no_event_suspended_is_refused(invokable: Debuggee) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import socket
 import struct
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 import trio
@@ -28,18 +30,25 @@ def name_reply(name: str) -> bytes:
     return ThreadReference.Name.encode_reply(ThreadNameReply(name), None)
 
 
-async def test_request_all_sends_in_one_write_and_keeps_each_answer_in_its_place() -> None:
+@asynccontextmanager
+async def opened() -> AsyncIterator[tuple[FakeVm, JdwpClient, trio.Nursery]]:
+    """A client on a scripted VM end over memory streams, and a nursery for the VM side's tasks."""
     client_end, vm_end = trio.testing.memory_stream_pair()
     fake = FakeVm(vm_end)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(fake.open)
             async with jdwp.open_jdwp(client_end) as vm:
-                names = [(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2, 3)]
-                nursery.start_soon(_answer_reversed, fake, 3)
-                first, second, third = await vm.request_all(names)
-        assert first.thread_name == "t1" and third.thread_name == "t3"
-        assert isinstance(second, CommandError) and second.code == ErrorCode.INVALID_THREAD
+                yield fake, vm, nursery
+
+
+async def test_request_all_sends_in_one_write_and_keeps_each_answer_in_its_place() -> None:
+    async with opened() as (fake, vm, nursery):
+        names = [(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2, 3)]
+        nursery.start_soon(_answer_reversed, fake, 3)
+        first, second, third = await vm.request_all(names)
+    assert first.thread_name == "t1" and third.thread_name == "t3"
+    assert isinstance(second, CommandError) and second.code == ErrorCode.INVALID_THREAD
 
 
 async def _answer_reversed(fake: FakeVm, count: int) -> None:
@@ -54,21 +63,15 @@ async def _answer_reversed(fake: FakeVm, count: int) -> None:
 
 
 async def test_request_all_times_out_as_a_whole_and_drops_late_replies() -> None:
-    client_end, vm_end = trio.testing.memory_stream_pair()
-    fake = FakeVm(vm_end)
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(fake.open)
-            async with jdwp.open_jdwp(client_end) as vm:
-                with pytest.raises(CommandTimeout, match=r"ThreadReference\.Name, ThreadReference\.Name"):
-                    await vm.request_all([(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2)],
-                                         timeout=0.05)
-                assert vm.statistics()["in_flight"] == 0
-                for _ in range(2):
-                    packet = await fake.receive()
-                    assert packet is not None
-                    await fake.reply(packet, name_reply("late"))
-                assert await _version_after(vm, fake) == "FakeVm"
+    async with opened() as (fake, vm, _):
+        with pytest.raises(CommandTimeout, match=r"ThreadReference\.Name, ThreadReference\.Name"):
+            await vm.request_all([(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2)], timeout=0.05)
+        assert vm.statistics()["in_flight"] == 0
+        for _ in range(2):
+            packet = await fake.receive()
+            assert packet is not None
+            await fake.reply(packet, name_reply("late"))
+        assert await _version_after(vm, fake) == "FakeVm"
 
 
 async def _version_after(vm: JdwpClient, fake: FakeVm) -> str:
@@ -82,24 +85,19 @@ async def _version_after(vm: JdwpClient, fake: FakeVm) -> str:
 
 
 async def test_send_reports_an_error_answer_and_a_closed_connection_to_its_callback() -> None:
-    client_end, vm_end = trio.testing.memory_stream_pair()
-    fake = FakeVm(vm_end)
     errors: list[JdwpError] = []
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(fake.open)
-            async with jdwp.open_jdwp(client_end) as vm:
-                await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(7)), on_error=errors.append)
-                packet = await fake.receive()
-                assert packet is not None and packet.key == ThreadReference.Resume.key
-                await fake.reply(packet, error=ErrorCode.INVALID_THREAD)
-                await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(8)), on_error=errors.append)
-                while not errors:
-                    await trio.sleep(0.001)
-                assert vm.statistics()["in_flight"] == 1  # the second one's answer is still due
-            # leaving the block closed the connection: the unanswered one hears of it
-        assert isinstance(errors[0], CommandError) and errors[0].code == ErrorCode.INVALID_THREAD
-        assert isinstance(errors[1], ConnectionClosed)
+    async with opened() as (fake, vm, _):
+        await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(7)), on_error=errors.append)
+        packet = await fake.receive()
+        assert packet is not None and packet.key == ThreadReference.Resume.key
+        await fake.reply(packet, error=ErrorCode.INVALID_THREAD)
+        await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(8)), on_error=errors.append)
+        while not errors:
+            await trio.sleep(0.001)
+        assert vm.statistics()["in_flight"] == 1  # the second one's answer is still due
+    # leaving the block closed the connection: the unanswered one hears of it
+    assert isinstance(errors[0], CommandError) and errors[0].code == ErrorCode.INVALID_THREAD
+    assert isinstance(errors[1], ConnectionClosed)
 
 
 async def test_a_packet_the_socket_takes_only_in_part_is_finished_before_the_next_one() -> None:

@@ -14,7 +14,11 @@ throughput. Series, one run, loopback, one JVM:
 - *logpoint, storm*: a logpoint (``i={i}``) on a loop that runs flat out: past 100 a second hits are only
   counted (the rate limit), so this is mostly the cheap path;
 - *logpoint, captured*: the same logpoint, the loop parking 15 ms after each call, so every hit is captured
-  (message evaluated, thread name and location read, event published);
+  (message evaluated while the thread waits; its thread name and location read, and the event published,
+  once it is released);
+- *false condition, loop parks 15 ms*: the control for the row above: the same parking, nothing captured. A
+  hit after an idle pause costs more on its own (the machine wakes the debugger, the VM and the thread from
+  idle at each step), so the difference between these two rows is what capturing costs;
 - *stop + locals + resume via MCP*: a plain breakpoint, and a client of the in-memory MCP server doing what
   an agent would do to "log" a value: wait for the stop, read the stack and the locals, resume.
 
@@ -65,6 +69,8 @@ async def library_series(jvm: Debuggee, hits: int) -> dict[str, tuple[float, flo
         captured = min(hits, 200)
         found[f"logpoint, captured (loop parks {CAPTURED_PAUSE_MS} ms)"] = await with_breakpoint(
             debugger, jvm, captured, CAPTURED_PAUSE_MS, action="log", log_message="i={i}", max_hits=10_000)
+        found[f"false condition (loop parks {CAPTURED_PAUSE_MS} ms)"] = await with_breakpoint(
+            debugger, jvm, captured, CAPTURED_PAUSE_MS, condition="i < 0")
     return found
 
 
@@ -133,9 +139,9 @@ async def run(hits: int, mcp_hits: int) -> Table:
     base_rate = hits / series["no breakpoint"][2]
     rows = []
     for name, (median, p99, elapsed) in series.items():
-        count = mcp_hits if "MCP" in name else min(hits, 200) if "captured" in name else hits
+        paced = "parks" in name
+        count = mcp_hits if "MCP" in name else min(hits, 200) if paced else hits
         rate = count / elapsed
-        paced = "captured" in name
         rows.append([name, f"{median:.3f}", f"{p99:.3f}", str(count),
                      "n/a (parks)" if paced else f"{rate:,.0f}", "n/a" if paced else f"1/{base_rate / rate:,.0f}"
                      if rate < base_rate else "1"])

@@ -5,8 +5,8 @@
 
 Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
 bench/server_startup.py, bench/latency.py, bench/tokens.py, and as subprocesses (their output included
-verbatim) bench/roundtrips.py at 10 ms injected RTT and bench/codec.py. The document holds the machine,
-the commands and the tables; nothing else.
+verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms injected RTT and bench/codec.py. The document
+holds the machine, the commands and the tables; nothing else.
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ def main() -> None:
     latency_tables = latency.measure(args.cycles)
     print("response bytes …", flush=True)
     token_table = tokens.measure()
+    print("per-hit cost …", flush=True)
+    hits = script_output("logpoints.py")
     print("round trips …", flush=True)
     trips = script_output("roundtrips.py", "--rtt-ms", "10")
     print("decoding …", flush=True)
@@ -82,7 +84,8 @@ def main() -> None:
         "Other processes may run on the machine during the run; the load averages show how busy it was.",
         "",
         "To rerun one part: `python bench/journey.py`, `python bench/server_startup.py`, "
-        "`python bench/latency.py`, `python bench/tokens.py`, `python bench/roundtrips.py --rtt-ms 10`, "
+        "`python bench/latency.py`, `python bench/tokens.py`, `python bench/logpoints.py`, "
+        "`python bench/roundtrips.py --rtt-ms 10`, "
         "`python bench/codec.py` (each `--help` lists its "
         "options). They need `java`, `javac` and `jdb` (OpenJDK 17) on PATH and the package installed "
         "(`pip install -e .`) so that `pyjdwp-mcp` is beside the Python running them.",
@@ -96,6 +99,8 @@ def main() -> None:
                      latency_tables)
     lines += section("What an agent reads: response bytes, envelope and payload", "python bench/tokens.py",
                      [token_table])
+    lines += ["## What a conditional breakpoint or a logpoint costs the thread that hits it", "",
+              "`python bench/logpoints.py`", "", "```", hits, "```", ""]
     lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",
               "```", trips, "```", ""]
     lines += ["## Decoding and encoding the hot paths, against hand-written struct code", "",

@@ -289,6 +289,8 @@ class JdwpClient(Mirrors):
         bodies = [command.encode_out(out, self._sizes) for command, out in requests]
         if self._terminal is not None:
             raise _again(self._terminal)
+        if not requests:
+            return []
         seconds = self.request_timeout if timeout is None else timeout
         deadline = trio.current_time() + seconds
         slots: list[tuple[int, _ReplySlot]] = []

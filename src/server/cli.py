@@ -15,11 +15,10 @@ import sys
 
 import anyio
 import trio
-from mcp.server.stdio import stdio_server
 
 from .app import build_server
 from .capabilities import VERSION
-from .stdio import stdin_lines, stdout_writer
+from .stdio import stdin_lines, stdout_writer, wire
 from .targets import Config
 
 DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening
@@ -84,12 +83,8 @@ async def serve(config: Config) -> None:
                         return
 
             nursery.start_soon(stop_on_signal)
-            async with stdout_writer() as stdout:
-                # The SDK annotates its streams as anyio's file wrapper; it only iterates stdin's lines and
-                # awaits stdout's write and flush, which ours provide (server.stdio).
-                async with stdio_server(stdin=stdin, stdout=stdout) as (  # type: ignore[arg-type]
-                        read_stream, write_stream):
-                    await server.run(read_stream, write_stream, server.create_initialization_options())
+            async with stdout_writer() as stdout, wire(stdin, stdout) as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
             nursery.cancel_scope.cancel()
 
 

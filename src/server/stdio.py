@@ -13,8 +13,17 @@ import os
 import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
+import anyio
+import mcp_types
 import trio
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+
+#: How long a response already being written may finish after its request was cancelled (shutdown, the
+#: client's cancellation): cut short, the line would be torn and the wire unreadable after it.
+WRITE_GRACE_S = 5.0
 
 
 def _pollable(fd: int) -> bool:
@@ -70,8 +79,6 @@ def stdin_lines() -> PipeLines | None:
     return PipeLines(os.dup(0)) if _pollable(0) else None
 
 
-
-
 class FdWriter:
     """The SDK's view of stdout (``write`` text, ``flush``) over a trio stream of a private copy of fd 1."""
 
@@ -106,3 +113,88 @@ async def stdout_writer() -> AsyncIterator[FdWriter | None]:
         os.close(saved)
         with trio.CancelScope(shield=True):
             await writer.aclose()
+
+
+class MessageReader:
+    """The SDK's read stream: stdin's lines parsed into JSON-RPC messages in the task that asks for them.
+
+    The SDK's stdio transport parses in a reader task of its own and hands each message over a memory
+    stream, and each response over another to a writer task: a task switch each way on every call. These
+    two streams (the SDK's ``ReadStream`` and ``WriteStream`` protocols, which ``Server.run`` takes) do the
+    same work in the dispatcher's and the handler's task instead.
+    """
+
+    def __init__(self, lines: PipeLines) -> None:
+        self._lines = lines
+        self._closed = False
+
+    async def receive(self) -> SessionMessage | Exception:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        try:
+            line = await self._lines.__anext__()
+        except StopAsyncIteration:
+            raise anyio.EndOfStream from None
+        try:
+            return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+        except Exception as exc:  # as the SDK's reader: handed on (the dispatcher logs it), the wire goes on
+            return exc
+
+    def __aiter__(self) -> MessageReader:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> MessageReader:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class MessageWriter:
+    """The SDK's write stream: each message serialised as the SDK's stdio transport does, and written whole
+    (one writer at a time; a write in progress is not cut short by its task's cancellation)."""
+
+    def __init__(self, out: FdWriter) -> None:
+        self._out = out
+        self._lock = trio.Lock()
+        self._closed = False
+
+    async def send(self, message: SessionMessage, /) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+        async with self._lock:
+            with trio.CancelScope(shield=True) as scope:
+                scope.relative_deadline = WRITE_GRACE_S
+                await self._out.write(text)
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> MessageWriter:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+@asynccontextmanager
+async def wire(stdin: PipeLines | None, stdout: FdWriter | None) -> AsyncIterator[tuple[Any, Any]]:
+    """The MCP read and write streams over stdin and stdout: served here when trio can poll both, else by
+    the SDK's stdio transport (with our reader or writer where there is one)."""
+    if stdin is not None and stdout is not None:
+        yield MessageReader(stdin), MessageWriter(stdout)
+        return
+    # The SDK annotates its streams as anyio's file wrapper; it only iterates stdin's lines and awaits
+    # stdout's write and flush, which ours provide.
+    async with stdio_server(stdin=stdin, stdout=stdout) as streams:  # type: ignore[arg-type]
+        yield streams

@@ -21,7 +21,15 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands.reftypes import FieldInfo, LineTableReply, MethodInfo, VariableTableReply
+from ..protocol.commands import Command, Method, ReferenceType
+from ..protocol.commands.reftypes import (
+    FieldInfo,
+    LineTableReply,
+    MethodInfo,
+    MethodOut,
+    RefTypeOut,
+    VariableTableReply,
+)
 from ..protocol.commands.vm import VersionReply
 from ..protocol.constants import ErrorCode
 from ..protocol.errors import AbsentInformation, CommandError, UsageError
@@ -37,6 +45,11 @@ ACC_SYNTHETIC = 0x1000
 JDWP_SYNTHETIC = 0xF0000000  # JDWP's own synthetic bit in Method modBits (ReferenceType.Methods, 2,5)
 
 log = logging.getLogger("jdwp.debugger")
+
+#: The commands of :meth:`Symbols._read_classes`, by what each reply is kept as.
+_CLASS_COMMANDS: dict[str, Command[Any, Any]] = {
+    "signature": ReferenceType.Signature, "source": ReferenceType.SourceFile, "methods": ReferenceType.Methods,
+    "smap": ReferenceType.SourceDebugExtension}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -228,6 +241,9 @@ class Symbols:
         (only a VM that has them is asked for maps).
         """
         refs = list(dict.fromkeys(refs))
+        if self._capabilities is not None:
+            await self._read_classes(refs, methods)
+            return
         thunks: list[Callable[[], Awaitable[Any]]] = []
         for ref in refs:
             rid = ReferenceTypeId(ref)
@@ -244,6 +260,44 @@ class Symbols:
         if thunks:
             await gather(thunks)
         await self.prefetch_smaps(refs)  # a no-op unless the capabilities came with this batch
+
+    async def _read_classes(self, refs: list[int], methods: bool) -> None:
+        """What :meth:`prefetch_classes` asks once the capabilities are known, in one write (no task per
+        command): the replies are kept as :meth:`signature`, :meth:`source`, :meth:`methods` and
+        :meth:`smap` keep them, and the first error those would raise is raised once all are kept."""
+        maps = self._capabilities is not None and self._capabilities.source_debug_extension
+        asked: list[tuple[str, int]] = []
+        for ref in refs:
+            asked += [(what, ref) for what, wanted in (
+                ("signature", ref not in self._signatures), ("source", ref not in self._sources),
+                ("methods", methods and ref not in self._methods), ("smap", maps and ref not in self._smaps))
+                if wanted]
+        if not asked:
+            return
+        replies = await self._vm.request_all([(_CLASS_COMMANDS[what], RefTypeOut(ReferenceTypeId(ref)))
+                                              for what, ref in asked])
+        failure: CommandError | None = None
+        for (what, ref), reply in zip(asked, replies, strict=True):
+            error = reply if isinstance(reply, CommandError) else None
+            if what == "signature":
+                if error is None:
+                    self.note_signature(ref, reply.signature)
+            elif what == "source":
+                if error is None or isinstance(error, AbsentInformation):
+                    self._sources.setdefault(ref, None if error else reply.source_file)
+                    error = None
+            elif what == "methods":
+                if error is None:
+                    self._methods.setdefault(ref, {m.method_id: m for m in reply.declared})
+            elif ref not in self._smaps:  # the source map: none when the VM cannot give one
+                if error is not None and not isinstance(error, AbsentInformation):
+                    log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, error)
+                text = None if error else reply.extension
+                self._smaps[ref] = read_smap(text, self._signatures.get(ref) or f"class {ref:#x}")
+                error = None
+            failure = failure or error
+        if failure is not None:
+            raise failure
 
     async def prefetch_sources(self, refs: Iterable[int]) -> None:
         """The source file names of every class not asked yet: one round trip."""
@@ -267,8 +321,21 @@ class Symbols:
     async def prefetch_lines(self, keys: Iterable[tuple[int, int]]) -> None:
         """Line tables of every (class, method) not cached yet: one round trip."""
         missing = [k for k in dict.fromkeys(keys) if k not in self._lines]
-        if missing:
-            await gather([partial(self.line_table, ReferenceTypeId(k[0]), MethodId(k[1])) for k in missing])
+        if not missing:
+            return
+        # One write, answered in this task (as :meth:`line_table` keeps each; its first error is raised).
+        replies = await self._vm.request_all([(Method.LineTable, MethodOut(ReferenceTypeId(ref), MethodId(method)))
+                                              for ref, method in missing])
+        failure: CommandError | None = None
+        for key, reply in zip(missing, replies, strict=True):
+            if not isinstance(reply, CommandError):
+                self._lines.setdefault(key, reply)
+            elif _is_absent(reply):
+                self._lines.setdefault(key, None)
+            else:
+                failure = failure or reply
+        if failure is not None:
+            raise failure
 
     async def describe(self, locations: Sequence[Location]) -> list[SourcePosition]:
         """Class, method, source and line of each location, in one round trip.

@@ -334,8 +334,8 @@ TOOLS: tuple[Tool, ...] = (
          "or frame 0's locals), at most 100 a second per session (more are counted in dropped), until maxHits "
          "(default 100, at most 10000) spend it (breakpoint_spent event); suspend thread holds only the hitting "
          "thread at a stop, so other threads (Android's main thread) keep running. While a condition or hit "
-         "count is judged only the hitting thread waits (about a millisecond per hit on loopback: keep them off lines hit "
-         "thousands of times a second).",
+         "count is judged only the hitting thread waits (about a millisecond per hit on loopback: keep them off "
+         "lines hit thousands of times a second).",
          SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),
     Tool("set_debugger_exception_breakpoint", "Stop on exceptions",
          "Stop where an exception is thrown: of exceptionClass (binary name, e.g. java.lang.IllegalStateException) "

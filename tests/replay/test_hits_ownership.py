@@ -18,11 +18,13 @@ import trio.testing
 from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
 from jdwp.debugger import LogpointHit, Stopped
+from jdwp.protocol.commands import BY_ID, ThreadReference
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
 from jdwp.protocol.commands.threads import ThisObjectReply
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag
 from jdwp.protocol.values import Value
+from jdwp.protocol.wire import CommandPacket
 from support.fakevm import Handler, ScriptedVm
 
 THREAD = 0x200
@@ -129,3 +131,24 @@ async def test_an_event_of_a_cleared_request_releases_its_own_thread() -> None:
         await vm.event(hit(request, THREAD), policy=SuspendPolicy.EVENT_THREAD)
         await trio.testing.wait_all_tasks_blocked()
         assert threads == [THREAD]
+
+
+class _NameNeverAnswered(ScriptedVm):
+    """A VM that never answers ``ThreadReference.Name``: a reply lost on the way stands for it."""
+
+    async def answer(self, packet: CommandPacket) -> None:
+        if BY_ID[packet.key] is ThreadReference.Name:
+            self.sent.append(ThreadReference.Name.name)
+            return
+        await super().answer(packet)
+
+
+async def test_a_stop_that_times_out_while_it_is_made_still_releases_the_event_sets_suspension() -> None:
+    async with scripted(with_i(777), _NameNeverAnswered) as (vm, debugger):
+        await debugger.set_breakpoint(CLASS, 5)
+        debugger.vm.request_timeout = 0.2
+        await vm.event(hit(vm._request_ids, THREAD))  # SUSPEND_ALL: the stop would hold the VM
+        with trio.fail_after(5):
+            while "VirtualMachine.Resume" not in vm.sent:
+                await trio.sleep(0.01)
+        assert debugger.state == "running" and debugger.terminal is None

@@ -26,6 +26,7 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections.abc import AsyncIterator
@@ -38,7 +39,7 @@ from .._groups import sole_exception
 from ..client import JdwpClient
 from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
-from ..protocol.errors import CommandError, ConnectionClosed, JdwpError
+from ..protocol.errors import ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._gather import gather
 from ._held import Held
@@ -384,9 +385,11 @@ class Debugger(Inspection):
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None
-            except CommandError:
-                # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure.
-                await release(self.vm, found.suspension)
+            except JdwpError:
+                # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure
+                # (an error answer, or a reply that never came); over a closed connection there is none left.
+                with contextlib.suppress(JdwpError):
+                    await release(self.vm, found.suspension)
                 raise
             if state is None:
                 await release_unconfirmed(self.vm, found.suspension)

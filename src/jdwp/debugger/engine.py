@@ -386,8 +386,7 @@ class Debugger(Inspection):
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None
             except JdwpError:
-                # The suspension is ours and no stop holds it: never leave the VM suspended behind a failure
-                # (an error answer, or a reply that never came); over a closed connection there is none left.
+                # Ours, held by no stop: never leave the VM suspended behind a failure (an answer or a timeout).
                 with contextlib.suppress(JdwpError):
                     await release(self.vm, found.suspension)
                 raise

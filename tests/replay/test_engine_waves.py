@@ -66,6 +66,6 @@ async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
             ["EventRequest.Clear"] * 3,  # the breakpoint's and the class-prepare requests (Q, Q$*)
             ["VirtualMachine.Resume"],  # after the clears' replies: no event of ours comes after it
             ["VirtualMachine.AllThreads"],
-            # Dispose goes in the counts' write: the VM answers in order, so the counts come before it lets go
-            ["ThreadReference.SuspendCount"] * 2 + ["VirtualMachine.Dispose"],
+            ["ThreadReference.SuspendCount"] * 2,
+            ["VirtualMachine.Dispose"],
         ]

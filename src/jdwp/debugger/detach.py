@@ -8,13 +8,12 @@ its deadline and makes it idempotent.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Literal
 
 import trio
 
 from ..client import JdwpClient
-from ..protocol.commands import Empty, ThreadReference, VirtualMachine
+from ..protocol.commands import ThreadReference
 from ..protocol.commands.threads import ThreadOut
 from ..protocol.errors import CommandError, JdwpError
 from ._gather import gather
@@ -53,7 +52,8 @@ async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: B
         # Every event our requests caused came before the replies to clearing them; once those are
         # handled (released, since we are detaching), what is left suspended is not ours.
         await drain()
-        running = await _count_then_dispose(vm) == 0
+        running = await suspended_threads(vm) == 0
+        await vm.dispose()  # a VM that closes instead of answering did what Dispose asks: the counts stand
     except JdwpError as exc:  # lost, garbled (ProtocolError) or unanswered: nothing more can be confirmed
         await vm.aclose()
         return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
@@ -62,35 +62,14 @@ async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: B
 
 
 async def suspended_threads(vm: JdwpClient) -> int | None:
-    """How many threads of the VM are suspended (asked of every thread at once), or ``None`` when a thread
+    """How many threads of the VM are suspended (asked of every thread in one write), or ``None`` when a thread
     ended while we asked. Zero is the evidence for "the app runs" that detach and its retry report.
     """
     try:
         threads = await vm.all_threads()
-        counts = await gather([partial(vm.thread_reference.suspend_count, t) for t in threads])
     except CommandError:
         return None  # no proof either way
-    return sum(1 for count in counts if count)
-
-
-async def _count_then_dispose(vm: JdwpClient) -> int | None:
-    """:func:`suspended_threads`, with ``VirtualMachine.Dispose`` (1,6) in the same write as the counts, then
-    close: the VM answers one connection's commands in order, so every count is taken before it lets go, and
-    detach spends one round trip fewer. A VM that drops the connection instead of answering leaves the
-    counts unknown: that is a :class:`JdwpError`, as when it drops it during the counts.
-    """
-    try:
-        threads = await vm.all_threads()
-    except CommandError:
-        await vm.dispose()
-        return None  # no proof either way
-    try:
-        requests = [(ThreadReference.SuspendCount, ThreadOut(t)) for t in threads]
-        *counts, disposed = await vm.request_all([*requests, (VirtualMachine.Dispose, Empty())])
-    finally:
-        await vm.aclose()
-    if isinstance(disposed, CommandError):
-        raise disposed
+    counts = await vm.request_all([(ThreadReference.SuspendCount, ThreadOut(t)) for t in threads])
     if any(isinstance(count, CommandError) for count in counts):
         return None  # a thread ended while we asked
     return sum(1 for count in counts if count.suspend_count)

@@ -289,11 +289,12 @@ class Symbols:
             elif what == "methods":
                 if error is None:
                     self._methods.setdefault(ref, {m.method_id: m for m in reply.declared})
-            elif ref not in self._smaps:  # the source map: none when the VM cannot give one
+            else:  # the source map: none when the VM cannot give one, never an error (as smap() keeps it)
                 if error is not None and not isinstance(error, AbsentInformation):
                     log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, error)
-                text = None if error else reply.extension
-                self._smaps[ref] = read_smap(text, self._signatures.get(ref) or f"class {ref:#x}")
+                if ref not in self._smaps:  # another task may have read it while these were asked
+                    text = None if error else reply.extension
+                    self._smaps[ref] = read_smap(text, self._signatures.get(ref) or f"class {ref:#x}")
                 error = None
             failure = failure or error
         if failure is not None:

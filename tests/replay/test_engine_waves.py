@@ -64,8 +64,8 @@ async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
         assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
         assert vm.waves[before:] == [
             ["EventRequest.Clear"] * 3,  # the breakpoint's and the class-prepare requests (Q, Q$*)
-            ["VirtualMachine.Resume"],  # after the clears' replies: no event of ours comes after it
-            ["VirtualMachine.AllThreads"],
+            # after the clears' replies (no event of ours comes after it), with the thread list in its write
+            ["VirtualMachine.Resume", "VirtualMachine.AllThreads"],
             ["ThreadReference.SuspendCount"] * 2,
             ["VirtualMachine.Dispose"],
         ]

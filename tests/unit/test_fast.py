@@ -37,6 +37,8 @@ def test_the_hot_commands_have_fast_decoders() -> None:
     assert {f"{cmd.name}-{which}" for cmd, which in FAST} >= {
         "Event.Composite-out", "ThreadReference.Frames-reply", "StackFrame.GetValues-reply",
         "VirtualMachine.AllClasses-reply", "VirtualMachine.AllClassesWithGeneric-reply",
+        "ReferenceType.Methods-reply", "ReferenceType.MethodsWithGeneric-reply", "Method.LineTable-reply",
+        "Method.VariableTable-reply", "Method.VariableTableWithGeneric-reply",
     }
 
 

@@ -7,20 +7,22 @@ its deadline and makes it idempotent.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
 import trio
 
 from ..client import JdwpClient
-from ..protocol.commands import ThreadReference
+from ..protocol.commands import Empty, ThreadReference, VirtualMachine
 from ..protocol.commands.threads import ThreadOut
+from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import CommandError, JdwpError
+from ..protocol.types import ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
 from .model import Cleanup
 from .steps import Steps
-from .stops import Stops, release
+from .stops import Stops, release_command
 
 __all__ = ["DETACH_DEADLINE", "clean_up", "suspended_threads"]
 
@@ -44,15 +46,18 @@ async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: B
             _, cleared = await gather([steps.end_all, breakpoints.clear_all])
             remaining += cleared
             states = stops.take_all()
-        for state in states:
-            try:
-                await release(vm, state.suspension)
-            except CommandError as exc:
-                errors.append(f"releasing {state.stop.stop_id}: {exc}")
+        # The releases and the thread list in one write: the VM runs them in order, after the clears.
+        releases = [(state, *release_command(state.suspension)) for state in states
+                    if state.suspension.policy != SuspendPolicy.NONE]
+        *released, threads = await vm.request_all([*((command, out) for _, command, out in releases),
+                                                   (VirtualMachine.AllThreads, Empty())])
+        errors += [f"releasing {state.stop.stop_id}: {answer}" for (state, _, _), answer in zip(releases, released,
+                                                                                               strict=True)
+                   if isinstance(answer, CommandError)]
         # Every event our requests caused came before the replies to clearing them; once those are
         # handled (released, since we are detaching), what is left suspended is not ours.
         await drain()
-        running = await suspended_threads(vm) == 0
+        running = not isinstance(threads, CommandError) and await _suspended_among(vm, threads.threads) == 0
         await vm.dispose()  # a VM that closes instead of answering did what Dispose asks: the counts stand
     except JdwpError as exc:  # lost, garbled (ProtocolError) or unanswered: nothing more can be confirmed
         await vm.aclose()
@@ -69,6 +74,10 @@ async def suspended_threads(vm: JdwpClient) -> int | None:
         threads = await vm.all_threads()
     except CommandError:
         return None  # no proof either way
+    return await _suspended_among(vm, threads)
+
+
+async def _suspended_among(vm: JdwpClient, threads: Sequence[ThreadId]) -> int | None:
     counts = await vm.request_all([(ThreadReference.SuspendCount, ThreadOut(t)) for t in threads])
     if any(isinstance(count, CommandError) for count in counts):
         return None  # a thread ended while we asked

@@ -155,10 +155,11 @@ class EventSets:
         thunks: list[Callable[[], Awaitable[Any]]] = [
             lambda: self.vm.thread_reference.name(thread),
             lambda: self.symbols.describe([location] if location else []),
-            lambda: self.steps.drop_ended_threads(thread)]
+            lambda: self.steps.drop_ended_threads(thread),
+            partial(self.symbols.prefetch_variable_table, location)]
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
-        name, positions, _, *thrown = await gather(thunks)
+        name, positions, _, _, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self.steps.step_past_synthetic(found.step, location):
                 return None

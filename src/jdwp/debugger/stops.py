@@ -16,10 +16,10 @@ import dataclasses
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..client import JdwpClient
-from ..protocol.commands import Empty, ThreadReference, VirtualMachine
+from ..protocol.commands import Command, Empty, ThreadReference, VirtualMachine
 from ..protocol.commands.threads import ThreadOut
 from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import ConnectionClosed, JdwpError
@@ -30,7 +30,7 @@ from .ids import IdScheme
 from .model import EngineEvent, Locals, Stop, Stopped
 from .steps import Steps
 
-__all__ = ["StopState", "Stops", "Suspension", "release"]
+__all__ = ["StopState", "Stops", "Suspension", "release", "release_command"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,13 +53,20 @@ class StopState:
     locals: dict[str, Locals] = dataclasses.field(default_factory=dict)
 
 
+def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:
+    """The command that releases a suspension of policy ALL or EVENT_THREAD (see :func:`release`)."""
+    if suspension.policy == SuspendPolicy.ALL:
+        return VirtualMachine.Resume, Empty()
+    if suspension.policy == SuspendPolicy.EVENT_THREAD:
+        return ThreadReference.Resume, ThreadOut(suspension.thread)
+    raise ValueError(f"a suspension of policy {suspension.policy} holds nothing to release")
+
+
 async def release(vm: JdwpClient, suspension: Suspension) -> None:
     """Release one suspension we own: ``VirtualMachine.Resume`` (1,9) for ALL, ``ThreadReference.Resume``
     (11,3) of its thread for EVENT_THREAD, nothing for NONE."""
-    if suspension.policy == SuspendPolicy.ALL:
-        await vm.resume()
-    elif suspension.policy == SuspendPolicy.EVENT_THREAD:
-        await vm.thread_reference.resume(suspension.thread)
+    if suspension.policy != SuspendPolicy.NONE:
+        await vm.request(*release_command(suspension))
 
 
 async def release_unconfirmed(vm: JdwpClient, suspension: Suspension) -> None:
@@ -67,10 +74,8 @@ async def release_unconfirmed(vm: JdwpClient, suspension: Suspension) -> None:
     condition, a logpoint), so the event loop is free for the next hit at once. A failure the VM answers
     later is logged, as the engine logs a failed release it waited for; a connection that ends first released
     everything anyway."""
-    if suspension.policy == SuspendPolicy.ALL:
-        await vm.send(VirtualMachine.Resume, Empty(), on_error=_release_failed)
-    elif suspension.policy == SuspendPolicy.EVENT_THREAD:
-        await vm.send(ThreadReference.Resume, ThreadOut(suspension.thread), on_error=_release_failed)
+    if suspension.policy != SuspendPolicy.NONE:
+        await vm.send(*release_command(suspension), on_error=_release_failed)
 
 
 def _release_failed(error: JdwpError) -> None:

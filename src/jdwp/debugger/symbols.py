@@ -227,6 +227,16 @@ class Symbols:
                 self._variables[key] = None
         return self._variables[key]
 
+    async def prefetch_variable_table(self, location: Location | None) -> None:
+        """The variable table of a stop's method (if it has a place), read with the stop: the locals asked
+        next need it. A VM that cannot give it now says so again when they ask, where the error belongs."""
+        if location is None:
+            return
+        try:
+            await self.variable_table(location.class_id, location.method_id)
+        except CommandError as exc:
+            log.debug("variable table of a stop's method not read ahead: %s", exc)
+
     async def class_loader(self, ref: ReferenceTypeId) -> int:
         if ref not in self._loaders:
             self._loaders[ref] = await self._vm.reference_type.class_loader(ref)

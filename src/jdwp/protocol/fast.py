@@ -1,4 +1,5 @@
-"""Hand-framed decoders for the hot replies (frames, frame values, class lists) and their tools.
+"""Hand-framed decoders for the hot replies (frames, frame values, class lists, a class's methods, line and
+variable tables) and their tools.
 
 The tools: :class:`Reader` (a cursor over a body), :class:`PerSizes` (structs precompiled once per VM's
 ID widths) and :func:`id_format`; :mod:`.commands.composite` reads composite events with them.
@@ -188,11 +189,12 @@ def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: boo
     """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries, each ``make(*fields)``.
 
     A VM of a real app lists tens of thousands of classes, so this reads them in one tight loop of
-    ``struct`` reads rather than through :class:`Reader`'s calls.
+    ``struct`` reads rather than through :class:`Reader`'s calls, and decodes each signature inline
+    (:func:`.strings.decode_string` only for one that is not plain UTF-8). A length that runs past the
+    end leaves the next read past the end too, which ``struct`` refuses.
     """
     head = struct.Struct(">B" + id_format(sizes.reference_type_id_size) + "i")  # tag, type ID, signature length
     unpack_head, unpack_int, head_size = head.unpack_from, _INT.unpack_from, head.size
-    end = len(body)
     (count,) = unpack_int(body, 0)
     if count < 0:
         raise ValueError(f"negative count {count}")
@@ -201,17 +203,25 @@ def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: boo
     append = out.append
     for _ in range(count):
         tag, ref, length = unpack_head(body, pos)
+        if length < 0:
+            raise ValueError(f"negative string length {length}")
         pos += head_size
-        if length < 0 or pos + length > end:
-            raise ValueError(f"a string of {length} bytes at offset {pos} does not fit in {end}")
-        signature = decode_string(body[pos : pos + length])
+        raw = body[pos : pos + length]
+        try:
+            signature = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            signature = decode_string(raw)
         pos += length
         if generic:
             (length,) = unpack_int(body, pos)
+            if length < 0:
+                raise ValueError(f"negative string length {length}")
             pos += 4
-            if length < 0 or pos + length > end:
-                raise ValueError(f"a string of {length} bytes at offset {pos} does not fit in {end}")
-            generic_signature = decode_string(body[pos : pos + length])
+            raw = body[pos : pos + length]
+            try:
+                generic_signature = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                generic_signature = decode_string(raw)
             pos += length
             (status,) = unpack_int(body, pos)
             append(make(tag, ref, signature, generic_signature, status))
@@ -219,6 +229,86 @@ def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: boo
             (status,) = unpack_int(body, pos)
             append(make(tag, ref, signature, status))
         pos += 4
-    if pos != end:
-        raise ValueError(f"{end - pos} unexpected trailing bytes")
+    if pos != len(body):
+        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
     return out
+
+
+def _string(body: bytes, pos: int) -> tuple[str, int]:
+    """A length-prefixed string at ``pos``; the position after it."""
+    (length,) = _INT.unpack_from(body, pos)
+    pos += 4
+    if length < 0 or pos + length > len(body):
+        raise ValueError(f"a string of {length} bytes at offset {pos} does not fit in {len(body)}")
+    return decode_string(body[pos : pos + length]), pos + length
+
+
+def _count(body: bytes, pos: int) -> int:
+    (count,) = _INT.unpack_from(body, pos)
+    if count < 0:
+        raise ValueError(f"negative count {count}")
+    return count
+
+
+def methods(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: bool) -> list[T]:
+    """``ReferenceType.Methods`` / ``MethodsWithGeneric`` entries: ``make(method_id, name, signature,
+    [generic_signature,] mod_bits)``. Every breakpoint reads the methods of the classes it may bind in."""
+    method_id = struct.Struct(">" + id_format(sizes.method_id_size))
+    unpack_id, id_size, unpack_int = method_id.unpack_from, method_id.size, _INT.unpack_from
+    out: list[T] = []
+    pos = 4
+    for _ in range(_count(body, 0)):
+        (ident,) = unpack_id(body, pos)
+        name, pos = _string(body, pos + id_size)
+        signature, pos = _string(body, pos)
+        if generic:
+            generic_signature, pos = _string(body, pos)
+            out.append(make(ident, name, signature, generic_signature, unpack_int(body, pos)[0]))
+        else:
+            out.append(make(ident, name, signature, unpack_int(body, pos)[0]))
+        pos += 4
+    if pos != len(body):
+        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
+    return out
+
+
+_LINE_TABLE_HEAD = struct.Struct(">qqi")
+_LINE_ENTRY = struct.Struct(">qi")
+
+
+def line_table(body: bytes, make_entry: Callable[[int, int], T]) -> tuple[int, int, list[T]]:
+    """``Method.LineTable``: ``(start, end, [make_entry(code_index, line)])``."""
+    start, end, count = _LINE_TABLE_HEAD.unpack_from(body, 0)
+    if count < 0:
+        raise ValueError(f"negative count {count}")
+    head = _LINE_TABLE_HEAD.size
+    if len(body) != head + count * _LINE_ENTRY.size:
+        raise ValueError(f"{count} lines need {head + count * _LINE_ENTRY.size} bytes, got {len(body)}")
+    return start, end, [make_entry(*fields) for fields in _LINE_ENTRY.iter_unpack(body[head:])]
+
+
+_INT_INT = struct.Struct(">ii")
+
+
+def variable_table(body: bytes, make_slot: Callable[..., T], generic: bool) -> tuple[int, list[T]]:
+    """``Method.VariableTable`` / ``VariableTableWithGeneric``: ``(arg_cnt, [make_slot(code_index, name,
+    signature, [generic_signature,] length, slot)])``."""
+    (arg_cnt,) = _INT.unpack_from(body, 0)
+    unpack_long, unpack_two = _LONG.unpack_from, _INT_INT.unpack_from
+    out: list[T] = []
+    pos = 8
+    for _ in range(_count(body, 4)):
+        (code_index,) = unpack_long(body, pos)
+        name, pos = _string(body, pos + 8)
+        signature, pos = _string(body, pos)
+        if generic:
+            generic_signature, pos = _string(body, pos)
+            length, slot = unpack_two(body, pos)
+            out.append(make_slot(code_index, name, signature, generic_signature, length, slot))
+        else:
+            length, slot = unpack_two(body, pos)
+            out.append(make_slot(code_index, name, signature, length, slot))
+        pos += 8
+    if pos != len(body):
+        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
+    return arg_cnt, out

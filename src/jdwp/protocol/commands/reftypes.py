@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import construct as c
 
-from .. import fast_encode
+from .. import fast, fast_encode
+from .._frozen import maker
 from ..fast_encode import FIELD, METHOD, REFERENCE_TYPE
 from ..records import record, spec_of, wire
 from ..types import (
@@ -194,6 +195,8 @@ class ModuleReply:
 
 
 _encode_ref_type = fast_encode.fixed(RefTypeOut, REFERENCE_TYPE)
+_make_method = maker(MethodInfo)
+_make_generic_method = maker(GenericMethodInfo)
 
 
 class ReferenceType:
@@ -203,7 +206,9 @@ class ReferenceType:
     ClassLoader = Command(2, 2, "ReferenceType.ClassLoader", RefTypeOut, ClassLoaderReply)
     Modifiers = Command(2, 3, "ReferenceType.Modifiers", RefTypeOut, ModifiersReply)
     Fields = Command(2, 4, "ReferenceType.Fields", RefTypeOut, FieldsReply, fast_encode=_encode_ref_type)
-    Methods = Command(2, 5, "ReferenceType.Methods", RefTypeOut, MethodsReply, fast_encode=_encode_ref_type)
+    Methods = Command(2, 5, "ReferenceType.Methods", RefTypeOut, MethodsReply, fast_encode=_encode_ref_type,
+                      fast_reply=lambda body, sizes: MethodsReply(fast.methods(body, sizes, _make_method,
+                                                                               generic=False)))
     GetValues = Command(2, 6, "ReferenceType.GetValues", GetStaticValuesOut, ValuesReply,
                         fast_encode=fast_encode.counted(GetStaticValuesOut, REFERENCE_TYPE, item=FIELD))
     SourceFile = Command(2, 7, "ReferenceType.SourceFile", RefTypeOut, SourceFileReply)
@@ -218,7 +223,9 @@ class ReferenceType:
     FieldsWithGeneric = Command(2, 14, "ReferenceType.FieldsWithGeneric", RefTypeOut, FieldsWithGenericReply,
                                 fast_encode=_encode_ref_type)
     MethodsWithGeneric = Command(2, 15, "ReferenceType.MethodsWithGeneric", RefTypeOut,
-                                 MethodsWithGenericReply, fast_encode=_encode_ref_type)
+                                 MethodsWithGenericReply, fast_encode=_encode_ref_type,
+                                 fast_reply=lambda body, sizes: MethodsWithGenericReply(
+                                     fast.methods(body, sizes, _make_generic_method, generic=True)))
     Instances = Command(2, 16, "ReferenceType.Instances", InstancesOut, InstancesReply)
     ClassFileVersion = Command(2, 17, "ReferenceType.ClassFileVersion", RefTypeOut, ClassFileVersionReply)
     ConstantPool = Command(2, 18, "ReferenceType.ConstantPool", RefTypeOut, ConstantPoolReply)
@@ -374,18 +381,26 @@ class VariableTableWithGenericReply:
 
 
 _encode_method = fast_encode.fixed(MethodOut, REFERENCE_TYPE, METHOD)
+_make_line = maker(LineEntry)
+_make_slot = maker(VariableSlot)
+_make_generic_slot = maker(GenericVariableSlot)
 
 
 class Method:
     """Command set 6."""
 
-    LineTable = Command(6, 1, "Method.LineTable", MethodOut, LineTableReply, fast_encode=_encode_method)
+    LineTable = Command(6, 1, "Method.LineTable", MethodOut, LineTableReply, fast_encode=_encode_method,
+                        fast_reply=lambda body, _: LineTableReply(*fast.line_table(body, _make_line)))
     VariableTable = Command(6, 2, "Method.VariableTable", MethodOut, VariableTableReply,
-                            fast_encode=_encode_method)
+                            fast_encode=_encode_method,
+                            fast_reply=lambda body, _: VariableTableReply(
+                                *fast.variable_table(body, _make_slot, generic=False)))
     Bytecodes = Command(6, 3, "Method.Bytecodes", MethodOut, BytecodesReply)
     IsObsolete = Command(6, 4, "Method.IsObsolete", MethodOut, IsObsoleteReply)
     VariableTableWithGeneric = Command(6, 5, "Method.VariableTableWithGeneric", MethodOut,
-                                       VariableTableWithGenericReply, fast_encode=_encode_method)
+                                       VariableTableWithGenericReply, fast_encode=_encode_method,
+                                       fast_reply=lambda body, _: VariableTableWithGenericReply(
+                                           *fast.variable_table(body, _make_generic_slot, generic=True)))
 
 
 class Field:

@@ -244,7 +244,7 @@ def _string(body: bytes, pos: int) -> tuple[str, int]:
 
 
 def _count(body: bytes, pos: int) -> int:
-    (count,) = _INT.unpack_from(body, pos)
+    count: int = _INT.unpack_from(body, pos)[0]
     if count < 0:
         raise ValueError(f"negative count {count}")
     return count

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
 from jdwp.debugger import Debugger, Stopped
+from jdwp.protocol.commands.vm import VersionReply
 from jdwp.protocol.types import HOTSPOT_64
 from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
 
@@ -35,7 +36,21 @@ async def test_attach_is_two_waves() -> None:
     async with waves() as (vm, debugger):
         assert debugger.vm.version_info == FAKE_VERSION
         assert vm.waves == [["VirtualMachine.IDSizes", "VirtualMachine.Version"],
-                            ["VirtualMachine.ClassesBySignature"] * 2]  # is the launcher loaded (a running VM)
+                            ["VirtualMachine.ClassesBySignature"]]  # is the launcher loaded (a running VM)
+
+
+def android_handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+    handlers = wave_handlers(vm_ref)
+    # What ART's back end answers: java.vm.name is "Dalvik" (libcore's System.initUnchangeableSystemProperties)
+    handlers["VirtualMachine.Version"] = lambda out: VersionReply("Android Runtime", 1, 8, "2.1.0", "Dalvik")
+    return handlers
+
+
+async def test_an_android_vm_is_attached_in_one_wave() -> None:
+    """An app's process was forked running from the zygote: no VM_START is due, so nothing is looked up."""
+    async with scripted(android_handlers, WaveVm) as (vm, _):
+        assert isinstance(vm, WaveVm)
+        assert vm.waves == [["VirtualMachine.IDSizes", "VirtualMachine.Version"]]
 
 
 async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:

@@ -31,7 +31,6 @@ import logging
 import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import partial
 
 import trio
 
@@ -41,7 +40,6 @@ from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
-from ._gather import gather
 from ._held import Held
 from .breakpoints import Breakpoints
 from .detach import DETACH_DEADLINE, clean_up
@@ -74,14 +72,13 @@ from .symbols import Symbols
 from .targets import class_target, file_target
 from .threads import Threads, pause_stop
 from .values import Values
+from .vm_start import runs_already
 
 __all__ = ["Debugger", "open_debugger"]
 
 log = logging.getLogger("jdwp.debugger")
 
 START_GRACE = 2.0
-_LAUNCHER = "Lsun/launcher/LauncherHelper;"  # loaded by the java launcher to load the main class
-_ANDROID = "Ldalvik/system/VMRuntime;"
 
 
 class Debugger(Inspection):
@@ -453,18 +450,11 @@ class Debugger(Inspection):
         HotSpot started with ``suspend=y`` sends VM_START (suspend ALL) as soon as a debugger connects, from
         another thread than the one answering commands: it usually comes before the reply to ``IDSizes``,
         but not always. When it has not come and the launcher has not loaded the main class yet
-        (``sun.launcher.LauncherHelper`` is not loaded, and this is not an Android VM), it is due: wait for
-        it, up to :data:`START_GRACE` seconds. A running VM costs one round trip here.
+        (``sun.launcher.LauncherHelper`` is not loaded), it is due: wait for it, up to :data:`START_GRACE`
+        seconds. A running VM costs one round trip here; an Android VM none (:func:`.vm_start.runs_already`).
         """
         await self._drain_events()
-        if self._stops.current is not None or self._terminal is not None:
-            return
-        try:
-            loaded = await gather([partial(self.vm.classes_by_signature, _LAUNCHER),
-                                   partial(self.vm.classes_by_signature, _ANDROID)])
-        except JdwpError:
-            return  # a VM that cannot say is taken as running
-        if any(loaded):
+        if self._stops.current is not None or self._terminal is not None or await runs_already(self.vm):
             return
         with trio.move_on_after(START_GRACE):
             while self._stops.current is None and self._terminal is None:

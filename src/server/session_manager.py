@@ -127,10 +127,10 @@ class SessionManager:
         self._expire()
 
     def _expire(self) -> None:
+        # Every tool call comes here: the summaries are kept in the order they expire (one TTL, appended
+        # as they end), so only the expired ones at the front are looked at.
         now = trio.current_time()
-        for sid in [sid for sid, (expires, _) in self._ended.items() if expires <= now]:
-            self._forget(sid)
-        while len(self._ended) > MAX_SUMMARIES:
+        while self._ended and (next(iter(self._ended.values()))[0] <= now or len(self._ended) > MAX_SUMMARIES):
             self._forget(next(iter(self._ended)))
 
     def _forget(self, sid: str) -> None:

@@ -20,9 +20,12 @@ from jdwp.protocol.commands import ALL_COMMANDS, Command, composite
 from jdwp.protocol.commands import Event as EV
 from jdwp.protocol.commands import StackFrame as SF
 from jdwp.protocol.commands import ThreadReference as TR
+from jdwp.protocol.commands import VirtualMachine as VM
 from jdwp.protocol.commands import events as ev
 from jdwp.protocol.commands._base import decode, encode
 from jdwp.protocol.commands.threads import Frame
+from jdwp.protocol.commands.vm import prepared_classes
+from jdwp.protocol.constants import ClassStatus, TypeTag
 from jdwp.protocol.errors import ProtocolError
 from jdwp.protocol.records import spec_of
 from jdwp.protocol.types import IdSizes, Location
@@ -110,6 +113,30 @@ def test_every_truncation_and_padding_is_rejected_by_both(cmd: Command[Any, Any]
 @given(sizes=st.sampled_from(REGULAR_SIZES), body=st.binary(max_size=64))
 def test_random_bytes_same_verdict(cmd: Command[Any, Any], which: str, sizes: IdSizes, body: bytes) -> None:
     assert _outcome(_fast_decode, cmd, which, body, sizes) == _outcome(_slow_decode, cmd, which, body, sizes)
+
+
+# --- the class listing a breakpoint reads: AllClasses without a record per class -------------------
+
+def _prepared_of(body: bytes, sizes: IdSizes) -> list[tuple[int, str]]:
+    return prepared_classes(body, sizes)
+
+
+def _prepared_by_construct(body: bytes, sizes: IdSizes) -> list[tuple[int, str]]:
+    reply = decode(spec_of(VM.AllClasses.reply), body, sizes, VM.AllClasses.name)
+    return [(info.type_id, info.signature) for info in reply.classes
+            if info.status & ClassStatus.PREPARED and info.ref_type_tag != TypeTag.ARRAY]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_prepared_classes_are_the_prepared_non_array_entries(data: st.DataObject) -> None:
+    sizes = data.draw(st.sampled_from([*REGULAR_SIZES, ODD]))  # ODD: the construct spec reads it
+    reply = data.draw(for_record(VM.AllClasses.reply, sizes))
+    body = encode(spec_of(VM.AllClasses.reply), reply, sizes, VM.AllClasses.name)
+    assert _prepared_of(body, sizes) == _prepared_by_construct(body, sizes)
+    cut = data.draw(st.integers(0, len(body) + 3))
+    bad = body[:cut] + bytes(max(0, cut - len(body)))
+    assert _outcome(_prepared_of, bad, sizes) == _outcome(_prepared_by_construct, bad, sizes)
 
 
 # --- the one-unpack shortcut for a composite holding one thread+location event ---------------------

@@ -35,8 +35,10 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
+from ..protocol.commands import VirtualMachine
 from ..protocol.commands.events import ClassPrepareEvent, LocationOnly
-from ..protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
+from ..protocol.commands.vm import prepared_classes
+from ..protocol.constants import EventKind, SuspendPolicy, TypeTag
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather, gather_in_order
 from .errors import InvalidArgument, LimitReached, NotFound
@@ -181,19 +183,24 @@ class Breakpoints:
         # patterns, at the cost of one more round, instead of every VM paying a round for the question.
         wanted = watches(target, capabilities.source_name_filters if capabilities else True)
         results = await gather_in_order([*first, *(partial(self._try_watch, entry, w) for w in wanted),
-                                         self._vm.all_classes])
+                                         self._listing])
         if False in results[len(first):-1]:  # the VM refused SourceNameMatch after all: class patterns
             self._symbols.refuse_source_name_filters()
             results = await gather_in_order([*(partial(self._watch, entry, w) for w in watches(target, False)),
-                                             self._vm.all_classes])
-        listing = Listing((info.type_id, info.signature) for info in results[-1]
-                          if info.status & ClassStatus.PREPARED and info.ref_type_tag != TypeTag.ARRAY)
+                                             self._listing])
+        listing: Listing = results[-1]
         await self._bind_listed(entry, listing)
         if entry.status == "pending":
             hint = near_miss(target, listing.names())
             if hint is not None:
                 entry.reason = Reason(NEAR_MISS, hint)
         return entry.snapshot()
+
+    async def _listing(self) -> Listing:
+        """The prepared classes (``VirtualMachine.AllClasses`` (1,3)), read as type IDs and signatures only."""
+        command = VirtualMachine.AllClasses
+        body = await self._vm.request_raw(command.command_set, command.command)
+        return Listing(prepared_classes(body, self._vm.id_sizes))
 
     def _reserve(self) -> str:
         """The next breakpoint ID, if the session may hold one more breakpoint of any kind.

@@ -25,7 +25,7 @@ from typing import Any
 from ..client import JdwpClient
 from ..protocol.commands import Command, StackFrame, ThreadReference
 from ..protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
-from ..protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest
+from ..protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
 from ..protocol.constants import ErrorCode, error_name
 from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
@@ -69,8 +69,7 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
     """
     if known_count is None:
         # The count and the frames go out together; "all from offset" cannot overrun the stack.
-        total_frames, tail = await gather([lambda: vm.thread_reference.frame_count(thread),
-                                           lambda: _frames_from(vm, thread, offset)])
+        total_frames, tail = await _count_and_frames(vm, thread, offset)
     else:
         total_frames = known_count
         wanted = min(limit, min(known_count, MAX_FRAMES_PER_STOP) - offset)
@@ -89,13 +88,17 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
     return page, handles, total_frames
 
 
-async def _frames_from(vm: JdwpClient, thread: ThreadId, offset: int) -> list[Any]:
-    try:
-        return await vm.thread_reference.frames(thread, offset, -1)
-    except CommandError as exc:
-        if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
-            return []  # offset at or past the bottom of the stack
-        raise
+async def _count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int) -> tuple[int, list[Any]]:
+    """``FrameCount`` and every frame from ``offset`` (none past the bottom of the stack), in one write."""
+    count, frames = await vm.request_all([(ThreadReference.FrameCount, ThreadOut(thread)),
+                                          (ThreadReference.Frames, FramesOut(thread, offset, -1))])
+    if isinstance(count, CommandError):
+        raise count
+    if isinstance(frames, CommandError):
+        if frames.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+            return count.frame_count, []  # offset at or past the bottom of the stack
+        raise frames
+    return count.frame_count, frames.frames
 
 
 async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values,

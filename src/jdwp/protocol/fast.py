@@ -4,7 +4,7 @@ variable tables) and their tools.
 The tools: :class:`Reader` (a cursor over a body), :class:`PerSizes` (structs precompiled once per VM's
 ID widths) and :func:`id_format`; :mod:`.commands.composite` reads composite events with them.
 
-Layer: ``jdwp.protocol`` (sans-IO); imports only ``types``, ``values``, ``strings``, ``_frozen``.
+Layer: ``jdwp.protocol`` (sans-IO); imports only ``types``, ``values``, ``strings``, ``constants``, ``_frozen``.
 
 The construct specs in :mod:`.commands` stay the definition of each format; these functions are a faster
 reading of the same bytes and must return equal objects (``tests/unit/test_fast.py`` checks that with
@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any, Generic, TypeVar, cast
 
 from ._frozen import maker
+from .constants import ClassStatus, TypeTag
 from .strings import decode_string
 from .types import IdSizes, Location
 from .values import read_array_region, read_tagged, read_tagged_list, read_value, tag_of
@@ -186,7 +187,20 @@ def tagged_values(body: bytes, sizes: IdSizes) -> list[Any]:
 
 
 def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: bool) -> list[T]:
-    """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries, each ``make(*fields)``.
+    """``VirtualMachine.AllClasses`` / ``AllClassesWithGeneric`` reply entries, each ``make(*fields)``."""
+    return [make(*fields) for fields in _class_entries(body, sizes, generic)]
+
+
+def prepared_classes(body: bytes, sizes: IdSizes) -> list[tuple[Any, str]]:
+    """``(type ID, signature)`` of each prepared class or interface of an ``AllClasses`` reply (no arrays),
+    without a record per class (see :func:`.commands.vm.prepared_classes`)."""
+    prepared, array = int(ClassStatus.PREPARED), int(TypeTag.ARRAY)
+    return [(ref, signature) for tag, ref, signature, status in _class_entries(body, sizes, False)
+            if status & prepared and tag != array]
+
+
+def _class_entries(body: bytes, sizes: IdSizes, generic: bool) -> list[tuple[Any, ...]]:
+    """The entries of a class list: ``(tag, type ID, signature, [generic signature,] status)``.
 
     A VM of a real app lists tens of thousands of classes, so this reads them in one tight loop of
     ``struct`` reads rather than through :class:`Reader`'s calls, and decodes each signature inline
@@ -199,7 +213,7 @@ def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: boo
     if count < 0:
         raise ValueError(f"negative count {count}")
     pos = 4
-    out: list[T] = []
+    out: list[tuple[Any, ...]] = []
     append = out.append
     for _ in range(count):
         tag, ref, length = unpack_head(body, pos)
@@ -224,10 +238,10 @@ def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: boo
                 generic_signature = decode_string(raw)
             pos += length
             (status,) = unpack_int(body, pos)
-            append(make(tag, ref, signature, generic_signature, status))
+            append((tag, ref, signature, generic_signature, status))
         else:
             (status,) = unpack_int(body, pos)
-            append(make(tag, ref, signature, status))
+            append((tag, ref, signature, status))
         pos += 4
     if pos != len(body):
         raise ValueError(f"{len(body) - pos} unexpected trailing bytes")

@@ -10,6 +10,8 @@ import construct as c
 
 from .. import fast, fast_encode
 from .._frozen import maker
+from ..constants import ClassStatus, TypeTag
+from ..fast import IrregularSizes
 from ..fast_encode import INT, OBJECT
 from ..records import record, spec_of, wire
 from ..types import (
@@ -30,9 +32,9 @@ from ..types import (
     repeated,
 )
 from ..types import Byte as ByteSpec
-from ._base import Command, Empty
+from ._base import DECODE_FAILURES, Command, Empty, _undecodable
 
-__all__ = ["VirtualMachine"]
+__all__ = ["VirtualMachine", "prepared_classes"]
 
 
 @record
@@ -239,3 +241,21 @@ class VirtualMachine:
     InstanceCounts = Command(1, 21, "VirtualMachine.InstanceCounts", InstanceCountsOut, InstanceCountsReply)
     AllModules = Command(1, 22, "VirtualMachine.AllModules", Empty, AllModulesReply)
 
+
+
+def prepared_classes(body: bytes, sizes: IdSizes) -> list[tuple[ReferenceTypeId, str]]:
+    """An ``AllClasses`` reply read as ``(type ID, signature)`` of each prepared class or interface (arrays
+    left out), without a :class:`ClassInfo` per class: an app's VM lists tens of thousands of classes, and a
+    breakpoint needs only these two facts of each.
+
+    Raises:
+        ProtocolError: the bytes are not an ``AllClasses`` reply.
+    """
+    try:
+        return fast.prepared_classes(body, sizes)
+    except IrregularSizes:
+        reply = VirtualMachine.AllClasses.decode_reply(body, sizes)
+        return [(info.type_id, info.signature) for info in reply.classes
+                if info.status & ClassStatus.PREPARED and info.ref_type_tag != TypeTag.ARRAY]
+    except DECODE_FAILURES as exc:
+        raise _undecodable("VirtualMachine.AllClasses reply", body, exc) from None

@@ -35,6 +35,14 @@ T = TypeVar("T")
 make_location = maker(Location)
 
 
+class TrailingBytes(ValueError):
+    """A body with bytes left over after its whole format was read."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} unexpected trailing bytes")
+        self.count = count
+
+
 class IrregularSizes(Exception):
     """An ID width ``struct`` has no format for (3, 5, 6 or 7 bytes): use the construct spec instead."""
 
@@ -135,6 +143,12 @@ class Reader:
     def field_id(self) -> Any:  # an ID NewType; Any spares every caller a cast
         return self._id(self.sizes.field_id_size)
 
+    def method_id(self) -> Any:  # an ID NewType; Any spares every caller a cast
+        return self._id(self.sizes.method_id_size)
+
+    def frame_id(self) -> Any:  # an ID NewType; Any spares every caller a cast
+        return self._id(self.sizes.frame_id_size)
+
     def string(self) -> str:
         n = self.count()
         start = self._take(n)
@@ -163,7 +177,7 @@ class Reader:
 
     def done(self) -> None:
         if self.pos != len(self.buf):
-            raise ValueError(f"{len(self.buf) - self.pos} unexpected trailing bytes")
+            raise TrailingBytes(len(self.buf) - self.pos)
 
 
 def frames(body: bytes, sizes: IdSizes, make_frame: Callable[[int, int, int, int, int], T]) -> list[T]:
@@ -244,7 +258,7 @@ def _class_entries(body: bytes, sizes: IdSizes, generic: bool) -> list[tuple[Any
             append((tag, ref, signature, status))
         pos += 4
     if pos != len(body):
-        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
+        raise TrailingBytes(len(body) - pos)
     return out
 
 
@@ -282,7 +296,7 @@ def methods(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: bool) 
             out.append(make(ident, name, signature, unpack_int(body, pos)[0]))
         pos += 4
     if pos != len(body):
-        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
+        raise TrailingBytes(len(body) - pos)
     return out
 
 
@@ -324,5 +338,5 @@ def variable_table(body: bytes, make_slot: Callable[..., T], generic: bool) -> t
             out.append(make_slot(code_index, name, signature, length, slot))
         pos += 8
     if pos != len(body):
-        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
+        raise TrailingBytes(len(body) - pos)
     return arg_cnt, out

@@ -56,6 +56,7 @@ class _RecordAdapter(c.Adapter):  # type: ignore[misc]
         super().__init__(subcon)
         self._cls = cls
         self._names = names
+        self.record_class = cls  # for readers made from the spec (see :mod:`.compiled`)
 
     def _decode(self, obj: Mapping[str, Any], context: Any, path: str) -> Any:
         return self._cls(*[obj[name] for name in self._names])

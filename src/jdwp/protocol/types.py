@@ -97,7 +97,14 @@ class _PlainList(c.Adapter):  # type: ignore[misc]
 
 def counted(element: c.Construct) -> c.Construct:
     """A spec "int" count followed by that many elements, decoded as a ``list``."""
-    return _PlainList(c.PrefixedArray(CountSpec, element))
+    spec = _PlainList(c.PrefixedArray(CountSpec, element))
+    spec.counted_element = element  # for readers made from the spec (see :mod:`.compiled`)
+    return spec
+
+
+def counted_element(spec: c.Construct) -> c.Construct | None:
+    """The element of a :func:`counted` spec; ``None`` for any other spec."""
+    return getattr(spec, "counted_element", None)
 
 
 def greedy(element: c.Construct) -> c.Construct:

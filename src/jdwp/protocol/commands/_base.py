@@ -13,8 +13,9 @@ from typing import Any, Generic, TypeVar
 
 import construct as c
 
+from ..compiled import reply_reader
 from ..errors import ProtocolError, UsageError
-from ..fast import IrregularSizes
+from ..fast import IrregularSizes, TrailingBytes
 from ..records import record, spec_of
 from ..types import IdSizes
 
@@ -52,7 +53,7 @@ def decode(spec: c.Construct, body: bytes, sizes: IdSizes | None, what: str, **e
     except DECODE_FAILURES as exc:
         raise _undecodable(what, body, exc) from None
     if stream.tell() != len(body):
-        raise ProtocolError(f"{what}: {len(body) - stream.tell()} unexpected trailing bytes in {hexdump(body)}")
+        raise _trailing(what, body, len(body) - stream.tell())
     return obj
 
 
@@ -70,7 +71,13 @@ def encode(spec: c.Construct, obj: Any, sizes: IdSizes | None, what: str, **extr
 
 
 def _undecodable(what: str, body: bytes, exc: BaseException) -> ProtocolError:
+    if isinstance(exc, TrailingBytes):  # worded as the spec's decoding words it, whichever reader found it
+        return _trailing(what, body, exc.count)
     return ProtocolError(f"{what}: cannot decode {hexdump(body)}: {_reason(exc)}")
+
+
+def _trailing(what: str, body: bytes, count: int) -> ProtocolError:
+    return ProtocolError(f"{what}: {count} unexpected trailing bytes in {hexdump(body)}")
 
 
 def _reason(exc: BaseException) -> str:
@@ -103,6 +110,11 @@ class Command(Generic[O, R]):
     fast_reply: Callable[[bytes, IdSizes], R] | None = None
     fast_out: Callable[[bytes, IdSizes], O] | None = None
     fast_encode: Callable[[O, IdSizes], bytes] | None = None
+
+    def __post_init__(self) -> None:
+        if self.fast_reply is None and self.reply is not Empty:
+            # A reply of plain fields is read field by field rather than through construct (:mod:`..compiled`).
+            object.__setattr__(self, "fast_reply", reply_reader(self.reply))
 
     @property
     def key(self) -> tuple[int, int]:

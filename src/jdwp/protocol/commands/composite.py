@@ -154,7 +154,7 @@ def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
                 append(_read_rare_event(kind, reader))
                 pos = reader.pos
     if pos != len(body):
-        raise ValueError(f"{len(body) - pos} unexpected trailing bytes")
+        raise fast.TrailingBytes(len(body) - pos)
     return _make_composite(policy, events)
 
 

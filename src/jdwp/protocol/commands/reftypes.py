@@ -203,19 +203,20 @@ class ReferenceType:
     """Command set 2."""
 
     Signature = Command(2, 1, "ReferenceType.Signature", RefTypeOut, SignatureReply, fast_encode=_encode_ref_type)
-    ClassLoader = Command(2, 2, "ReferenceType.ClassLoader", RefTypeOut, ClassLoaderReply)
-    Modifiers = Command(2, 3, "ReferenceType.Modifiers", RefTypeOut, ModifiersReply)
+    ClassLoader = Command(2, 2, "ReferenceType.ClassLoader", RefTypeOut, ClassLoaderReply, fast_encode=_encode_ref_type)
+    Modifiers = Command(2, 3, "ReferenceType.Modifiers", RefTypeOut, ModifiersReply, fast_encode=_encode_ref_type)
     Fields = Command(2, 4, "ReferenceType.Fields", RefTypeOut, FieldsReply, fast_encode=_encode_ref_type)
     Methods = Command(2, 5, "ReferenceType.Methods", RefTypeOut, MethodsReply, fast_encode=_encode_ref_type,
                       fast_reply=lambda body, sizes: MethodsReply(fast.methods(body, sizes, _make_method,
                                                                                generic=False)))
     GetValues = Command(2, 6, "ReferenceType.GetValues", GetStaticValuesOut, ValuesReply,
                         fast_encode=fast_encode.counted(GetStaticValuesOut, REFERENCE_TYPE, item=FIELD))
-    SourceFile = Command(2, 7, "ReferenceType.SourceFile", RefTypeOut, SourceFileReply)
-    NestedTypes = Command(2, 8, "ReferenceType.NestedTypes", RefTypeOut, NestedTypesReply)
-    Status = Command(2, 9, "ReferenceType.Status", RefTypeOut, StatusReply)
-    Interfaces = Command(2, 10, "ReferenceType.Interfaces", RefTypeOut, InterfacesReply)
-    ClassObject = Command(2, 11, "ReferenceType.ClassObject", RefTypeOut, ClassObjectReply)
+    SourceFile = Command(2, 7, "ReferenceType.SourceFile", RefTypeOut, SourceFileReply, fast_encode=_encode_ref_type)
+    NestedTypes = Command(2, 8, "ReferenceType.NestedTypes", RefTypeOut, NestedTypesReply, fast_encode=_encode_ref_type)
+    Status = Command(2, 9, "ReferenceType.Status", RefTypeOut, StatusReply, fast_encode=_encode_ref_type)
+    Interfaces = Command(2, 10, "ReferenceType.Interfaces", RefTypeOut, InterfacesReply, fast_encode=_encode_ref_type)
+    ClassObject = Command(2, 11, "ReferenceType.ClassObject", RefTypeOut, ClassObjectReply,
+                          fast_encode=_encode_ref_type)
     SourceDebugExtension = Command(2, 12, "ReferenceType.SourceDebugExtension", RefTypeOut,
                                    SourceDebugExtensionReply, fast_encode=_encode_ref_type)
     SignatureWithGeneric = Command(2, 13, "ReferenceType.SignatureWithGeneric", RefTypeOut,
@@ -227,9 +228,10 @@ class ReferenceType:
                                  fast_reply=lambda body, sizes: MethodsWithGenericReply(
                                      fast.methods(body, sizes, _make_generic_method, generic=True)))
     Instances = Command(2, 16, "ReferenceType.Instances", InstancesOut, InstancesReply)
-    ClassFileVersion = Command(2, 17, "ReferenceType.ClassFileVersion", RefTypeOut, ClassFileVersionReply)
+    ClassFileVersion = Command(2, 17, "ReferenceType.ClassFileVersion", RefTypeOut, ClassFileVersionReply,
+                               fast_encode=_encode_ref_type)
     ConstantPool = Command(2, 18, "ReferenceType.ConstantPool", RefTypeOut, ConstantPoolReply)
-    Module = Command(2, 19, "ReferenceType.Module", RefTypeOut, ModuleReply)
+    Module = Command(2, 19, "ReferenceType.Module", RefTypeOut, ModuleReply, fast_encode=_encode_ref_type)
 
 
 # --- ClassType (3), ArrayType (4), InterfaceType (5) ---------------------------------------------

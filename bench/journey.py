@@ -13,14 +13,17 @@ journey attaches there. Each round runs every way once, in a rotated order:
   rounds began and kept for all of them.
 - ``mcp cold``: the same, with a new ``pyjdwp-mcp`` per journey: its start (spawn, Python, imports, MCP
   initialisation) counts; its exit after the journey does not.
+- ``mcp floor``: the journey's seven tool calls, each answered with a constant by the smallest server the
+  MCP SDK makes (``bench/sdk_floor_server.py``, on pyjdwp-mcp's stdio streams), through the same client:
+  what the calls cost before any debugging. ``mcp warm`` minus this is what pyjdwp-mcp adds.
 - ``jdb``: the JDK's JDI client as a stand-in for a design with a JDI worker: ``jdb -attach`` driven over
   its stdin/stdout (``stop at``, wait for ``Breakpoint hit``, ``where``, ``locals``, ``cont``, ``exit``);
   its JVM start counts, and the journey ends when the jdb process has exited.
 
 Every journey is checked (the stop is at the marked line; the locals include ``label`` and ``window``),
 and after it the next one waits, untimed, until the agent prints that it listens again. At the end the
-program must still print heartbeats. Prints medians per phase and the ratios to jdb (goals, issue 6:
-library ≤ 1/10 of jdb, MCP ≤ 1/3); asserts nothing about time.
+program must still print heartbeats. Prints medians per phase and the ratios to jdb (goals: issue 6,
+library ≤ 1/10 of jdb and cold MCP ≤ 1/3; issue 10, warm MCP ≤ 1/9); asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -47,8 +50,10 @@ from jdwp.debugger import Stopped, open_debugger
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
 
 CLASS = "com.example.debuggee.Hot"
-PHASES = ("server start", "attach", "breakpoint → stop", "stack", "locals", "resume", "detach")
-WAYS = ("library", "mcp warm", "mcp cold", "jdb")
+PHASES = ("server start", "attach", "breakpoint → stop", "stack", "locals", "resume", "detach", "tool calls")
+WAYS = ("library", "mcp warm", "mcp cold", "mcp floor", "jdb")
+#: The journey's tool calls: attach, set breakpoint, wait for the stop, stack, locals, resume, detach.
+CALLS = 7
 STEP_TIMEOUT = 30.0
 PAUSE = "-Dhot.pause.micros=1000"
 
@@ -163,6 +168,19 @@ async def mcp_cold_journey(port: int, line: int) -> dict[str, float]:
     return times  # the server's exit (stdin closed, then waited for) is not counted
 
 
+def floor_params() -> StdioServerParameters:
+    floor = Path(__file__).with_name("sdk_floor_server.py")
+    return StdioServerParameters(command=sys.executable, args=[str(floor)])
+
+
+async def mcp_floor_journey(client: Client) -> dict[str, float]:
+    phases = Phases()
+    for _ in range(CALLS):
+        await tool(client, "constant")
+    phases.mark("tool calls")
+    return phases.times
+
+
 # --- jdb -------------------------------------------------------------------------------------------
 
 class Jdb:
@@ -231,22 +249,53 @@ async def jdb_journey(jdb_path: str, port: int, line: int) -> dict[str, float]:
                 await trio.aclose_forcefully(pipe)
 
 
+# --- after jdb: is the JVM still sound? ------------------------------------------------------------
+
+PROBE_WAIT = 3.0
+
+
+async def jvm_still_stops(port: int, line: int) -> bool:
+    """An untimed session after each jdb journey: does a breakpoint on the hot line still stop?
+
+    Seen here about once in fifty jdb journeys (OpenJDK 17): after jdb's ``exit``, the next debugger's
+    breakpoint suspends every thread of the JVM, but its event is never sent (nothing in the socket's
+    queues); that debugger waits for ever. Never seen after the other ways (0 in 120 pairs). A JVM in that
+    state is replaced before the next journey, so that no way is timed against it.
+    """
+    async with AsyncExitStack() as stack:
+        vm = await stack.enter_async_context(jdwp.open_jdwp_tcp("127.0.0.1", port))
+        debugger = await stack.enter_async_context(open_debugger(vm))
+        await debugger.set_breakpoint(CLASS, line)
+        with trio.move_on_after(PROBE_WAIT):
+            while not isinstance(await debugger.events.receive(), Stopped):
+                pass
+            return True
+    return False
+
+
 # --- the run ---------------------------------------------------------------------------------------
 
-async def run(classes: Path, rounds: int, jdb_path: str, java: str) -> dict[str, list[dict[str, float]]]:
-    """Warm-up round, then ``rounds`` rounds of every way; the phase times of each timed journey."""
+async def run(classes: Path, rounds: int, jdb_path: str, java: str, replaced: list[int],
+              ) -> dict[str, list[dict[str, float]]]:
+    """Warm-up round, then ``rounds`` rounds of every way; the phase times of each timed journey. ``replaced``
+    gets the rounds after whose jdb journey the JVM no longer stopped and was replaced."""
     line = find_mark("hot")[1]
     port = free_port()
-    debuggee = await trio.to_thread.run_sync(
-        lambda: Debuggee(classes, CLASS, port=port, java=java, extra_args=(PAUSE,)))
+    async def start_jvm() -> Debuggee:
+        jvm = await trio.to_thread.run_sync(
+            lambda: Debuggee(classes, CLASS, port=port, java=java, extra_args=(PAUSE,)))
+        await trio.to_thread.run_sync(lambda: jvm.wait_for_line("^ready$", timeout=30))
+        return jvm
+
+    debuggee = await start_jvm()
     results: dict[str, list[dict[str, float]]] = {way: [] for way in WAYS}
     try:
-        await trio.to_thread.run_sync(lambda: debuggee.wait_for_line("^ready$", timeout=30))
-        async with Client(server_params()) as warm_client:
+        async with Client(server_params()) as warm_client, Client(floor_params()) as floor_client:
             journeys: dict[str, Callable[[], Awaitable[dict[str, float]]]] = {
                 "library": lambda: library_journey(port, line),
                 "mcp warm": lambda: mcp_journey(warm_client, port, line, Phases()),
                 "mcp cold": lambda: mcp_cold_journey(port, line),
+                "mcp floor": lambda: mcp_floor_journey(floor_client),
                 "jdb": lambda: jdb_journey(jdb_path, port, line),
             }
             for round_number in range(rounds + 1):  # round 0 warms up and is not counted
@@ -257,16 +306,27 @@ async def run(classes: Path, rounds: int, jdb_path: str, java: str) -> dict[str,
                         times = await journeys[way]()
                     if round_number:
                         results[way].append(times)
+                    if way == "mcp floor":
+                        continue  # it never connected to the JVM
                     # the agent listens again once the debugger's connection is gone: the next may attach
-                    await trio.to_thread.run_sync(lambda m=mark: debuggee.wait_for_line(LISTENING, after=m,
-                                                                                        timeout=30))
+                    await trio.to_thread.run_sync(lambda m=mark, jvm=debuggee: jvm.wait_for_line(LISTENING, after=m,
+                                                                                             timeout=30))
+                    if way == "jdb":
+                        mark = len(debuggee.lines)
+                        if await jvm_still_stops(port, line):
+                            await trio.to_thread.run_sync(lambda m=mark, jvm=debuggee: jvm.wait_for_line(
+                                LISTENING, after=m, timeout=30))
+                        else:
+                            replaced.append(round_number)
+                            await trio.to_thread.run_sync(debuggee.stop)
+                            debuggee = await start_jvm()
         await trio.to_thread.run_sync(debuggee.wait_for_more_heartbeats)  # the program runs on without us
     finally:
         await trio.to_thread.run_sync(debuggee.stop)
     return results
 
 
-def tables(results: dict[str, list[dict[str, float]]], rounds: int) -> list[Table]:
+def tables(results: dict[str, list[dict[str, float]]], rounds: int, replaced: int) -> list[Table]:
     def median_of(way: str, phase: str | None) -> float:
         values = [sum(t.values()) if phase is None else t.get(phase, 0.0) for t in results[way]]
         return median_ms(values) / 1000
@@ -282,16 +342,24 @@ def tables(results: dict[str, list[dict[str, float]]], rounds: int) -> list[Tabl
     phase_table = Table(f"Journey, median ms per phase ({rounds} rounds, ways alternated)", ["phase", *WAYS], rows,
                         notes=["jdb's `attach` includes starting its JVM; its `detach` is `exit` until the "
                                "process has ended. `mcp cold` includes starting pyjdwp-mcp (`server start`).",
+                               f"`mcp floor`: the journey's {CALLS} tool calls answered with a constant by the MCP "
+                               "SDK's smallest server (bench/sdk_floor_server.py), through the same client.",
                                "A phase's median is over the rounds; the total is the median of each round's "
-                               "total, so the phases need not add up to it."])
-    goals = {"library": 10, "mcp warm": 3, "mcp cold": 3}
+                               "total, so the phases need not add up to it.",
+                               f"After each jdb journey an untimed session checks that the JVM still stops at a "
+                               f"breakpoint; it did not, and the JVM was replaced, {replaced} time(s) in "
+                               f"{rounds + 1} rounds (see `jvm_still_stops`)."])
+    goals = {"library": 10, "mcp warm": 9, "mcp cold": 3}  # issue 6; issue 10 raised warm MCP's from 1/3
     ratio_rows = []
     for way, goal in goals.items():
         value = totals[way] / totals["jdb"]
         ratio_rows.append([f"{way} / jdb", ratio(totals[way], totals["jdb"]), f"≤ 1/{goal}",
                            "met" if value <= 1 / goal else "not met"])
+    above_floor = totals["mcp warm"] - totals["mcp floor"]
+    ratio_rows.append(["(mcp warm − mcp floor) / jdb", ratio(above_floor, totals["jdb"]), "—", "—"])
     ratio_table = Table("Journey, ratio of median totals to jdb", ["ratio", "measured", "goal", "goal met"],
-                        ratio_rows)
+                        ratio_rows, notes=["`mcp warm − mcp floor`: what pyjdwp-mcp adds to the tool calls' own cost "
+                                           "(compare with `library`)."])
     return [phase_table, ratio_table]
 
 
@@ -299,8 +367,9 @@ def measure(rounds: int) -> list[Table]:
     java, javac, jdb_path = java_tools()
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_fixtures(Path(tmp), javac=javac)
-        results = anyio.run(run, classes, rounds, jdb_path, java, backend="trio")
-    return tables(results, rounds)
+        replaced: list[int] = []
+        results = anyio.run(run, classes, rounds, jdb_path, java, replaced, backend="trio")
+    return tables(results, rounds, len(replaced))
 
 
 def main() -> None:

@@ -96,7 +96,8 @@ class Command(Generic[O, R]):
         out: the record class of the command's out-data.
         reply: the record class of the reply data.
         fast_reply: an optional hand-framed decoder for hot replies; it must return exactly what the
-            construct spec returns (a property test checks this).
+            construct spec returns (a property test checks this). Left out, a reply whose fields are all
+            plain gets one made from its record's specs (:mod:`..compiled`).
         fast_out: the same for the out-data of hot commands the VM sends (Event.Composite).
         fast_encode: an optional hand-framed encoder of the out-data of hot commands (see
             :mod:`..fast_encode`); it must return exactly what the construct spec builds.

@@ -31,7 +31,7 @@ from jdwp.protocol.records import spec_of
 from jdwp.protocol.types import IdSizes, Location
 
 FAST = [(cmd, "out") for cmd in ALL_COMMANDS if cmd.fast_out is not None] + [
-    (cmd, "reply") for cmd in ALL_COMMANDS if cmd.fast_reply is not None
+    (cmd, "reply") for cmd in ALL_COMMANDS if cmd.reply_decoder() is not None  # hand-framed or made (compiled.py)
 ]
 FAST_IDS = [f"{cmd.name}-{which}" for cmd, which in FAST]
 

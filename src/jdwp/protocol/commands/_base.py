@@ -97,7 +97,7 @@ class Command(Generic[O, R]):
         reply: the record class of the reply data.
         fast_reply: an optional hand-framed decoder for hot replies; it must return exactly what the
             construct spec returns (a property test checks this). Left out, a reply whose fields are all
-            plain gets one made from its record's specs (:mod:`..compiled`).
+            plain gets one made from its record's specs on its first decode (:meth:`reply_decoder`).
         fast_out: the same for the out-data of hot commands the VM sends (Event.Composite).
         fast_encode: an optional hand-framed encoder of the out-data of hot commands (see
             :mod:`..fast_encode`); it must return exactly what the construct spec builds.
@@ -112,10 +112,18 @@ class Command(Generic[O, R]):
     fast_out: Callable[[bytes, IdSizes], O] | None = None
     fast_encode: Callable[[O, IdSizes], bytes] | None = None
 
-    def __post_init__(self) -> None:
-        if self.fast_reply is None and self.reply is not Empty:
-            # A reply of plain fields is read field by field rather than through construct (:mod:`..compiled`).
-            object.__setattr__(self, "fast_reply", reply_reader(self.reply))
+    #: Whether a reader was made for a reply without ``fast_reply`` (on its first decode, not at import:
+    #: most commands are never sent in a session, and a reader per command would cost memory for nothing).
+    _reader_made: bool = dataclasses.field(default=False, init=False, repr=False)
+
+    def reply_decoder(self) -> Callable[[bytes, IdSizes], R] | None:
+        """The fast decoder of the reply: ``fast_reply``, else, for a reply of plain fields, a reader made
+        from its record's specs (:mod:`..compiled`) the first time it is asked for; ``None`` for others."""
+        if self.fast_reply is None and not self._reader_made:
+            object.__setattr__(self, "_reader_made", True)
+            if self.reply is not Empty:
+                object.__setattr__(self, "fast_reply", reply_reader(self.reply))
+        return self.fast_reply
 
     @property
     def key(self) -> tuple[int, int]:
@@ -152,6 +160,8 @@ class Command(Generic[O, R]):
         if self.reply is Empty and not body:  # Resume, Suspend, Dispose…: the common case of a hit's release
             return Empty()  # type: ignore[return-value]  # R is Empty here
         fast_reply = self.fast_reply
+        if fast_reply is None and not self._reader_made:
+            fast_reply = self.reply_decoder()
         if fast_reply is not None and sizes is not None:
             try:
                 return fast_reply(body, sizes)

@@ -25,6 +25,7 @@ from server.stdio import stdin_lines, stdout_writer, wire
 ANSWER = ('{"success":true,"debug_session_id":"dbg-0","device":"127.0.0.1:5005","target":{"platform":"jvm"},'
           '"state":"running","captured_at_ms":0,"capabilities":{"profile":"jvm"},"limitations":[],"cleanup":null,'
           '"result":{"note":null}}')
+STRUCTURED = json.loads(ANSWER)
 SCHEMA = {"type": "object", "properties": {"success": {"type": "boolean"}}, "required": ["success"]}
 
 
@@ -35,7 +36,7 @@ async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=ANSWER)],
-                                structured_content=json.loads(ANSWER))
+                                structured_content=STRUCTURED)
 
 
 async def main() -> None:

@@ -13,7 +13,7 @@ import os
 import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import mcp_types
@@ -115,7 +115,23 @@ async def stdout_writer() -> AsyncIterator[FdWriter | None]:
             await writer.aclose()
 
 
-class MessageReader:
+class _Closable:
+    """What the SDK's streams protocols ask beyond reading or writing: closing (after which a call raises
+    ``ClosedResourceError``) and use as an async context manager."""
+
+    _closed: bool  # set by each stream's __init__
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class MessageReader(_Closable):
     """The SDK's read stream: stdin's lines parsed into JSON-RPC messages in the task that asks for them.
 
     The SDK's stdio transport parses in a reader task of its own and hands each message over a memory
@@ -149,17 +165,9 @@ class MessageReader:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        self._closed = True
-
-    async def __aenter__(self) -> MessageReader:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
 
-class MessageWriter:
+class MessageWriter(_Closable):
     """The SDK's write stream: each message serialised as the SDK's stdio transport does, and written whole
     (one writer at a time; a write in progress is not cut short by its task's cancellation)."""
 
@@ -176,15 +184,6 @@ class MessageWriter:
             with trio.CancelScope(shield=True) as scope:
                 scope.relative_deadline = WRITE_GRACE_S
                 await self._out.write(text)
-
-    async def aclose(self) -> None:
-        self._closed = True
-
-    async def __aenter__(self) -> MessageWriter:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
 
 @asynccontextmanager

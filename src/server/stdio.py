@@ -42,10 +42,12 @@ class PipeLines:
     """
 
     def __init__(self, fd: int) -> None:
-        self._stream = trio.lowlevel.FdStream(fd)
+        self._stream = trio.lowlevel.FdStream(fd)  # owns the fd, and made it non-blocking
+        self._fd = fd
         self._buffer = b""
         self._reading: trio.CancelScope | None = None
         self.stopped = False
+        self.ended = False
 
     def stop(self) -> None:
         self.stopped = True
@@ -56,14 +58,17 @@ class PipeLines:
         return self
 
     async def __anext__(self) -> str:
+        if self.ended:  # its fd is closed, and may be another file's by now
+            raise StopAsyncIteration
         while b"\n" not in self._buffer:
             chunk = b""
             with trio.CancelScope() as self._reading:
                 if not self.stopped:
-                    chunk = await self._stream.receive_some(65536)
+                    chunk = await self._receive()
             self._reading = None
             if not chunk:
                 if not self._buffer or self.stopped:
+                    self.ended = True
                     await self._stream.aclose()
                     raise StopAsyncIteration
                 line, self._buffer = self._buffer, b""
@@ -71,6 +76,18 @@ class PipeLines:
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", errors="replace") + "\n"
+
+    async def _receive(self) -> bytes:
+        # Wait first: a line is asked for after the last one was taken, so the pipe is most likely drained,
+        # and ``receive_some`` would spend a scheduler pass and a failing read before it waits.
+        await trio.lowlevel.wait_readable(self._fd)
+        while True:
+            try:
+                return os.read(self._fd, 65536)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self._fd)
+            except OSError as exc:
+                raise trio.BrokenResourceError from exc
 
 
 def stdin_lines() -> PipeLines | None:
@@ -80,18 +97,50 @@ def stdin_lines() -> PipeLines | None:
 
 
 class FdWriter:
-    """The SDK's view of stdout (``write`` text, ``flush``) over a trio stream of a private copy of fd 1."""
+    """The SDK's view of stdout (``write`` text, ``flush``) over a trio stream of a private copy of fd 1.
+
+    A line goes straight into the pipe when nothing is queued before it: trio's ``send_all`` takes a
+    scheduler pass before it writes, and every task that is ready meanwhile (the VM's next event being
+    read, say) runs first, so an answer that was ready waited up to milliseconds behind work it does not
+    need. What the pipe does not take (a full pipe, a slow client) is queued and written whole, in order,
+    by one writer at a time, and a write in progress is not cut short by its caller's cancellation for
+    ``WRITE_GRACE_S``: cut short, the line would be torn and the wire unreadable after it.
+    """
 
     def __init__(self, fd: int) -> None:
-        self._stream = trio.lowlevel.FdStream(fd)
+        self._stream = trio.lowlevel.FdStream(fd)  # owns the fd, and made it non-blocking
+        self._fd = fd
+        self._queued: list[bytes] = []
+        self._lock = trio.Lock()
+        self._closed = False
 
     async def write(self, text: str) -> None:
-        await self._stream.send_all(text.encode("utf-8"))
+        data = text.encode("utf-8")
+        if not self._closed and not self._queued and not self._lock.locked():
+            try:
+                sent = os.write(self._fd, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError as exc:  # the client is gone (EPIPE): as trio's stream would say it
+                raise trio.BrokenResourceError from exc
+            if sent == len(data):
+                return  # no checkpoint: the caller's next wait is one
+            data = data[sent:]
+        self._queued.append(data)
+        with trio.CancelScope(shield=True) as scope:
+            scope.relative_deadline = WRITE_GRACE_S
+            async with self._lock:
+                if not self._queued:
+                    return  # written with an earlier holder's write
+                chunk = b"".join(self._queued)
+                self._queued.clear()
+                await self._stream.send_all(chunk)
 
     async def flush(self) -> None:
         """Nothing is buffered here: every write went out whole."""
 
     async def aclose(self) -> None:
+        self._closed = True  # the fd may be reused once closed: no direct write after this
         await self._stream.aclose()
 
 
@@ -169,21 +218,16 @@ class MessageReader(_Closable):
 
 class MessageWriter(_Closable):
     """The SDK's write stream: each message serialised as the SDK's stdio transport does, and written whole
-    (one writer at a time; a write in progress is not cut short by its task's cancellation)."""
+    (``FdWriter``: in order, and not torn by a cancelled sender)."""
 
     def __init__(self, out: FdWriter) -> None:
         self._out = out
-        self._lock = trio.Lock()
         self._closed = False
 
     async def send(self, message: SessionMessage, /) -> None:
         if self._closed:
             raise anyio.ClosedResourceError
-        text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-        async with self._lock:
-            with trio.CancelScope(shield=True) as scope:
-                scope.relative_deadline = WRITE_GRACE_S
-                await self._out.write(text)
+        await self._out.write(message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n")
 
 
 @asynccontextmanager

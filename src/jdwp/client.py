@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -267,7 +267,7 @@ class JdwpClient(Mirrors):
             raise
 
     async def request_all(self, requests: Sequence[tuple[Command[Any, Any], Any]], /, *,
-                          timeout: float | None = None) -> list[Any]:
+                          timeout: float | None = None, raw: Collection[int] = ()) -> list[Any]:
         """Send several commands in one write and return their replies (or errors) in order.
 
         One round trip for all of them, in the calling task: nothing is spawned, which is what makes it
@@ -277,6 +277,8 @@ class JdwpClient(Mirrors):
         Args:
             requests: ``(command, out-data record)`` pairs.
             timeout: seconds to wait for all the replies (default: ``request_timeout``).
+            raw: the indexes of the commands whose reply data is returned as bytes, not decoded (for a
+                caller with a reader of its own, as :meth:`request_raw` gives).
 
         Returns:
             Each command's decoded reply, or the ``CommandError`` the VM answered it with: one command's
@@ -310,12 +312,14 @@ class JdwpClient(Mirrors):
                     # The VM answers in order: once the last reply is in, so are the others (one wake-up, not
                     # one per reply when they arrive in separate segments); a VM that does not is waited for.
                     await slots[-1][1].wait()
-                for (command, _), (_, slot) in zip(requests, slots, strict=True):
+                for index, ((command, _), (_, slot)) in enumerate(zip(requests, slots, strict=True)):
                     outcome = await slot.wait()
                     if isinstance(outcome, JdwpError):
                         raise _again(outcome)
                     if outcome.error_code:
                         results.append(CommandError.for_code(command.name, outcome.error_code))
+                    elif index in raw:
+                        results.append(outcome.body)
                     else:
                         results.append(command.decode_reply(outcome.body, self._sizes))
             if scope.cancelled_caught:

@@ -51,6 +51,16 @@ async def test_request_all_sends_in_one_write_and_keeps_each_answer_in_its_place
     assert isinstance(second, CommandError) and second.code == ErrorCode.INVALID_THREAD
 
 
+async def test_request_all_hands_back_the_data_of_a_raw_reply_undecoded() -> None:
+    """For a caller with a reader of its own (a breakpoint reads ``AllClasses`` as type IDs and signatures)."""
+    async with opened() as (fake, vm, nursery):
+        nursery.start_soon(_answer_reversed, fake, 3)
+        first, second, third = await vm.request_all([(ThreadReference.Name, ThreadOut(ThreadId(t)))
+                                                     for t in (1, 2, 3)], raw=(0, 1))
+    assert first == name_reply("t1") and third.thread_name == "t3"
+    assert isinstance(second, CommandError)  # an error is an error, raw or not
+
+
 async def _answer_reversed(fake: FakeVm, count: int) -> None:
     packets = [await fake.receive() for _ in range(count)]
     for packet in reversed(packets):  # the last first: the call must still wait for every one

@@ -78,9 +78,9 @@ async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
         cleanup = await debugger.detach()
         assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
         assert vm.waves[before:] == [
-            ["EventRequest.Clear"] * 3,  # the breakpoint's and the class-prepare requests (Q, Q$*)
-            # after the clears' replies (no event of ours comes after it), with the thread list in its write
-            ["VirtualMachine.Resume", "VirtualMachine.AllThreads"],
+            # the breakpoint's and the class-prepare requests (Q, Q$*), then the stop's release (the VM runs them
+            # in order: no event of ours comes after it) and the thread list, in one write
+            ["EventRequest.Clear"] * 3 + ["VirtualMachine.Resume", "VirtualMachine.AllThreads"],
             ["ThreadReference.SuspendCount"] * 2,
             ["VirtualMachine.Dispose"],
         ]

@@ -45,32 +45,3 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     for exc in group.exceptions:
         out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
     return out
-
-
-async def gather_in_order(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
-    """Like :func:`gather`, but the requests reach the VM in the order given, still in one round trip.
-
-    A JDWP back end runs commands in the order they arrive, so "ask for class-prepare events, then list the
-    loaded classes" leaves no gap in which a class could load unseen. Each thunk must send its request
-    before its first checkpoint — as ``JdwpClient.request`` does: it takes the connection's write lock,
-    which is fair (first come, first served), before it ever yields. Starting the next thunk only after
-    one checkpoint of our own lets the previous one run that far first (trio runs every task that was
-    ready before the checkpoint, in some order, before this task again).
-    """
-    results: list[Any] = [None] * len(thunks)
-
-    async def run(index: int, thunk: Callable[[], Awaitable[Any]]) -> None:
-        results[index] = await thunk()
-
-    try:
-        async with trio.open_nursery() as nursery:
-            for index, thunk in enumerate(thunks):
-                if index:
-                    await trio.lowlevel.checkpoint()
-                nursery.start_soon(run, index, thunk)
-    except BaseExceptionGroup as group:
-        real = [exc for exc in _leaves(group) if not isinstance(exc, trio.Cancelled)]
-        if not real:
-            raise
-        raise real[0] from None
-    return results

@@ -35,19 +35,20 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands import VirtualMachine
+from ..protocol.commands import Command, Empty, VirtualMachine
 from ..protocol.commands.events import ClassPrepareEvent, LocationOnly
 from ..protocol.commands.vm import prepared_classes
 from ..protocol.constants import EventKind, SuspendPolicy, TypeTag
+from ..protocol.errors import CommandError
 from ..protocol.types import Location, MethodId, ReferenceTypeId
-from ._gather import gather, gather_in_order
+from ._gather import gather
 from .errors import InvalidArgument, LimitReached, NotFound
 from .exceptions import ExceptionBreakpoints
 from .hits import HitCounts, HitPlan
 from .ids import IdScheme
 from .model import LOCATION_UNAVAILABLE, NEAR_MISS, AnyBreakpoint, BoundLocation, Breakpoint, BreakpointStatus, Reason
 from .names import binary_name_of
-from .prepares import PrepareRequests, Watch, clear_request
+from .prepares import ClearRequest, PrepareRequests, Watch, clear_request, refuses_filter
 from .smap import Smap
 from .symbols import CodeLine, Symbols
 from .synthetic import is_nested_in, named_after, package_of
@@ -177,18 +178,16 @@ class Breakpoints:
         entry = _Entry(self._reserve(), target, line, plan=plan)
         self._entries[entry.breakpoint_id] = entry
         capabilities = self._symbols.known_capabilities
-        first: list[Callable[[], Awaitable[Any]]] = [] if capabilities is not None else [self._symbols.capabilities]
+        if capabilities is None and not self._symbols.version_known:
+            capabilities = await self._symbols.capabilities()  # with the version: a round of its own
         # Before the capabilities are known, a file's request is made with a source-name filter anyway
         # (JDWP 1.6 has them; OpenJDK's back end implements them): a VM that refuses it gets class
         # patterns, at the cost of one more round, instead of every VM paying a round for the question.
         wanted = watches(target, capabilities.source_name_filters if capabilities else True)
-        results = await gather_in_order([*first, *(partial(self._try_watch, entry, w) for w in wanted),
-                                         self._listing])
-        if False in results[len(first):-1]:  # the VM refused SourceNameMatch after all: class patterns
+        listing, refused = await self._watch_and_list(entry, wanted)
+        if refused:  # the VM refused SourceNameMatch after all: class patterns
             self._symbols.refuse_source_name_filters()
-            results = await gather_in_order([*(partial(self._watch, entry, w) for w in watches(target, False)),
-                                             self._listing])
-        listing: Listing = results[-1]
+            listing, _ = await self._watch_and_list(entry, watches(target, False))
         await self._bind_listed(entry, listing)
         if entry.status == "pending":
             hint = near_miss(target, listing.names())
@@ -196,11 +195,47 @@ class Breakpoints:
                 entry.reason = Reason(NEAR_MISS, hint)
         return entry.snapshot()
 
-    async def _listing(self) -> Listing:
-        """The prepared classes (``VirtualMachine.AllClasses`` (1,3)), read as type IDs and signatures only."""
-        command = VirtualMachine.AllClasses
-        body = await self._vm.request_raw(command.command_set, command.command)
-        return Listing(prepared_classes(body, self._vm.id_sizes))
+    async def _watch_and_list(self, entry: _Entry, wanted: list[Watch]) -> tuple[Listing, bool]:
+        """Make the class-prepare requests of ``wanted`` that are not made yet, and list the prepared classes
+        (``VirtualMachine.AllClasses`` (1,3), read as type IDs and signatures only), in one write — after
+        ``CapabilitiesNew`` (1,17) while the capabilities are not known. The VM runs them in that order, so
+        a class that loads meanwhile is listed or reported, never neither.
+
+        Returns the listing, and whether the VM refused a source-name filter (nothing is recorded for it).
+
+        Raises:
+            JdwpError: the VM refused another request (those it made are recorded: cleared with the
+                breakpoint), refused the listing, or did not answer.
+        """
+        fresh = [watch for watch in wanted if watch not in entry.watches and not self._share(entry, watch)]
+        ask = self._symbols.known_capabilities is None
+        requests: list[tuple[Command[Any, Any], Any]] = [(VirtualMachine.CapabilitiesNew, Empty())] if ask else []
+        requests += [PrepareRequests.request(watch) for watch in fresh]
+        requests.append((VirtualMachine.AllClasses, Empty()))
+        answers = await self._vm.request_all(requests, raw=(len(requests) - 1,))
+        if ask:
+            self._symbols.learn_capabilities(answers[0])
+        refused, failure = False, None
+        for watch, answer in zip(fresh, answers[ask:-1], strict=True):
+            if not isinstance(answer, CommandError):
+                self._prepares.record(watch, answer.request_id)
+                entry.watches.append(watch)
+            elif refuses_filter(watch, answer):
+                refused = True
+            elif failure is None:
+                failure = answer
+        if failure is not None:
+            raise failure
+        if isinstance(answers[-1], CommandError):
+            raise answers[-1]
+        return Listing(prepared_classes(answers[-1], self._vm.id_sizes)), refused
+
+    def _share(self, entry: _Entry, watch: Watch) -> bool:
+        """Become one more user of a class-prepare request another breakpoint made already."""
+        if not self._prepares.share(watch):
+            return False
+        entry.watches.append(watch)
+        return True
 
     def _reserve(self) -> str:
         """The next breakpoint ID, if the session may hold one more breakpoint of any kind.
@@ -262,12 +297,13 @@ class Breakpoints:
                 changed.append(entry.snapshot())
         return changed
 
-    async def clear_all(self) -> list[str]:
-        """Clear every request we made (for detach), in one round trip; return what could not be cleared."""
-        clears = [partial(self._clear_requests, entry) for entry in self._entries.values()]
+    def take_all(self) -> list[ClearRequest]:
+        """Forget every request we made and return them to clear (detach: in one write)."""
+        taken = [ClearRequest(EventKind.BREAKPOINT, request_id, f"breakpoint request of {entry.breakpoint_id}")
+                 for entry in self._entries.values() for request_id in entry.requests]
         self._entries.clear()
-        results = await gather([*clears, self.exceptions.clear_all, self._prepares.clear_all])
-        return [what for failures in results for what in failures]
+        self._by_request.clear()
+        return [*taken, *self.exceptions.take_all(), *self._prepares.take_all()]
 
     # --- binding -----------------------------------------------------------------------------------
 
@@ -491,11 +527,6 @@ class Breakpoints:
         return f"line {entry.line} of {what} has no code in the {entry.classes_seen} classes of it loaded so far{armed}"
 
     # --- class-prepare requests and breakpoint requests -------------------------------------------
-
-    async def _watch(self, entry: _Entry, watch: Watch) -> None:
-        if watch not in entry.watches:
-            entry.watches.append(watch)  # before the request: a failed one is simply not there to clear
-            await self._prepares.watch(watch)
 
     async def _try_watch(self, entry: _Entry, watch: Watch) -> bool:
         if watch in entry.watches:

@@ -7,6 +7,7 @@ its deadline and makes it idempotent.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
@@ -18,7 +19,6 @@ from ..protocol.commands.threads import ThreadOut
 from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import CommandError, JdwpError
 from ..protocol.types import ThreadId
-from ._gather import gather
 from .breakpoints import Breakpoints
 from .model import Cleanup
 from .steps import Steps
@@ -27,6 +27,8 @@ from .stops import Stops, release_command
 __all__ = ["DETACH_DEADLINE", "clean_up", "suspended_threads"]
 
 DETACH_DEADLINE = 10.0
+
+log = logging.getLogger("jdwp.debugger")
 
 
 async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: Breakpoints, stops: Stops,
@@ -42,15 +44,23 @@ async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: B
     errors: list[str] = []
     try:
         async with lock:
-            # Every request of ours is cleared in one round trip.
-            _, cleared = await gather([steps.end_all, breakpoints.clear_all])
-            remaining += cleared
+            # Taken at once under the lock: an event set handled after this sees the engine detaching and is
+            # released, so nothing of ours is made that this does not clear.
+            clears = [*steps.take_all(), *breakpoints.take_all()]
             states = stops.take_all()
-        # The releases and the thread list in one write: the VM runs them in order, after the clears.
-        releases = [(state, *release_command(state.suspension)) for state in states
-                    if state.suspension.policy != SuspendPolicy.NONE]
-        *released, threads = await vm.request_all([*((command, out) for _, command, out in releases),
-                                                   (VirtualMachine.AllThreads, Empty())])
+            releases = [(state, *release_command(state.suspension)) for state in states
+                        if state.suspension.policy != SuspendPolicy.NONE]
+            # The clears, the releases and the thread list in one write. The VM runs one connection's commands
+            # in order: every request is gone before a thread is resumed, so no event of ours follows.
+            remaining = [clear.what for clear in clears]  # until the VM answers
+            answers = await vm.request_all([*(clear.command() for clear in clears),
+                                            *((command, out) for _, command, out in releases),
+                                            (VirtualMachine.AllThreads, Empty())])
+            remaining = []
+        cleared, released, threads = answers[:len(clears)], answers[len(clears):-1], answers[-1]
+        for clear, answer in zip(clears, cleared, strict=True):
+            if isinstance(answer, CommandError):  # gone already (a step's Count(1) expired it): cleared
+                log.debug("clearing %s: %s", clear.what, answer)
         errors += [f"releasing {state.stop.stop_id}: {answer}" for (state, _, _), answer in zip(releases, released,
                                                                                                strict=True)
                    if isinstance(answer, CommandError)]

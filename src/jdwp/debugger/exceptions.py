@@ -32,7 +32,7 @@ from .errors import InvalidArgument
 from .model import ExceptionBreakpoint, SourcePosition, ThrownException
 from .names import binary_name_of, is_binary_name, signature_of
 from .objects import Layouts
-from .prepares import PrepareRequests, Watch, clear_request
+from .prepares import ClearRequest, PrepareRequests, Watch, clear_request
 from .symbols import Symbols
 from .values import Values
 
@@ -152,12 +152,14 @@ class ExceptionBreakpoints:
                 changed.append(entry.snapshot())
         return changed
 
-    async def clear_all(self) -> list[str]:
-        """Clear every exception request (for detach; class-prepare requests are the caller's), all at once."""
-        entries = list(self._entries.values())
+    def take_all(self) -> list[ClearRequest]:
+        """Forget every exception request and return them to clear (detach; class-prepare requests are the
+        caller's)."""
+        taken = [ClearRequest(EventKind.EXCEPTION, request_id, f"exception request of {entry.breakpoint_id}")
+                 for entry in self._entries.values() for request_id in entry.requests]
         self._entries.clear()
-        results = await gather([partial(self._clear, entry) for entry in entries])
-        return [what for failures in results for what in failures]
+        self._by_request.clear()
+        return taken
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId) -> None:
         entry.bound_types.add(ref)

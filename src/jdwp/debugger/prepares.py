@@ -8,17 +8,30 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from functools import partial
+from typing import NamedTuple
 
 from ..client import JdwpClient
-from ..protocol.commands.events import Modifier, SourceNameMatch
+from ..protocol.commands import Command, Empty, EventRequest
+from ..protocol.commands.events import ClearOut, Modifier, SetOut, SetReply, SourceNameMatch
 from ..protocol.constants import EventKind, SuspendPolicy
 from ..protocol.errors import CommandError, ConnectionClosed
-from ._gather import gather
 
 log = logging.getLogger("jdwp.debugger")
 
 Watch = tuple[Modifier, ...]
+
+
+class ClearRequest(NamedTuple):
+    """An event request of ours to clear with ``EventRequest.Clear`` (15,2), and what to call it in a
+    cleanup report when that cannot be confirmed. Detach takes every one at once and sends their clears
+    in one write (:mod:`.detach`)."""
+
+    kind: EventKind
+    request_id: int
+    what: str
+
+    def command(self) -> tuple[Command[ClearOut, Empty], ClearOut]:
+        return EventRequest.Clear, ClearOut(int(self.kind), self.request_id)
 
 
 @dataclasses.dataclass
@@ -42,24 +55,40 @@ class PrepareRequests:
         Raises:
             JdwpError: the VM refused or did not answer; nothing is recorded.
         """
-        watching = self._by_watch.get(watch)
-        if watching is not None:
-            watching.users += 1
+        if self.share(watch):
             return
-        request_id = await self._vm.event_request.set(EventKind.CLASS_PREPARE, SuspendPolicy.ALL, list(watch))
-        self._by_watch[watch] = _Watching(request_id, 1)
-        self._ids.add(request_id)
+        reply = await self._vm.request(*self.request(watch))
+        self.record(watch, reply.request_id)
 
     async def try_watch(self, watch: Watch) -> bool:
         """:meth:`watch`; False when the VM refuses a source-name filter (its version promised it)."""
         try:
             await self.watch(watch)
         except CommandError as exc:
-            if not any(isinstance(m, SourceNameMatch) for m in watch):
+            if not refuses_filter(watch, exc):
                 raise
-            log.info("the VM refused a SourceNameMatch class-prepare request (%s): using class patterns", exc)
             return False
         return True
+
+    # A caller that sends the request along with others: share, else request and record the answer.
+
+    def share(self, watch: Watch) -> bool:
+        """One more user of the request if it is made already; False when it is not."""
+        watching = self._by_watch.get(watch)
+        if watching is None:
+            return False
+        watching.users += 1
+        return True
+
+    @staticmethod
+    def request(watch: Watch) -> tuple[Command[SetOut, SetReply], SetOut]:
+        """``EventRequest.Set(CLASS_PREPARE, ALL, watch)`` (15,1)."""
+        return EventRequest.Set, SetOut(int(EventKind.CLASS_PREPARE), int(SuspendPolicy.ALL), list(watch))
+
+    def record(self, watch: Watch, request_id: int) -> None:
+        """The request the VM made for ``watch``, with its first user."""
+        self._by_watch[watch] = _Watching(request_id, 1)
+        self._ids.add(request_id)
 
     async def unwatch(self, watch: Watch) -> list[str]:
         """One user fewer; the last clears the request. Returns what could not be cleared."""
@@ -73,14 +102,22 @@ class PrepareRequests:
         self._ids.discard(watching.request_id)
         return await clear_request(self._vm, EventKind.CLASS_PREPARE, watching.request_id, _describe(watch))
 
-    async def clear_all(self) -> list[str]:
-        """Clear every class-prepare request, all at once (detach)."""
-        watched = list(self._by_watch.items())
+    def take_all(self) -> list[ClearRequest]:
+        """Forget every class-prepare request and return them to clear (detach)."""
+        taken = [ClearRequest(EventKind.CLASS_PREPARE, watching.request_id, _describe(watch))
+                 for watch, watching in self._by_watch.items()]
         self._by_watch.clear()
         self._ids.clear()
-        results = await gather([partial(clear_request, self._vm, EventKind.CLASS_PREPARE, watching.request_id,
-                                        _describe(watch)) for watch, watching in watched])
-        return [what for failures in results for what in failures]
+        return taken
+
+
+def refuses_filter(watch: Watch, error: CommandError) -> bool:
+    """Whether ``error`` is the VM refusing a source-name filter its version promised (then class patterns
+    must do)."""
+    if not any(isinstance(m, SourceNameMatch) for m in watch):
+        return False
+    log.info("the VM refused a SourceNameMatch class-prepare request (%s): using class patterns", error)
+    return True
 
 
 async def clear_request(vm: JdwpClient, kind: EventKind, request_id: int, what: str) -> list[str]:

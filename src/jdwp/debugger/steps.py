@@ -30,6 +30,7 @@ from ..protocol.errors import CommandError
 from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .model import PendingStep, StepKind
+from .prepares import ClearRequest
 from .symbols import ACC_SYNTHETIC, JDWP_SYNTHETIC, Symbols
 
 log = logging.getLogger("jdwp.debugger")
@@ -97,9 +98,12 @@ class Steps:
         except CommandError as exc:
             log.debug("clearing step request %d: %s", step.request_id, exc)
 
-    async def end_all(self) -> None:
-        """End every step, clearing their requests in one round trip."""
-        await gather([partial(self.end, step) for step in list(self._by_thread.values())])
+    def take_all(self) -> list[ClearRequest]:
+        """Forget every step and return their requests to clear (detach)."""
+        taken = [ClearRequest(EventKind.SINGLE_STEP, step.request_id, f"step request of thread {step.thread_name}")
+                 for step in self._by_thread.values()]
+        self._by_thread.clear()
+        return taken
 
     async def drop_ended_threads(self, stop_thread: ThreadId) -> None:
         """Forget the steps of threads that have ended (they will never complete); one round trip."""

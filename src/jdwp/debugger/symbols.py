@@ -30,7 +30,7 @@ from ..protocol.commands.reftypes import (
     RefTypeOut,
     VariableTableReply,
 )
-from ..protocol.commands.vm import VersionReply
+from ..protocol.commands.vm import CapabilitiesNewReply, VersionReply
 from ..protocol.constants import ErrorCode
 from ..protocol.errors import AbsentInformation, CommandError, UsageError
 from ..protocol.types import Location, MethodId, ReferenceTypeId
@@ -101,16 +101,37 @@ class Symbols:
         cannot answer has no capabilities.
         """
         if self._capabilities is None:
-            try:
-                version: VersionReply | None = self._vm.version_info  # read when the connection opened
-                reply = await _or_none(self._vm.capabilities_new)
-            except UsageError:
+            if self.version_known:
+                self.learn_capabilities(await _or_none(self._vm.capabilities_new))
+            else:
                 reply, version = await gather([partial(_or_none, self._vm.capabilities_new),
                                                partial(_or_none, self._vm.version)])
+                self._learn(reply, version)
+        assert self._capabilities is not None
+        return self._capabilities
+
+    @property
+    def version_known(self) -> bool:
+        """Whether the connection read the VM's version when it opened (then the capabilities are one
+        command, which a caller may send with others and hand to :meth:`learn_capabilities`)."""
+        try:
+            return self._vm.version_info is not None
+        except UsageError:
+            return False
+
+    def learn_capabilities(self, reply: CapabilitiesNewReply | CommandError | None) -> None:
+        """The answer to ``VirtualMachine.CapabilitiesNew`` (1,17) sent by a caller (an error: none), when the
+        version is known (:attr:`version_known`)."""
+        if isinstance(reply, CommandError):
+            log.info("%s: the engine goes on without it", reply)
+            reply = None
+        self._learn(reply, self._vm.version_info)
+
+    def _learn(self, reply: CapabilitiesNewReply | None, version: VersionReply | None) -> None:
+        if self._capabilities is None:
             names = bool(reply and reply.can_use_source_name_filters) or bool(
                 version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))
             self._capabilities = Capabilities(bool(reply and reply.can_get_source_debug_extension), names)
-        return self._capabilities
 
     def refuse_source_name_filters(self) -> None:
         """The VM refused a ``SourceNameMatch`` request after all: use class patterns from now on."""

@@ -3,8 +3,9 @@ with a reader and a writer task, done in the dispatcher's and the handler's task
 
 - a request line becomes the SDK's message; a line that is not JSON-RPC is handed on as the exception
   (as by the SDK's reader); the end of input ends the iteration;
-- a message goes out as the SDK's serialisation, one line; a sender cancelled while its line is being
-  written still finishes the line (a torn line would make the rest of the wire unreadable);
+- a message goes out as the SDK's serialisation, one line, at once (not after other ready tasks); a sender
+  cancelled while its line is being written still finishes the line (a torn line would make the rest of the
+  wire unreadable);
 - the whole server over two pipes: initialize, a garbled line (dropped, as by the SDK's transport), a
   tool call — answered in order.
 """
@@ -85,6 +86,26 @@ async def test_writer_writes_the_sdk_serialisation_and_finishes_a_cancelled_line
     await writer.aclose()
     with pytest.raises(anyio.ClosedResourceError):
         await writer.send(message)
+
+
+async def test_an_answer_is_in_the_pipe_before_any_other_ready_task_runs() -> None:
+    """trio's own ``send_all`` takes a scheduler pass before it writes: an answer that was ready waited while
+    every other ready task ran (the VM's next event being read and handled, say)."""
+    message = SessionMessage(mcp_types.JSONRPCResponse(jsonrpc="2.0", id=3, result={}))
+    ran: list[str] = []
+
+    async def other() -> None:
+        ran.append("other")
+
+    with pipe() as (read_fd, write_fd):
+        writer = MessageWriter(FdWriter(os.dup(write_fd)))
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(other)
+            await writer.send(message)
+            assert ran == []
+            assert os.read(read_fd, 1 << 16).decode() == message.message.model_dump_json(
+                by_alias=True, exclude_unset=True) + "\n"
+        await writer.aclose()
 
 
 async def test_the_server_answers_every_line_in_order_over_pipes() -> None:

@@ -531,7 +531,7 @@ class Breakpoints:
     async def _try_watch(self, entry: _Entry, watch: Watch) -> bool:
         if watch in entry.watches:
             return True
-        # Listed before the request, as _watch does: concurrent watches keep the order they were asked in,
+        # Listed before the request: concurrent watches keep the order they were asked in,
         # whatever order trio resumes them in (a recording replays only one order of dependent requests).
         entry.watches.append(watch)
         made = await self._prepares.try_watch(watch)

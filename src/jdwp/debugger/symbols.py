@@ -100,15 +100,13 @@ class Symbols:
         ``canUseSourceNameFilters`` false (JDI goes by the version too); either one is enough. A VM that
         cannot answer has no capabilities.
         """
-        if self._capabilities is None:
-            if self.version_known:
-                self.learn_capabilities(await _or_none(self._vm.capabilities_new))
-            else:
-                reply, version = await gather([partial(_or_none, self._vm.capabilities_new),
-                                               partial(_or_none, self._vm.version)])
-                self._learn(reply, version)
-        assert self._capabilities is not None
-        return self._capabilities
+        if self._capabilities is not None:
+            return self._capabilities
+        if self.version_known:
+            return self.learn_capabilities(await _or_none(self._vm.capabilities_new))
+        reply, version = await gather([partial(_or_none, self._vm.capabilities_new),
+                                       partial(_or_none, self._vm.version)])
+        return self._learn(reply, version)
 
     @property
     def version_known(self) -> bool:
@@ -119,19 +117,20 @@ class Symbols:
         except UsageError:
             return False
 
-    def learn_capabilities(self, reply: CapabilitiesNewReply | CommandError | None) -> None:
+    def learn_capabilities(self, reply: CapabilitiesNewReply | CommandError | None) -> Capabilities:
         """The answer to ``VirtualMachine.CapabilitiesNew`` (1,17) sent by a caller (an error: none), when the
         version is known (:attr:`version_known`)."""
         if isinstance(reply, CommandError):
             log.info("%s: the engine goes on without it", reply)
             reply = None
-        self._learn(reply, self._vm.version_info)
+        return self._learn(reply, self._vm.version_info)
 
-    def _learn(self, reply: CapabilitiesNewReply | None, version: VersionReply | None) -> None:
-        if self._capabilities is None:
+    def _learn(self, reply: CapabilitiesNewReply | None, version: VersionReply | None) -> Capabilities:
+        if self._capabilities is None:  # learnt once: a second answer changes nothing
             names = bool(reply and reply.can_use_source_name_filters) or bool(
                 version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))
             self._capabilities = Capabilities(bool(reply and reply.can_get_source_debug_extension), names)
+        return self._capabilities
 
     def refuse_source_name_filters(self) -> None:
         """The VM refused a ``SourceNameMatch`` request after all: use class patterns from now on."""

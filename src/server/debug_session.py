@@ -113,9 +113,11 @@ class DebugSession:
         return tuple(answer_of(b) for b in self.engine.list_breakpoints())
 
     def touch(self) -> None:
-        """A client call: resets the idle timer (never the pause or total limit)."""
+        """A client call: resets the idle timer (never the pause or total limit).
+
+        The timers task is not woken: the idle deadline only moves later, and the task reads it again when
+        the one it sleeps until comes (a wake on every call cost a scheduler pass of every tool call)."""
         self.last_activity = trio.current_time()
-        self._poke()
 
     def _poke(self) -> None:
         self._wake.set()

@@ -364,6 +364,9 @@ _THREAD, _CLASS, _METHOD, _STRING = 0x100, 0x10, 0x20, 0x30
 _LOCATION = Location(TypeTag.CLASS, _CLASS, _METHOD, 4)
 
 
+NESTED_IN_Q = "com/example/Q$"
+
+
 def vm_text_handlers(vm: ScriptedVm, text: VmText) -> dict[str, Handler]:
     """One class with one method whose line 5 starts at code index 4; one thread stopped there."""
     w = text.wire
@@ -372,9 +375,11 @@ def vm_text_handlers(vm: ScriptedVm, text: VmText) -> dict[str, Handler]:
         "EventRequest.Set": lambda out: SetReply(vm.next_request_id()),
         "EventRequest.Clear": lambda out: Empty(),
         "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply([ClassRef(TypeTag.CLASS, _CLASS, 7)]),
+        # The class is nested in Q (the breakpoint's class) and named by the VM's text, alike in the listing
+        # and in its signature, as a VM answers them.
         "VirtualMachine.AllClasses": lambda out: AllClassesReply(
-            [ClassInfo(TypeTag.CLASS, _CLASS, "Lcom/example/Q;", 7)]),
-        "ReferenceType.Signature": lambda out: SignatureReply(w(f"L{text.class_name};")),
+            [ClassInfo(TypeTag.CLASS, _CLASS, w(f"L{NESTED_IN_Q}{text.class_name};"), 7)]),
+        "ReferenceType.Signature": lambda out: SignatureReply(w(f"L{NESTED_IN_Q}{text.class_name};")),
         "ReferenceType.SourceFile": lambda out: SourceFileReply(w(text.source)),
         "ReferenceType.Methods": lambda out: MethodsReply([MethodInfo(_METHOD, w(text.method), "()V", 1)]),
         "ReferenceType.ClassLoader": lambda out: ClassLoaderReply(0x99),
@@ -492,7 +497,8 @@ class VmTextServer:
     @staticmethod
     def _check_position(position: dict[str, Any], text: VmText) -> None:
         cut_names = set(position.get("truncated_names", ()))
-        for field, sent in (("class_name", text.class_name), ("method", text.method), ("source", text.source)):
+        class_name = NESTED_IN_Q.replace("/", ".") + text.class_name
+        for field, sent in (("class_name", class_name), ("method", text.method), ("source", text.source)):
             expected, cut = shown(sent, MAX_NAME_UNITS)
             assert position[field] == expected and (field in cut_names) is cut, field
 

@@ -2,7 +2,8 @@
 
 - A stop that arrives while another is current is queued (HotSpot's agent holds further events after a
   suspend-all set until Resume, so live it never queues; ART and other agents may).
-- An event set whose handling fails still has its suspension released.
+- An event set whose handling fails still has its suspension released; when the VM stops answering
+  meanwhile, the connection is closed (its agent then releases what we suspended).
 - An empty variable table is ``unknown`` (ART reports this when it cannot tell "absent" from "none").
 - A VM that refuses source-name filters, gives a malformed source map, or cannot give maps at all.
 
@@ -22,7 +23,7 @@ import trio
 import trio.testing
 
 import jdwp
-from jdwp.debugger import Debugger, Locals, StaleReference, Stopped, open_debugger
+from jdwp.debugger import Debugger, Locals, StaleReference, Stopped, Terminated, open_debugger
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.events import (
     BreakpointEvent,
@@ -62,6 +63,7 @@ from jdwp.protocol.commands.vm import (
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag, TypeTag
 from jdwp.protocol.types import Location
 from jdwp.protocol.values import Value
+from jdwp.protocol.wire import CommandPacket
 from support.fakevm import Handler, ScriptedVm
 
 CLASS = "com.example.Q"
@@ -262,3 +264,31 @@ async def test_no_source_map_is_asked_of_a_vm_that_cannot_give_one() -> None:
         bp = await debugger.set_breakpoint(CLASS, 5)
         assert bp.status == "verified"
         assert vm.count("ReferenceType.SourceDebugExtension") == 0 and vm.count("VirtualMachine.CapabilitiesNew") == 1
+
+
+class SilentVm(ScriptedVm):
+    """Stands for an agent wedged by a torn packet: once ``silent``, it reads every command and answers none
+    (a random length read as a header makes it wait for hundreds of megabytes that never come)."""
+
+    silent = False
+
+    async def answer(self, packet: CommandPacket) -> None:
+        if not self.silent:
+            await super().answer(packet)
+
+
+async def test_a_vm_that_stops_answering_while_an_event_holds_its_threads_is_let_go() -> None:
+    """The hit's threads stay suspended until something releases them, and no release can be confirmed:
+    the engine closes the connection (a JDWP agent resumes what a debugger suspended when it goes) and says
+    why, instead of leaving the app suspended behind a session that looks attached."""
+    async with scripted(class_handlers, SilentVm) as (vm, debugger):
+        assert isinstance(vm, SilentVm)
+        await debugger.set_breakpoint(CLASS, 5)
+        debugger.vm.request_timeout = 0.2
+        vm.silent = True
+        await vm.event(hit(vm._request_ids, 0x100))
+        event = await debugger.events.receive()
+        while not isinstance(event, Terminated):
+            event = await debugger.events.receive()
+        assert event.reason == "disconnected" and "stopped answering" in event.message
+        assert debugger.vm.is_closed

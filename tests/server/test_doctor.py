@@ -23,7 +23,7 @@ import jdwp
 from adb.art_standins import compile_message_loop, install_dumpsys
 from adb.testbed import Apps, Testbed
 from android.transport import open_jdwp_stream
-from jdwp.protocol.commands import BY_ID
+from jdwp.protocol.commands import BY_ID, VirtualMachine
 from jdwp.protocol.commands.reftypes import Method, ReferenceType
 from jdwp.protocol.commands.threads import StackFrame, ThreadReference
 from jdwp.recording import OUT, load
@@ -108,6 +108,8 @@ def _assert_no_value_from_app_frames(recording: object) -> None:
         out = asked.get(answer.id)
         if command in (ReferenceType.Signature, ReferenceType.SignatureWithGeneric):
             signatures[out.ref_type] = decoded.signature  # type: ignore[union-attr]
+        elif command is VirtualMachine.AllClasses:  # a breakpoint's listing names classes too
+            signatures.update((entry.type_id, entry.signature) for entry in decoded.classes)
         elif command is ThreadReference.Frames:
             for frame in decoded.frames:
                 frame_class[frame.frame_id] = frame.location.class_id

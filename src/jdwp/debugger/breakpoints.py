@@ -228,7 +228,9 @@ class Breakpoints:
             raise failure
         if isinstance(answers[-1], CommandError):
             raise answers[-1]
-        return Listing(prepared_classes(answers[-1], self._vm.id_sizes)), refused
+        listing = Listing(prepared_classes(answers[-1], self._vm.id_sizes))
+        self._symbols.note_listing(listing.signatures)
+        return listing, refused
 
     def _share(self, entry: _Entry, watch: Watch) -> bool:
         """Become one more user of a class-prepare request another breakpoint made already."""

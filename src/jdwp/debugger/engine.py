@@ -38,7 +38,7 @@ from .._groups import sole_exception
 from ..client import JdwpClient
 from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
-from ..protocol.errors import ConnectionClosed, JdwpError
+from ..protocol.errors import CommandTimeout, ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._held import Held
 from .breakpoints import Breakpoints
@@ -340,6 +340,7 @@ class Debugger(Inspection):
     async def _run(self) -> None:
         """Consume the VM's event sets until the connection ends; never raises."""
         reason: TerminalReason = "disconnected"
+        silent: CommandTimeout | None = None
         try:
             async for event_set in self.vm.events():
                 if any(isinstance(e, VMDeathEvent) for e in event_set.events):
@@ -348,6 +349,14 @@ class Debugger(Inspection):
                 try:
                     await self._handle(event_set)
                 except ConnectionClosed:
+                    break
+                except CommandTimeout as exc:
+                    # An event set's suspension is held and the VM no longer answers (an agent wedged by a
+                    # torn packet waits for bytes that never come): no release of ours can be confirmed.
+                    # Ending the connection is the one way left to free the app — a JDWP agent resumes
+                    # every thread a debugger suspended when its connection closes.
+                    silent = exc
+                    await self.vm.aclose()
                     break
                 except JdwpError as exc:
                     log.warning("handling an event set failed: %s", exc)
@@ -364,6 +373,9 @@ class Debugger(Inspection):
             return
         error = self.vm.terminal_error
         why = "the VM died" if reason == "vm_death" else f"the connection ended: {error}"
+        if silent is not None:
+            why = (f"the VM stopped answering ({silent}) while an event held its threads: the connection was "
+                   "closed, so that its JDWP agent resumes every thread this session had suspended")
         self._terminate(reason, why)
 
     async def _handle(self, event_set: Composite) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -82,6 +82,7 @@ class Symbols:
         self._vm = vm
         self._capabilities: Capabilities | None = None
         self._signatures: dict[int, str] = {}
+        self._listed: Mapping[int, str] = {}  # the last class listing's signatures (a breakpoint's)
         self._by_signature: dict[str, set[int]] = {}
         self._sources: dict[int, str | None] = {}
         self._smaps: dict[int, Smap | None] = {}
@@ -144,15 +145,24 @@ class Symbols:
     # --- single facts ------------------------------------------------------------------------------
 
     async def signature(self, ref: ReferenceTypeId) -> str:
-        if ref not in self._signatures:
-            self.note_signature(ref, await self._vm.reference_type.signature(ref))
-        return self._signatures[ref]
+        signature = self.cached_signature(ref)
+        if signature is None:
+            signature = await self._vm.reference_type.signature(ref)
+            self.note_signature(ref, signature)
+        return signature
 
     def note_signature(self, ref: int, signature: str) -> None:
         """A type's signature learnt another way (``VirtualMachine.ClassesBySignature`` names it)."""
         if ref not in self._signatures:
             self._signatures[ref] = signature
             self._by_signature.setdefault(signature, set()).add(ref)
+
+    def note_listing(self, signatures: Mapping[int, str]) -> None:
+        """The signatures of a class listing (``VirtualMachine.AllClasses``, which a breakpoint reads): a type
+        listed there needs no ``ReferenceType.Signature`` later. A type ID names one class for as long as the
+        connection lasts (a JDWP back end does not reuse IDs), so an older listing is never wrong, only short.
+        """
+        self._listed = signatures
 
     def ids_of(self, signature: str) -> set[int]:
         """The types with this signature the session has seen (several when class loaders each define one)."""
@@ -177,7 +187,7 @@ class Symbols:
                 if not isinstance(exc, AbsentInformation):
                     log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, exc)
                 text = None
-            self._smaps[ref] = read_smap(text, self._signatures.get(ref) or f"class {ref:#x}")
+            self._smaps[ref] = read_smap(text, self.cached_signature(ref) or f"class {ref:#x}")
         return self._smaps[ref]
 
     def cached_smap(self, ref: int) -> Smap | None:
@@ -190,7 +200,12 @@ class Symbols:
         return self._sources.get(ref)
 
     def cached_signature(self, ref: int) -> str | None:
-        return self._signatures.get(ref)
+        signature = self._signatures.get(ref)
+        if signature is None:
+            signature = self._listed.get(ref)
+            if signature is not None:
+                self.note_signature(ref, signature)
+        return signature
 
     def cached_methods(self, ref: int) -> dict[int, MethodInfo]:
         return self._methods.get(ref, {})
@@ -277,7 +292,7 @@ class Symbols:
         thunks: list[Callable[[], Awaitable[Any]]] = []
         for ref in refs:
             rid = ReferenceTypeId(ref)
-            if ref not in self._signatures:
+            if self.cached_signature(ref) is None:
                 thunks.append(partial(self.signature, rid))
             if ref not in self._sources:
                 thunks.append(partial(self.source, rid))
@@ -299,7 +314,7 @@ class Symbols:
         asked: list[tuple[str, int]] = []
         for ref in refs:
             asked += [(what, ref) for what, wanted in (
-                ("signature", ref not in self._signatures), ("source", ref not in self._sources),
+                ("signature", self.cached_signature(ref) is None), ("source", ref not in self._sources),
                 ("methods", methods and ref not in self._methods), ("smap", maps and ref not in self._smaps))
                 if wanted]
         if not asked:
@@ -324,7 +339,7 @@ class Symbols:
                     log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, error)
                 if ref not in self._smaps:  # another task may have read it while these were asked
                     text = None if error else reply.extension
-                    self._smaps[ref] = read_smap(text, self._signatures.get(ref) or f"class {ref:#x}")
+                    self._smaps[ref] = read_smap(text, self.cached_signature(ref) or f"class {ref:#x}")
                 error = None
             failure = failure or error
         if failure is not None:
@@ -380,13 +395,13 @@ class Symbols:
 
     async def prefetch_signatures(self, refs: Iterable[int]) -> None:
         """Signatures of every type not cached yet: one round trip (the runtime types of values)."""
-        missing = [ReferenceTypeId(r) for r in dict.fromkeys(refs) if r not in self._signatures]
+        missing = [ReferenceTypeId(r) for r in dict.fromkeys(refs) if self.cached_signature(r) is None]
         if missing:
             await gather([partial(self.signature, r) for r in missing])
 
     def cached_name(self, ref: int) -> str | None:
         """The binary name of a type whose signature is cached (after :meth:`prefetch_signatures`)."""
-        signature = self._signatures.get(ref)
+        signature = self.cached_signature(ref)
         return binary_name_of(signature) if signature is not None else None
 
     def position(self, loc: Location) -> SourcePosition:
@@ -394,7 +409,7 @@ class Symbols:
 
         Inlined code is shown where it was written: the inline function's source and line, ``inlined``.
         """
-        signature = self._signatures.get(loc.class_id)
+        signature = self.cached_signature(loc.class_id)
         method = self._methods.get(loc.class_id, {}).get(loc.method_id)
         table = self._lines.get((loc.class_id, loc.method_id))
         raw = line_at(table, loc.index) if table else None
@@ -415,7 +430,7 @@ class Symbols:
         else its signature's.
         """
         if name is None:
-            signature = self._signatures.get(ref)
+            signature = self.cached_signature(ref)
             name = binary_name_of(signature) if signature else None
         smap = self._smaps.get(ref)
         mapped = smap.map(line) if smap is not None else None

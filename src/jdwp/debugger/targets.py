@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..protocol.commands.events import ClassMatch, Modifier, SourceNameMatch
 from .errors import InvalidArgument
@@ -135,10 +135,10 @@ class Listing:
 
     def __init__(self, classes: Iterable[tuple[int, str]]) -> None:
         self.classes = list(classes)
-        self._signatures = dict(self.classes)
+        self.signatures: Mapping[int, str] = dict(self.classes)
 
     def name(self, ref: int) -> str:
-        return binary_name_of(self._signatures[ref])
+        return binary_name_of(self.signatures[ref])
 
     def names(self) -> list[str]:
         return [binary_name_of(signature) for _, signature in self.classes]

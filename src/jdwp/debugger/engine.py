@@ -351,7 +351,10 @@ class Debugger(Inspection):
                 except ConnectionClosed:
                     break
                 except CommandTimeout as exc:
-                    # An event set's suspension is held and the VM no longer answers (an agent wedged by a
+                    if event_set.suspend_policy == SuspendPolicy.NONE:  # nothing of the app is held
+                        log.warning("handling an event set failed: %s", exc)
+                        continue
+                    # The event set's suspension is held and the VM no longer answers (an agent wedged by a
                     # torn packet waits for bytes that never come): no release of ours can be confirmed.
                     # Ending the connection is the one way left to free the app — a JDWP agent resumes
                     # every thread a debugger suspended when its connection closes.

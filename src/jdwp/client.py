@@ -99,12 +99,13 @@ class _ReplySlot:
 class _Unwaited:
     """The place of a reply nobody waits for (:meth:`JdwpClient.send`): an error goes to a callback."""
 
-    __slots__ = ("_name", "_on_error", "outcome")
+    __slots__ = ("_name", "_on_error", "outcome", "sent_at")
 
     def __init__(self, name: str, on_error: Callable[[JdwpError], None]) -> None:
         self._name = name
         self._on_error = on_error
         self.outcome: ReplyPacket | JdwpError | None = None
+        self.sent_at = trio.current_time()
 
     def deliver(self, outcome: ReplyPacket | JdwpError) -> None:
         if self.outcome is not None:
@@ -206,6 +207,12 @@ class JdwpClient(Mirrors):
         await self._closed.wait()
         assert self._terminal is not None  # set before the event fires
         return self._terminal
+
+    def oldest_unanswered_send(self) -> float | None:
+        """When the oldest command sent by :meth:`send` that the VM has not answered yet was sent (trio's clock),
+        or ``None``. A VM answers one connection's commands in order, so one unanswered for longer than
+        ``request_timeout`` means the VM is not reading them."""
+        return min((slot.sent_at for slot in self._pending.values() if isinstance(slot, _Unwaited)), default=None)
 
     def statistics(self) -> dict[str, int]:
         """Counters: requests sent, writes they went out in (pipelined requests share one), replies matched,

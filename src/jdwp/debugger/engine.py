@@ -26,7 +26,6 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 from collections.abc import AsyncIterator
@@ -350,15 +349,15 @@ class Debugger(Inspection):
                     await self._handle(event_set)
                 except ConnectionClosed:
                     break
-                except CommandTimeout as exc:
-                    if event_set.suspend_policy == SuspendPolicy.NONE:  # nothing of the app is held
+                except (_Unreleased, CommandTimeout) as exc:
+                    if isinstance(exc, CommandTimeout) and not self._releases_unanswered():
                         log.warning("handling an event set failed: %s", exc)
                         continue
-                    # The event set's suspension is held and the VM no longer answers (an agent wedged by a
-                    # torn packet waits for bytes that never come): no release of ours can be confirmed.
-                    # Ending the connection is the one way left to free the app — a JDWP agent resumes
-                    # every thread a debugger suspended when its connection closes.
-                    silent = exc
+                    # The VM answers neither what handling the event set asked nor the release of its
+                    # suspension (an agent wedged by a torn packet waits for bytes that never come). Ending the
+                    # connection is the one way left to free the app: a JDWP agent resumes every thread a
+                    # debugger suspended when its connection closes.
+                    silent = exc.unanswered if isinstance(exc, _Unreleased) else exc
                     await self.vm.aclose()
                     break
                 except JdwpError as exc:
@@ -397,16 +396,26 @@ class Debugger(Inspection):
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None
-            except JdwpError:
+            except JdwpError as failure:
                 # Ours, held by no stop: never leave the VM suspended behind a failure (an answer or a timeout).
-                with contextlib.suppress(JdwpError):
+                try:
                     await release(self.vm, found.suspension)
+                except CommandTimeout as unanswered:
+                    raise _Unreleased(failure, unanswered) from failure
+                except JdwpError:
+                    pass  # answered with an error (the thread ended): nothing is held
                 raise
             if state is None:
                 await release_unconfirmed(self.vm, found.suspension)
             else:
                 self._stops.arrive(state)
             await found.finish()
+
+    def _releases_unanswered(self) -> bool:
+        """Whether a release sent without waiting for its answer (a logpoint's, a false condition's) has gone
+        unanswered for a whole request timeout: the VM reads commands in order, so it reads none."""
+        sent = self.vm.oldest_unanswered_send()
+        return sent is not None and trio.current_time() - sent >= self.vm.request_timeout
 
     def _publish(self, event: EngineEvent) -> None:
         self._events_in.send_nowait(event)
@@ -478,6 +487,14 @@ class Debugger(Inspection):
     async def _drain_events(self) -> None:
         while self._terminal is None and (self._handling or self.vm.statistics()["buffered_events"]):
             await self._handled.wait()
+
+
+class _Unreleased(JdwpError):
+    """Handling an event set failed, and so did releasing its suspension: the VM did not answer."""
+
+    def __init__(self, failure: JdwpError, unanswered: CommandTimeout) -> None:
+        super().__init__(f"{failure}; releasing its suspension: {unanswered}")
+        self.unanswered = unanswered
 
 
 @asynccontextmanager

@@ -110,6 +110,25 @@ async def test_send_reports_an_error_answer_and_a_closed_connection_to_its_callb
     assert isinstance(errors[1], ConnectionClosed)
 
 
+async def test_the_oldest_unanswered_send_is_the_first_one_the_vm_has_not_answered() -> None:
+    """How the engine tells a VM that reads no more commands (a release sent without waiting, unanswered for a
+    whole request timeout) from one that is slow at one command."""
+    async with opened() as (fake, vm, _):
+        assert vm.oldest_unanswered_send() is None
+        await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(7)), on_error=lambda error: None)
+        first = trio.current_time()
+        await trio.sleep(0.01)
+        await vm.send(ThreadReference.Resume, ThreadOut(ThreadId(8)), on_error=lambda error: None)
+        sent = vm.oldest_unanswered_send()
+        assert sent is not None and sent <= first
+        packet = await fake.receive()
+        assert packet is not None
+        await fake.reply(packet)
+        while (later := vm.oldest_unanswered_send()) == sent:
+            await trio.sleep(0.001)
+        assert later is not None and later > first  # the second one's answer is still due
+
+
 async def test_a_packet_the_socket_takes_only_in_part_is_finished_before_the_next_one() -> None:
     """Over a real socket pair whose buffers are small: the direct write takes what fits, the rest goes out
     through the write lock, and a request made meanwhile waits its turn, so the VM sees both packets whole."""

@@ -124,7 +124,7 @@ def for_spec(spec: c.Construct, sizes: IdSizes) -> st.SearchStrategy[Any]:
     if id(spec) in _ID_SPECS:
         return id_of(sizes, _ID_SPECS[id(spec)])
     if isinstance(spec, _RecordAdapter):
-        return for_record(spec._cls, sizes)
+        return for_record(spec.record_class, sizes)
     if isinstance(spec, _PlainList):  # counted/greedy/repeated: a list around construct's arrays
         return for_spec(spec.subcon, sizes)
     if isinstance(spec, c.BytesInteger):

@@ -48,7 +48,7 @@ from .hits import HitCounts, HitPlan
 from .ids import IdScheme
 from .model import LOCATION_UNAVAILABLE, NEAR_MISS, AnyBreakpoint, BoundLocation, Breakpoint, BreakpointStatus, Reason
 from .names import binary_name_of
-from .prepares import ClearRequest, PrepareRequests, Watch, clear_request, refuses_filter
+from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
 from .smap import Smap
 from .symbols import CodeLine, Symbols
 from .synthetic import is_nested_in, named_after, package_of
@@ -301,10 +301,8 @@ class Breakpoints:
 
     def take_all(self) -> list[ClearRequest]:
         """Forget every request we made and return them to clear (detach: in one write)."""
-        taken = [ClearRequest(EventKind.BREAKPOINT, request_id, f"breakpoint request of {entry.breakpoint_id}")
-                 for entry in self._entries.values() for request_id in entry.requests]
+        taken = [request for entry in self._entries.values() for request in self._take_requests(entry)]
         self._entries.clear()
-        self._by_request.clear()
         return [*taken, *self.exceptions.take_all(), *self._prepares.take_all()]
 
     # --- binding -----------------------------------------------------------------------------------
@@ -543,14 +541,17 @@ class Breakpoints:
 
     async def _unwatch_all(self, entry: _Entry) -> None:
         """Give up this breakpoint's class-prepare watches, all at once (one round trip, not one each)."""
-        await gather([partial(self._prepares.unwatch, watch) for watch in entry.watches])
+        await clear_requests(self._vm, [request for watch in entry.watches for request in self._prepares.drop(watch)])
 
     async def _clear_requests(self, entry: _Entry) -> list[str]:
         """Clear every location's request of one breakpoint, all at once."""
-        request_ids = list(entry.requests)
-        for request_id in request_ids:
+        return await clear_requests(self._vm, self._take_requests(entry))
+
+    def _take_requests(self, entry: _Entry) -> list[ClearRequest]:
+        """Forget one breakpoint's location requests and return them to clear."""
+        taken = [ClearRequest(EventKind.BREAKPOINT, request_id, f"breakpoint request of {entry.breakpoint_id}")
+                 for request_id in entry.requests]
+        for request_id in entry.requests:
             self._by_request.pop(request_id, None)
         entry.requests.clear()
-        results = await gather([partial(clear_request, self._vm, EventKind.BREAKPOINT, request_id,
-                                        f"breakpoint request of {entry.breakpoint_id}") for request_id in request_ids])
-        return [what for failures in results for what in failures]
+        return taken

@@ -7,7 +7,6 @@ its deadline and makes it idempotent.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
@@ -21,14 +20,13 @@ from ..protocol.errors import CommandError, JdwpError
 from ..protocol.types import ThreadId
 from .breakpoints import Breakpoints
 from .model import Cleanup
+from .prepares import note_cleared
 from .steps import Steps
 from .stops import Stops, release_command
 
 __all__ = ["DETACH_DEADLINE", "clean_up", "suspended_threads"]
 
 DETACH_DEADLINE = 10.0
-
-log = logging.getLogger("jdwp.debugger")
 
 
 async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: Breakpoints, stops: Stops,
@@ -58,9 +56,7 @@ async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: B
                                             (VirtualMachine.AllThreads, Empty())])
             remaining = []
         cleared, released, threads = answers[:len(clears)], answers[len(clears):-1], answers[-1]
-        for clear, answer in zip(clears, cleared, strict=True):
-            if isinstance(answer, CommandError):  # gone already (a step's Count(1) expired it): cleared
-                log.debug("clearing %s: %s", clear.what, answer)
+        note_cleared(clears, cleared)
         errors += [f"releasing {state.stop.stop_id}: {answer}" for (state, _, _), answer in zip(releases, released,
                                                                                                strict=True)
                    if isinstance(answer, CommandError)]

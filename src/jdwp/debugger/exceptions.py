@@ -32,7 +32,7 @@ from .errors import InvalidArgument
 from .model import ExceptionBreakpoint, SourcePosition, ThrownException
 from .names import binary_name_of, is_binary_name, signature_of
 from .objects import Layouts
-from .prepares import ClearRequest, PrepareRequests, Watch, clear_request
+from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 from .symbols import Symbols
 from .values import Values
 
@@ -134,7 +134,7 @@ class ExceptionBreakpoints:
         entry = self._entries.pop(breakpoint_id)
         failures = await self._clear(entry)
         if entry.watch is not None:
-            failures += await self._prepares.unwatch(entry.watch)
+            failures += await clear_requests(self._vm, self._prepares.drop(entry.watch))
         return failures
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[ExceptionBreakpoint]:
@@ -155,10 +155,8 @@ class ExceptionBreakpoints:
     def take_all(self) -> list[ClearRequest]:
         """Forget every exception request and return them to clear (detach; class-prepare requests are the
         caller's)."""
-        taken = [ClearRequest(EventKind.EXCEPTION, request_id, f"exception request of {entry.breakpoint_id}")
-                 for entry in self._entries.values() for request_id in entry.requests]
+        taken = [request for entry in self._entries.values() for request in self._take(entry)]
         self._entries.clear()
-        self._by_request.clear()
         return taken
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId) -> None:
@@ -171,13 +169,16 @@ class ExceptionBreakpoints:
         entry.status = "verified"
 
     async def _clear(self, entry: _Entry) -> list[str]:
-        ids = list(entry.requests)
-        entry.requests.clear()
-        for request_id in ids:
+        return await clear_requests(self._vm, self._take(entry))
+
+    def _take(self, entry: _Entry) -> list[ClearRequest]:
+        """Forget one exception breakpoint's requests and return them to clear."""
+        taken = [ClearRequest(EventKind.EXCEPTION, request_id, f"exception request of {entry.breakpoint_id}")
+                 for request_id in entry.requests]
+        for request_id in entry.requests:
             self._by_request.pop(request_id, None)
-        results = await gather([partial(clear_request, self._vm, EventKind.EXCEPTION, request_id,
-                                        f"exception request of {entry.breakpoint_id}") for request_id in ids])
-        return [what for failures in results for what in failures]
+        entry.requests.clear()
+        return taken
 
 
 async def describe_thrown(values: Values, layouts: Layouts, symbols: Symbols,

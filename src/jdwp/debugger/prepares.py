@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..client import JdwpClient
@@ -90,8 +91,8 @@ class PrepareRequests:
         self._by_watch[watch] = _Watching(request_id, 1)
         self._ids.add(request_id)
 
-    async def unwatch(self, watch: Watch) -> list[str]:
-        """One user fewer; the last clears the request. Returns what could not be cleared."""
+    def drop(self, watch: Watch) -> list[ClearRequest]:
+        """One user fewer; the last one's request is forgotten and returned to clear (:func:`clear_requests`)."""
         watching = self._by_watch.get(watch)
         if watching is None:
             return []
@@ -100,7 +101,7 @@ class PrepareRequests:
             return []
         del self._by_watch[watch]
         self._ids.discard(watching.request_id)
-        return await clear_request(self._vm, EventKind.CLASS_PREPARE, watching.request_id, _describe(watch))
+        return [ClearRequest(EventKind.CLASS_PREPARE, watching.request_id, _describe(watch))]
 
     def take_all(self) -> list[ClearRequest]:
         """Forget every class-prepare request and return them to clear (detach)."""
@@ -120,16 +121,28 @@ def refuses_filter(watch: Watch, error: CommandError) -> bool:
     return True
 
 
-async def clear_request(vm: JdwpClient, kind: EventKind, request_id: int, what: str) -> list[str]:
-    """Clear one event request; returns ``[what]`` when the connection is gone (an error reply means it is
-    gone already, which is what clearing wants)."""
+async def clear_requests(vm: JdwpClient, requests: Sequence[ClearRequest]) -> list[str]:
+    """Clear event requests of ours in one write; returns what could not be, when the connection is gone.
+
+    Raises:
+        CommandTimeout: the VM did not answer.
+    """
+    if not requests:
+        return []
     try:
-        await vm.event_request.clear(kind, request_id)
+        answers = await vm.request_all([request.command() for request in requests])
     except ConnectionClosed:
-        return [what]
-    except CommandError as exc:
-        log.debug("clearing %s: %s", what, exc)
+        return [request.what for request in requests]
+    note_cleared(requests, answers)
     return []
+
+
+def note_cleared(requests: Sequence[ClearRequest], answers: Sequence[object]) -> None:
+    """Take the VM's answers to clearing ``requests``: an error means the request is gone already (a step's
+    ``Count(1)`` expired it), which is what clearing wants."""
+    for request, answer in zip(requests, answers, strict=True):
+        if isinstance(answer, CommandError):
+            log.debug("clearing %s: %s", request.what, answer)
 
 
 def _describe(watch: Watch) -> str:

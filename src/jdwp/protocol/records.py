@@ -54,18 +54,17 @@ def record(cls: type[T]) -> type[T]:
 class _RecordAdapter(c.Adapter):  # type: ignore[misc]
     def __init__(self, subcon: c.Construct, cls: type, names: tuple[str, ...]) -> None:
         super().__init__(subcon)
-        self._cls = cls
+        self.record_class = cls  # also read by readers made from the spec (see :mod:`.compiled`)
         self._names = names
-        self.record_class = cls  # for readers made from the spec (see :mod:`.compiled`)
 
     def _decode(self, obj: Mapping[str, Any], context: Any, path: str) -> Any:
-        return self._cls(*[obj[name] for name in self._names])
+        return self.record_class(*[obj[name] for name in self._names])
 
     def _encode(self, obj: Any, context: Any, path: str) -> dict[str, Any]:
         if isinstance(obj, Mapping):
             return {name: obj[name] for name in self._names}
-        if not isinstance(obj, self._cls):
-            raise c.ConstructError(f"expected {self._cls.__name__}, got {type(obj).__name__}", path=path)
+        if not isinstance(obj, self.record_class):
+            raise c.ConstructError(f"expected {self.record_class.__name__}, got {type(obj).__name__}", path=path)
         return {name: getattr(obj, name) for name in self._names}
 
 

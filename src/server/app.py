@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from .capabilities import VERSION, capabilities_for
 from .debug_session import DebugSession
+from .direct_calls import DirectCalls
 from .envelope import SessionFields, envelope, output_schema
 from .failures import ErrorBody, ToolFailure, failure_of
 from .session_manager import SessionManager
@@ -106,6 +107,11 @@ def _plain_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+async def answer(manager: SessionManager, params: types.CallToolRequestParams) -> types.CallToolResult:
+    """A ``tools/call`` request's result, whichever dispatcher got it (the SDK's, or :mod:`.direct_calls`)."""
+    return respond(await call_tool(manager, params.name, params.arguments))
+
+
 async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
     """Run one tool call to its envelope (the whole behaviour of the server, without MCP framing).
 
@@ -166,15 +172,23 @@ def _tear_down_uncertain(manager: SessionManager, call: Call, exc: BaseException
     manager.spawn(session.close, "failed")
 
 
-def build_server(config: Config, *, adb: Any = None) -> Server[SessionManager]:
-    """The MCP server; its lifespan owns the session manager and cleans every session up on exit."""
+def build_server(config: Config, *, adb: Any = None, calls: DirectCalls | None = None) -> Server[SessionManager]:
+    """The MCP server; its lifespan owns the session manager and cleans every session up on exit.
+
+    ``calls``: the stdio connection's tool calls served beside the SDK's dispatcher (:mod:`.direct_calls`;
+    the same handling, fewer task hops); without it, the SDK dispatches every call.
+    """
 
     @asynccontextmanager
     async def lifespan(_: Server[SessionManager]) -> AsyncIterator[SessionManager]:
         async with trio.open_nursery() as nursery:
             manager = SessionManager(config, nursery, adb)
             try:
-                yield manager
+                if calls is None:
+                    yield manager
+                else:
+                    async with calls.serving(manager):  # its calls end before the sessions are cleaned up
+                        yield manager
             finally:
                 await manager.shutdown()
                 nursery.cancel_scope.cancel()
@@ -185,7 +199,7 @@ def build_server(config: Config, *, adb: Any = None) -> Server[SessionManager]:
         return types.ListToolsResult(tools=definitions)
 
     async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return respond(await call_tool(ctx.lifespan_context, params.name, params.arguments))
+        return await answer(ctx.lifespan_context, params)
 
     server: Server[SessionManager] = Server(
         "pyjdwp", version=VERSION, title="pyjdwp Java debugger", instructions=INSTRUCTIONS, lifespan=lifespan,
@@ -194,4 +208,6 @@ def build_server(config: Config, *, adb: Any = None) -> Server[SessionManager]:
     # this list). Nothing in pyjdwp-mcp installs an exporter, so the spans go nowhere, yet they cost about
     # 0.13 ms of a warm tool call that takes 0.4-0.6 ms in memory (issue 10: the warm journey).
     server.middleware.clear()
+    if calls is not None:
+        calls.bind(server, answer)
     return server

@@ -18,6 +18,7 @@ import trio
 
 from .app import build_server
 from .capabilities import VERSION
+from .direct_calls import DirectCalls
 from .stdio import stdin_lines, stdout_writer, wire
 from .targets import Config
 
@@ -64,7 +65,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def serve(config: Config) -> None:
-    server = build_server(config)
+    calls = DirectCalls()
+    server = build_server(config, calls=calls)
     stdin = stdin_lines()
     log = logging.getLogger("pyjdwp.server")
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -83,7 +85,7 @@ async def serve(config: Config) -> None:
                         return
 
             nursery.start_soon(stop_on_signal)
-            async with stdout_writer() as stdout, wire(stdin, stdout) as (read_stream, write_stream):
+            async with stdout_writer() as stdout, wire(stdin, stdout, calls) as (read_stream, write_stream):
                 await server.run(read_stream, write_stream, server.create_initialization_options())
             nursery.cancel_scope.cancel()
 

@@ -21,6 +21,8 @@ import trio
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
+from .direct_calls import DirectCalls
+
 #: How long a response already being written may finish after its request was cancelled (shutdown, the
 #: client's cancellation): cut short, the line would be torn and the wire unreadable after it.
 WRITE_GRACE_S = 5.0
@@ -189,21 +191,28 @@ class MessageReader(_Closable):
     same work in the dispatcher's and the handler's task instead.
     """
 
-    def __init__(self, lines: PipeLines) -> None:
+    def __init__(self, lines: PipeLines, calls: DirectCalls | None = None) -> None:
         self._lines = lines
+        self._calls = calls
         self._closed = False
 
     async def receive(self) -> SessionMessage | Exception:
-        if self._closed:
-            raise anyio.ClosedResourceError
-        try:
-            line = await self._lines.__anext__()
-        except StopAsyncIteration:
-            raise anyio.EndOfStream from None
-        try:
-            return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-        except Exception as exc:  # as the SDK's reader: handed on (the dispatcher logs it), the wire goes on
-            return exc
+        """The next message for the SDK: one that ``calls`` takes is served there, and the next line read."""
+        while True:
+            if self._closed:
+                raise anyio.ClosedResourceError
+            try:
+                line = await self._lines.__anext__()
+            except StopAsyncIteration:
+                if self._calls is not None:
+                    await self._calls.end_of_input()
+                raise anyio.EndOfStream from None
+            try:
+                message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            except Exception as exc:  # as the SDK's reader: handed on (the dispatcher logs it), the wire goes on
+                return exc
+            if self._calls is None or not self._calls.take(message):
+                return SessionMessage(message)
 
     def __aiter__(self) -> MessageReader:
         return self
@@ -220,22 +229,30 @@ class MessageWriter(_Closable):
     """The SDK's write stream: each message serialised as the SDK's stdio transport does, and written whole
     (``FdWriter``: in order, and not torn by a cancelled sender)."""
 
-    def __init__(self, out: FdWriter) -> None:
+    def __init__(self, out: FdWriter, calls: DirectCalls | None = None) -> None:
         self._out = out
+        self._calls = calls
         self._closed = False
 
     async def send(self, message: SessionMessage, /) -> None:
         if self._closed:
             raise anyio.ClosedResourceError
+        if self._calls is not None:
+            self._calls.sent(message.message)
         await self._out.write(message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n")
 
 
 @asynccontextmanager
-async def wire(stdin: PipeLines | None, stdout: FdWriter | None) -> AsyncIterator[tuple[Any, Any]]:
+async def wire(stdin: PipeLines | None, stdout: FdWriter | None,
+               calls: DirectCalls | None = None) -> AsyncIterator[tuple[Any, Any]]:
     """The MCP read and write streams over stdin and stdout: served here when trio can poll both, else by
-    the SDK's stdio transport (with our reader or writer where there is one)."""
+    the SDK's stdio transport (with our reader or writer where there is one). With ``calls``, the tool calls
+    it takes are served beside the SDK's dispatcher (:mod:`.direct_calls`; only on our own streams)."""
     if stdin is not None and stdout is not None:
-        yield MessageReader(stdin), MessageWriter(stdout)
+        writer = MessageWriter(stdout, calls)
+        if calls is not None:
+            calls.connect(writer)
+        yield MessageReader(stdin, calls), writer
         return
     # The SDK annotates its streams as anyio's file wrapper; it only iterates stdin's lines and awaits
     # stdout's write and flush, which ours provide.

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import anyio
 import mcp_types
@@ -27,21 +25,7 @@ from mcp_types.version import LATEST_HANDSHAKE_VERSION
 from server.app import build_server
 from server.stdio import FdWriter, MessageReader, MessageWriter, PipeLines
 from server.targets import Config
-
-
-@contextmanager
-def pipe() -> Iterator[tuple[int, int]]:
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
-    os.set_blocking(write_fd, False)
-    try:
-        yield read_fd, write_fd
-    finally:
-        for fd in (read_fd, write_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass  # already closed by its trio stream
+from support.pipes import pipe
 
 
 def request(number: int, method: str, params: dict[str, object]) -> bytes:

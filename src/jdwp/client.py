@@ -33,7 +33,7 @@ import trio
 
 from ._groups import sole_exception
 from .mirrors import Mirrors
-from .protocol.commands import DDM, Command, Event, VirtualMachine
+from .protocol.commands import DDM, Command, Empty, Event, VirtualMachine
 from .protocol.commands.events import Composite, DdmChunk
 from .protocol.commands.vm import VersionReply
 from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
@@ -537,25 +537,18 @@ class JdwpClient(Mirrors):
     # --- lifecycle ---------------------------------------------------------------------------------
 
     async def _load_id_sizes(self, timeout: float, read_version: bool) -> None:
-        """``IDSizes``, and ``Version`` in the same round trip when asked (neither reply holds IDs)."""
-        failed: list[JdwpError] = []  # kept, not raised in the nursery: IDSizes's own failure comes first
-
-        async def version() -> None:
-            try:
-                self._version = await self.request(VirtualMachine.Version, timeout=timeout)
-            except JdwpError as exc:
-                failed.append(exc)
-
-        try:
-            async with trio.open_nursery() as nursery:
-                if read_version:
-                    # Runs only once this task waits: IDSizes takes the write lock first and goes out first.
-                    nursery.start_soon(version)
-                sizes = await self.request(VirtualMachine.IDSizes, timeout=timeout)
-        except BaseExceptionGroup as group:
-            raise sole_exception(group)  # noqa: B904 - the group is what we unwrap
-        if failed:
-            raise failed[0]
+        """``IDSizes``, and ``Version`` in the same write when asked (neither reply holds IDs, so neither
+        needs the sizes to be read); ``IDSizes``'s own failure is the one raised first."""
+        requests: list[tuple[Command[Any, Any], Any]] = [(VirtualMachine.IDSizes, Empty())]
+        if read_version:
+            requests.append((VirtualMachine.Version, Empty()))
+        answers = await self.request_all(requests, timeout=timeout)
+        for answer in answers:
+            if isinstance(answer, JdwpError):
+                raise answer
+        sizes = answers[0]
+        if read_version:
+            self._version = answers[1]
         try:
             sizes.check()
         except ValueError as exc:

@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import trio.testing
 from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
 from jdwp.debugger import Debugger, Stopped
+from jdwp.protocol.commands.objects import ArrayLengthReply, ReferenceTypeReply, StringValueReply
+from jdwp.protocol.commands.reftypes import SignatureReply, ValuesReply, VariableSlot, VariableTableReply
+from jdwp.protocol.commands.threads import ThisObjectReply
 from jdwp.protocol.commands.vm import VersionReply
+from jdwp.protocol.constants import Tag, TypeTag
 from jdwp.protocol.types import HOTSPOT_64
+from jdwp.protocol.values import Value
 from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
 
 
@@ -37,6 +43,7 @@ async def test_attach_is_two_waves() -> None:
         assert debugger.vm.version_info == FAKE_VERSION
         assert vm.waves == [["VirtualMachine.IDSizes", "VirtualMachine.Version"],
                             ["VirtualMachine.ClassesBySignature"]]  # is the launcher loaded (a running VM)
+        assert debugger.vm.statistics()["writes"] == 2  # a wave is one write
 
 
 def android_handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
@@ -55,7 +62,7 @@ async def test_an_android_vm_is_attached_in_one_wave() -> None:
 
 async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:
     async with waves() as (vm, debugger):
-        before = len(vm.waves)
+        before, writes = len(vm.waves), debugger.vm.statistics()["writes"]
         bp = await debugger.set_breakpoint(CLASS, 5)
         assert bp.status == "verified" and bp.locations[0].source == "Q.java"
         assert [sorted(wave) for wave in vm.waves[before:]] == [
@@ -65,6 +72,7 @@ async def test_a_breakpoint_in_a_loaded_class_is_four_waves() -> None:
             ["Method.LineTable"],
             ["EventRequest.Set", "ReferenceType.ClassLoader"],  # the breakpoint, and its class's loader
         ]
+        assert debugger.vm.statistics()["writes"] - writes == 4  # a wave is one write
         # the watches go out before the listing, so a class is listed or reported (never neither)
         listed = vm.sent.index("VirtualMachine.AllClasses")
         assert vm.sent[listed - 2:listed + 1] == ["EventRequest.Set", "EventRequest.Set", "VirtualMachine.AllClasses"]
@@ -85,3 +93,50 @@ async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
             ["ThreadReference.SuspendCount"] * 2,
             ["VirtualMachine.Dispose"],
         ]
+
+
+STRING_TYPE, OBJECTS_TYPE = 0x70, 0x71
+
+
+def with_locals(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+    """Frame locals of three kinds at the breakpoint: a string, an ``int[]`` and an ``Object[]`` (which holds
+    a ``String[]``)."""
+    handlers = wave_handlers(vm_ref)
+    handlers["Method.VariableTable"] = lambda out: VariableTableReply(0, [
+        VariableSlot(0, "label", "Ljava/lang/String;", 9, 0), VariableSlot(0, "window", "[I", 9, 1),
+        VariableSlot(0, "items", "[Ljava/lang/Object;", 9, 2)])
+    handlers["StackFrame.GetValues"] = lambda out: ValuesReply(
+        [Value(Tag.STRING, 0x501), Value(Tag.ARRAY, 0x502), Value(Tag.ARRAY, 0x503)])
+    handlers["StackFrame.ThisObject"] = lambda out: ThisObjectReply(Value(Tag.OBJECT, 0))
+    handlers["StringReference.Value"] = lambda out: StringValueReply("round")
+    handlers["ArrayReference.Length"] = lambda out: ArrayLengthReply(3)
+    handlers["ObjectReference.ReferenceType"] = lambda out: ReferenceTypeReply(TypeTag.ARRAY, OBJECTS_TYPE)
+    handlers["ReferenceType.Signature"] = lambda out: SignatureReply(
+        "[Ljava/lang/String;" if out.ref_type == OBJECTS_TYPE else "Lcom/example/Q;")
+    return handlers
+
+
+async def test_locals_ask_texts_lengths_and_types_in_one_write_but_not_a_primitive_arrays_type() -> None:
+    """An ``int[]`` can only hold an ``int[]``: its type is not asked. The ``Object[]``'s is (it holds a
+    ``String[]``), with the string's text and both lengths, in one write; its signature follows."""
+    async with scripted(with_locals, WaveVm) as (vm, debugger):
+        assert isinstance(vm, WaveVm)
+        await debugger.set_breakpoint(CLASS, 5)
+        await vm.event(hit(vm._request_ids, 0x100))
+        stopped = await debugger.events.receive()
+        assert isinstance(stopped, Stopped)
+        page = await debugger.stack(stopped.stop.stop_id, stopped.stop.thread_id)
+        await trio.testing.wait_all_tasks_blocked()  # the stop's read-ahead is done
+        waves_before, writes = len(vm.waves), debugger.vm.statistics()["writes"]
+        found = await debugger.locals(stopped.stop.stop_id, page.frames[0].frame_id)
+        assert debugger.vm.statistics()["writes"] - writes == len(vm.waves) - waves_before  # a wave is one write
+        first = next(i for i, wave in enumerate(vm.waves) if "StackFrame.GetValues" in wave)
+        assert [sorted(wave) for wave in vm.waves[first + 1:]] == [
+            ["ArrayReference.Length", "ArrayReference.Length", "ObjectReference.ReferenceType",
+             "StringReference.Value"],
+            ["ReferenceType.Signature"]]
+        assert vm.count("ObjectReference.ReferenceType") == 1
+        shown = {local.name: (local.type, local.runtime_type, local.value, local.length) for local in found.locals}
+        assert shown == {"label": ("java.lang.String", "java.lang.String", "round", 5),
+                         "window": ("int[]", "int[]", None, 3),
+                         "items": ("java.lang.Object[]", "java.lang.String[]", None, 3)}

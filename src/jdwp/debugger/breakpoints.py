@@ -35,8 +35,9 @@ from functools import partial
 from typing import Any
 
 from ..client import JdwpClient
-from ..protocol.commands import Command, Empty, VirtualMachine
-from ..protocol.commands.events import ClassPrepareEvent, LocationOnly
+from ..protocol.commands import Command, Empty, EventRequest, ReferenceType, VirtualMachine
+from ..protocol.commands.events import ClassPrepareEvent, LocationOnly, SetOut
+from ..protocol.commands.reftypes import RefTypeOut
 from ..protocol.commands.vm import prepared_classes
 from ..protocol.constants import EventKind, SuspendPolicy, TypeTag
 from ..protocol.errors import CommandError
@@ -484,18 +485,30 @@ class Breakpoints:
                 entry.status = "rejected"
                 entry.reason = Reason(LOCATION_UNAVAILABLE, self._why_no_code(entry))
             return
-        loader_of = {type_id: None for type_id, _, _ in unique}
-        replies = await gather(
-            [partial(self._vm.event_request.set, EventKind.BREAKPOINT, entry.suspend_policy, [LocationOnly(loc)])
+        # The requests and the loaders not known yet (a location names its class's), in one write. A request
+        # the VM made is recorded even when another failed: it is cleared with the breakpoint.
+        unknown = [t for t in dict.fromkeys(type_id for type_id, _, _ in unique)
+                   if self._symbols.cached_loader(t) is None]
+        answers = await self._vm.request_all(
+            [(EventRequest.Set, SetOut(int(EventKind.BREAKPOINT), int(entry.suspend_policy), [LocationOnly(loc)]))
              for _, loc, _ in unique]
-            + [partial(self._symbols.class_loader, ReferenceTypeId(type_id)) for type_id in loader_of])
-        request_ids, loaders = replies[:len(unique)], dict(zip(loader_of, replies[len(unique):], strict=True))
-        for (type_id, location, code), request_id in zip(unique, request_ids, strict=True):
-            entry.requests[request_id] = location
-            self._by_request[request_id] = entry.breakpoint_id
+            + [(ReferenceType.ClassLoader, RefTypeOut(ReferenceTypeId(t))) for t in unknown])
+        made, loaders = answers[:len(unique)], answers[len(unique):]
+        for (_, location, _), answer in zip(unique, made, strict=True):
+            if not isinstance(answer, CommandError):
+                entry.requests[answer.request_id] = location
+                self._by_request[answer.request_id] = entry.breakpoint_id
+        for type_id, answer in zip(unknown, loaders, strict=True):
+            if not isinstance(answer, CommandError):
+                self._symbols.note_loader(type_id, answer.class_loader)
+        failure = next((answer for answer in answers if isinstance(answer, CommandError)), None)
+        if failure is not None:
+            raise failure
+        for type_id, location, code in unique:
             position = self._symbols.position(location)
+            loader = self._symbols.cached_loader(type_id)
             entry.locations.append(BoundLocation(position.class_name, position.method, code.source, entry.line,
-                                                 location.index, f"{loaders[type_id]:#x}", code.inlined,
+                                                 location.index, f"{loader:#x}", code.inlined,
                                                  truncated_names=position.truncated_names))
         entry.status = "verified"
         entry.reason = None

@@ -140,7 +140,9 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
         ObjectId(int(this_values[0].value)), [FieldId(f.field_id) for _, f in shown_captured]  # type: ignore[arg-type]
     ) if shown_captured else []
     readable = [v for v in read if isinstance(v, Value)]
-    summaries = iter(await values.summarize([*readable, *captured_values, *this_values]))
+    declared = [signature for signature, v in zip(plan.signatures, read, strict=True) if isinstance(v, Value)]
+    declared += [f.signature for _, f in shown_captured]
+    summaries = iter(await values.summarize([*readable, *captured_values, *this_values], declared))
     locals_ = [_local(name, declared, next(summaries) if isinstance(value, Value) else unavailable(value))
                for name, declared, value in zip(names_shown[: len(shown)], plan.declared, read, strict=True)]
     locals_ += [dataclasses.replace(_local(name, type_name(f.signature), next(summaries)), captured=True)
@@ -155,13 +157,15 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _SlotPlan:
     """What a method's variable table says of one code index: the variables live there (sorted by slot), their
-    names as shown, the first ``MAX_LOCALS`` of them, and the slots to ask for them."""
+    names as shown, the first ``MAX_LOCALS`` of them with their declared types (as Java writes them, and as
+    JNI signatures), and the slots to ask for them."""
 
     live: list[VariableSlot]
     names: list[str]
     shown: list[VariableSlot]
     shown_names: frozenset[str]
     declared: list[str]
+    signatures: list[str]
     slots: list[SlotRequest]
 
 
@@ -184,7 +188,7 @@ def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
     names = _shown_names([v.name for v in live])
     shown = live[:MAX_LOCALS]
     plan = _SlotPlan(live, names, shown, frozenset(names[: len(shown)]), [type_name(v.signature) for v in shown],
-                     [SlotRequest(v.slot, ord(v.signature[0])) for v in shown])
+                     [v.signature for v in shown], [SlotRequest(v.slot, ord(v.signature[0])) for v in shown])
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[key] = (table, plan)

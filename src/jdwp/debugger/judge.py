@@ -175,7 +175,7 @@ class _Unsummarised(Values):
     def __init__(self, values: Values) -> None:  # shares the session's handles; nothing else of Values is used
         self._values = values
 
-    async def summarize(self, values: Sequence[Value]) -> list[Summary]:
+    async def summarize(self, values: Sequence[Value], declared: Sequence[str | None] = ()) -> list[Summary]:
         found = []
         for value in values:
             if value.is_null:

@@ -325,7 +325,7 @@ async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...],
         for field_id, value in zip(ids, next(results), strict=True):
             read[(type_id, field_id)] = value
     ordered = [read[(c.type_id if f.mod_bits & ACC_STATIC else 0, f.field_id)] for f, c in page]
-    summaries = await values.summarize(ordered)
+    summaries = await values.summarize(ordered, [f.signature for f, _ in page])
     fields = tuple(_field(f, c, s) for (f, c), s in zip(page, summaries, strict=True))
     return ObjectPage(handle, "object", chain[0].name, "fields", start, len(listed), next_of(end, len(listed)),
                       fields=fields, note=note)

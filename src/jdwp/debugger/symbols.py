@@ -272,10 +272,12 @@ class Symbols:
         except CommandError as exc:
             log.debug("variable table of a stop's method not read ahead: %s", exc)
 
-    async def class_loader(self, ref: ReferenceTypeId) -> int:
-        if ref not in self._loaders:
-            self._loaders[ref] = await self._vm.reference_type.class_loader(ref)
-        return self._loaders[ref]
+    def cached_loader(self, ref: int) -> int | None:
+        return self._loaders.get(ref)
+
+    def note_loader(self, ref: int, loader: int) -> None:
+        """A class's loader as a caller's own ``ReferenceType.ClassLoader`` (2,2) answered it."""
+        self._loaders[ref] = loader
 
     # --- batches -----------------------------------------------------------------------------------
 

@@ -11,10 +11,12 @@ until it is disposed, so the map needs no pinning: we never call ``ObjectReferen
 
 **Summaries.** :meth:`Values.summarize` turns tagged values into :class:`Summary` records: primitives as
 Java prints them, strings (cut at 256 UTF-16 units, with their length), arrays (with their length) and
-objects, each with its runtime type. One round trip asks every string's text, every array's length and
+objects, each with its runtime type. One write asks every string's text, every array's length and
 every object's type together (``StringReference.Value`` 10,1, ``ArrayReference.Length`` 13,1,
 ``ObjectReference.ReferenceType`` 9,1); a second one the signatures of types not seen before. A type or
-an array length, once known, is kept with the handle: neither changes during an object's life.
+an array length, once known, is kept with the handle: neither changes during an object's life. An array
+declared of a primitive type (``int[]``, ``byte[][]``) is of exactly that type (such arrays have no
+subtypes), so its type is not asked.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from functools import partial
 from typing import Any, Literal
 
 from ..client import JdwpClient
+from ..protocol.commands import ArrayReference, ObjectReference, StringReference
 from ..protocol.constants import ErrorCode, Tag
 from ..protocol.errors import CommandError
 from ..protocol.types import ObjectId, ReferenceTypeId
@@ -44,6 +47,17 @@ SummaryKind = Literal["primitive", "null", "string", "object", "array", "unavail
 MAX_STRING = 256
 _HANDLE = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)obj-(?P<number>[1-9][0-9]{0,15})")
 _STRING_TYPE = "java.lang.String"
+_PRIMITIVE_CODES = frozenset("ZBCSIJFD")
+
+
+def exact_array_type(declared: str | None) -> str | None:
+    """``declared`` (a JNI signature) when it fixes the runtime type of an array declared so: an array of a
+    primitive type, of any depth (``[I``, ``[[B``), has no subtypes. ``None`` otherwise: a
+    ``[Ljava/lang/Object;`` may hold a ``String[]``."""
+    if declared is None or not declared.startswith("["):
+        return None
+    element = declared.lstrip("[")
+    return declared if len(element) == 1 and element in _PRIMITIVE_CODES else None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,12 +85,14 @@ class Summary:
 
 @dataclasses.dataclass(slots=True)
 class _Known:
-    """What the session knows of one object: its wire ID and tag, and (once asked) its type and length."""
+    """What the session knows of one object: its wire ID and tag, and (once asked) its type and length;
+    ``signature``: its type's, when its declaration fixed it (:func:`exact_array_type`) and it was not asked."""
 
     wire: int
     tag: int
     type_id: int | None = None
     length: int | None = None
+    signature: str | None = None
 
 
 @contextmanager
@@ -161,29 +177,47 @@ class Values:
         return known.length
 
     async def type_name(self, handle: str) -> str:
+        signature = self._known[handle].signature
+        if signature is not None:
+            return binary_name_of(signature)
         return binary_name_of(await self.symbols.signature(await self.type_id(handle)))
 
     # --- summaries ---------------------------------------------------------------------------------
 
-    async def summarize(self, values: Sequence[Value]) -> list[Summary]:
-        """Each value as the tools show it, with runtime types: two round trips at most (see module)."""
+    async def summarize(self, values: Sequence[Value], declared: Sequence[str | None] = ()) -> list[Summary]:
+        """Each value as the tools show it, with runtime types: two round trips at most (see module).
+
+        ``declared``: the JNI signature each value was declared with, where the caller knows it (a local's,
+        a field's); an array declared of a primitive type needs no question about its type.
+        """
         handles = [self.handle(v) if v.is_object and not v.is_null else None for v in values]
         texts: dict[str, str] = {}
-        thunks: list[Callable[[], Awaitable[Any]]] = []
-        for value, handle in zip(values, handles, strict=True):
-            if handle is None or handle in texts:
+        requests: list[tuple[Any, Any]] = []
+        asked: list[tuple[str, str]] = []  # (what, handle) of each request
+        seen: set[str] = set()
+        for index, (value, handle) in enumerate(zip(values, handles, strict=True)):
+            if handle is None or handle in seen:
                 continue
+            seen.add(handle)
+            known = self._known[handle]
+            wire = ObjectId(known.wire)
             if value.tag == Tag.STRING:
                 texts[handle] = ""
-                thunks.append(partial(self._read_text, handle, texts))
+                requests.append((StringReference.Value, StringReference.Value.out(string_object=wire)))
+                asked.append(("text", handle))
                 continue
-            known = self._known[handle]
-            if known.type_id is None:
-                thunks.append(partial(self.type_id, handle))
+            if known.type_id is None and known.signature is None:
+                exact = exact_array_type(declared[index]) if index < len(declared) else None
+                if value.tag == Tag.ARRAY and exact is not None:
+                    known.signature = exact
+                else:
+                    requests.append((ObjectReference.ReferenceType, ObjectReference.ReferenceType.out(object=wire)))
+                    asked.append(("type", handle))
             if value.tag == Tag.ARRAY and known.length is None:
-                thunks.append(partial(self.array_length, handle))
-        if thunks:
-            await gather(thunks)
+                requests.append((ArrayReference.Length, ArrayReference.Length.out(array_object=wire)))
+                asked.append(("length", handle))
+        if requests:
+            self._learn(asked, await self.vm.request_all(requests), texts)
         types = [ReferenceTypeId(t) for t in dict.fromkeys(self._known[h].type_id for h in handles
                                                               if h is not None and h not in texts) if t is not None]
         classes = [ReferenceTypeId(t) for t in dict.fromkeys(
@@ -195,10 +229,21 @@ class Values:
             await self.symbols.prefetch_signatures(types)
         return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]
 
-    async def _read_text(self, handle: str, into: dict[str, str]) -> None:
-        wire, _ = self.resolve(handle)
-        with stale_on_collected(handle):
-            into[handle] = await self.vm.string_reference.value(wire)
+    def _learn(self, asked: list[tuple[str, str]], answers: list[Any], texts: dict[str, str]) -> None:
+        """Keep what one write of questions answered; the first error is raised (after the rest is kept)."""
+        failure: tuple[str, CommandError] | None = None
+        for (what, handle), answer in zip(asked, answers, strict=True):
+            if isinstance(answer, CommandError):
+                failure = failure or (handle, answer)
+            elif what == "text":
+                texts[handle] = answer.string_value
+            elif what == "type":
+                self._known[handle].type_id = answer.type_id
+            else:
+                self._known[handle].length = answer.array_length
+        if failure is not None:
+            with stale_on_collected(failure[0]):
+                raise failure[1]
 
     def _summary(self, value: Value, handle: str | None, texts: dict[str, str]) -> Summary:
         if value.is_null:
@@ -209,7 +254,10 @@ class Values:
             shown, length = java_prefix(texts[handle], MAX_STRING)
             return Summary("string", shown, length > MAX_STRING, length, handle, _STRING_TYPE)
         known = self._known[handle]
-        runtime = self.symbols.cached_name(known.type_id) if known.type_id is not None else None
+        if known.type_id is not None:
+            runtime = self.symbols.cached_name(known.type_id)
+        else:
+            runtime = binary_name_of(known.signature) if known.signature is not None else None
         if value.tag == Tag.ARRAY:
             return Summary("array", None, False, known.length, handle, runtime)
         return Summary("object", None, False, None, handle, runtime)

@@ -207,10 +207,37 @@ def class_list(body: bytes, sizes: IdSizes, make: Callable[..., T], generic: boo
 
 def prepared_classes(body: bytes, sizes: IdSizes) -> list[tuple[Any, str]]:
     """``(type ID, signature)`` of each prepared class or interface of an ``AllClasses`` reply (no arrays),
-    without a record per class (see :func:`.commands.vm.prepared_classes`)."""
+    without a record per class (see :func:`.commands.vm.prepared_classes`).
+
+    The breakpoint's first round waits for this (a real app lists tens of thousands of classes): one pass,
+    each entry's status read before its signature is decoded, so a class left out costs no string.
+    """
     prepared, array = int(ClassStatus.PREPARED), int(TypeTag.ARRAY)
-    return [(ref, signature) for tag, ref, signature, status in _class_entries(body, sizes, False)
-            if status & prepared and tag != array]
+    head = struct.Struct(">B" + id_format(sizes.reference_type_id_size) + "i")  # tag, type ID, signature length
+    unpack_head, unpack_int, head_size = head.unpack_from, _INT.unpack_from, head.size
+    (count,) = unpack_int(body, 0)
+    if count < 0:
+        raise ValueError(f"negative count {count}")
+    pos = 4
+    out: list[tuple[Any, str]] = []
+    append = out.append
+    for _ in range(count):
+        tag, ref, length = unpack_head(body, pos)
+        if length < 0:
+            raise ValueError(f"negative string length {length}")
+        start = pos + head_size
+        pos = start + length
+        (status,) = unpack_int(body, pos)
+        pos += 4
+        if status & prepared and tag != array:
+            raw = body[start:pos - 4]
+            try:
+                append((ref, raw.decode("utf-8")))
+            except UnicodeDecodeError:
+                append((ref, decode_string(raw)))
+    if pos != len(body):
+        raise TrailingBytes(len(body) - pos)
+    return out
 
 
 def _class_entries(body: bytes, sizes: IdSizes, generic: bool) -> list[tuple[Any, ...]]:

@@ -8,14 +8,17 @@ each pass, so that it leaves the CPU to the debuggers while they start) with the
 free loopback port: after a debugger leaves, the agent listens again on the same port, and the next
 journey attaches there. Each round runs every way once, in a rotated order:
 
-- ``library``: pyjdwp in this process — ``jdwp.open_jdwp_tcp`` and ``jdwp.debugger.open_debugger``.
+- ``library``: pyjdwp in this process — ``jdwp.open_jdwp_tcp`` (with the engine's ``FIRST_REQUESTS``, as
+  pyjdwp-mcp opens a JVM) and ``jdwp.debugger.open_debugger``.
 - ``mcp warm``: the tool calls to one ``pyjdwp-mcp`` started over stdio (the MCP SDK's client) before the
   rounds began and kept for all of them.
 - ``mcp cold``: the same, with a new ``pyjdwp-mcp`` per journey: its start (spawn, Python, imports, MCP
   initialisation) counts; its exit after the journey does not.
 - ``mcp floor``: the journey's seven tool calls, each answered with a constant by the smallest server the
   MCP SDK makes (``bench/sdk_floor_server.py``, on pyjdwp-mcp's stdio streams), through the same client:
-  what the calls cost before any debugging. ``mcp warm`` minus this is what pyjdwp-mcp adds.
+  what the calls cost before any debugging. ``mcp warm`` minus this is what pyjdwp-mcp adds (it serves
+  ``tools/call`` beside the SDK's dispatcher, ``server/direct_calls.py``, so the SDK server's own part of
+  the floor is not in ``mcp warm``).
 - ``jdb``: the JDK's JDI client as a stand-in for a design with a JDI worker: ``jdb -attach`` driven over
   its stdin/stdout (``stop at``, wait for ``Breakpoint hit``, ``where``, ``locals``, ``cont``, ``exit``);
   its JVM start counts, and the journey ends when the jdb process has exited.
@@ -46,7 +49,7 @@ from common import Table, free_port, java_env, java_tools, median_ms, ms, ratio,
 from mcp import Client, StdioServerParameters
 
 import jdwp
-from jdwp.debugger import Stopped, open_debugger
+from jdwp.debugger import FIRST_REQUESTS, Stopped, open_debugger
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
 
 CLASS = "com.example.debuggee.Hot"
@@ -85,7 +88,7 @@ class Phases:
 async def library_journey(port: int, line: int) -> dict[str, float]:
     phases = Phases()
     async with AsyncExitStack() as stack:
-        vm = await stack.enter_async_context(jdwp.open_jdwp_tcp("127.0.0.1", port))
+        vm = await stack.enter_async_context(jdwp.open_jdwp_tcp("127.0.0.1", port, first_requests=FIRST_REQUESTS))
         debugger = await stack.enter_async_context(open_debugger(vm))
         phases.mark("attach")
         bp = await debugger.set_breakpoint(CLASS, line)

@@ -3,7 +3,8 @@
 Run by ``bench/journey.py`` (way ``mcp floor``) over stdio, with ``pyjdwp-mcp``'s own stdin/stdout streams
 (:mod:`server.stdio`), to measure what a tool call costs before any debugging: the SDK's client and server
 machinery, JSON-RPC framing, the output schema's validation in the client and two pipe hops. The journey's
-seven calls on this server are the floor under the ``mcp warm`` way.
+seven calls on this server are what the SDK alone costs them (pyjdwp-mcp itself serves ``tools/call`` beside
+the SDK's dispatcher, ``server/direct_calls.py``, so ``mcp warm`` does not pay this server's part of it).
 """
 
 from __future__ import annotations

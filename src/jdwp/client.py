@@ -173,6 +173,7 @@ class JdwpClient(Mirrors):
         self._version: VersionReply | None = None
         #: Seconds the VM took to answer its first command (set once the connection opened).
         self.first_reply_s: float | None = None
+        self._first_answers: list[tuple[tuple[Command[Any, Any], Any], Any]] = []
         self._counts = {"requests": 0, "writes": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
                         "ddm_dropped": 0, "unknown_commands": 0}
 
@@ -192,6 +193,12 @@ class JdwpClient(Mirrors):
         if self._version is None:
             raise UsageError("the VM's version was not read when the connection opened")
         return self._version
+
+    def first_answer(self, command: Command[Any, Any], out: Any) -> Any | None:
+        """The answer to ``command`` with ``out`` if it went out in the connection's first write
+        (:func:`open_jdwp`'s ``first_requests``): its decoded reply or the ``CommandError``; ``None`` if it
+        was not among them."""
+        return next((answer for asked, answer in self._first_answers if asked == (command, out)), None)
 
     @property
     def is_closed(self) -> bool:
@@ -536,24 +543,30 @@ class JdwpClient(Mirrors):
 
     # --- lifecycle ---------------------------------------------------------------------------------
 
-    async def _load_id_sizes(self, timeout: float, read_version: bool) -> None:
-        """``IDSizes``, and ``Version`` in the same write when asked (neither reply holds IDs, so neither
-        needs the sizes to be read); ``IDSizes``'s own failure is the one raised first."""
+    async def _load_id_sizes(self, timeout: float, read_version: bool,
+                             more: Sequence[tuple[Command[Any, Any], Any]] = ()) -> None:
+        """``IDSizes``, ``Version`` when asked and ``more`` in one write. Neither of the first two replies holds
+        IDs, so neither needs the sizes to be read; ``more``'s replies are read once the sizes are known.
+        ``IDSizes``'s own failure is the one raised first."""
         requests: list[tuple[Command[Any, Any], Any]] = [(VirtualMachine.IDSizes, Empty())]
         if read_version:
             requests.append((VirtualMachine.Version, Empty()))
-        answers = await self.request_all(requests, timeout=timeout)
-        for answer in answers:
+        first = len(requests)
+        answers = await self.request_all([*requests, *more], timeout=timeout, raw=range(first, first + len(more)))
+        for answer in answers[:first]:
             if isinstance(answer, JdwpError):
                 raise answer
         sizes = answers[0]
-        if read_version:
-            self._version = answers[1]
         try:
             sizes.check()
         except ValueError as exc:
             raise ProtocolError(str(exc)) from None
         self._sizes = sizes
+        if read_version:
+            self._version = answers[1]
+        self._first_answers = [((command, out), answer if isinstance(answer, JdwpError)
+                                else command.decode_reply(answer, sizes))
+                               for (command, out), answer in zip(more, answers[first:], strict=True)]
 
     async def aclose(self) -> None:
         """Close the stream without telling the VM (see :meth:`dispose` for a polite goodbye)."""
@@ -590,6 +603,7 @@ async def open_jdwp(
     handshake: bool = True,
     read_version: bool = True,
     first_reply_timeout: float | None = None,
+    first_requests: Sequence[tuple[Command[Any, Any], Any]] = (),
 ) -> AsyncIterator[JdwpClient]:
     """Handshake over ``stream``, read the VM's ID sizes and version, and yield a :class:`JdwpClient`.
 
@@ -598,7 +612,11 @@ async def open_jdwp(
     stream, or ``trio.testing.memory_stream_pair()``. Pass ``handshake=False`` for a stream whose
     handshake was already exchanged (``android.open_jdwp_stream`` does it, to tell a busy app apart).
     ``VirtualMachine.Version`` goes out with ``IDSizes``, in the same round trip, and is kept as
-    :attr:`JdwpClient.version_info`; ``read_version=False`` sends ``IDSizes`` alone.
+    :attr:`JdwpClient.version_info`; ``read_version=False`` sends ``IDSizes`` alone. ``first_requests``
+    (``(command, out-data record)`` pairs whose out-data holds no IDs: their width is not known yet) go out
+    in that same write, a round trip earlier than they could otherwise; their answers are
+    :meth:`JdwpClient.first_answer` (``jdwp.debugger.FIRST_REQUESTS`` are those the debugger engine asks
+    as soon as it starts).
 
     ``first_reply_timeout`` (default: ``handshake_timeout``) bounds the wait for the first reply on its
     own: on Android the first non-DDM packet is what makes ART's adbconnection load the JDWP agent
@@ -630,7 +648,7 @@ async def open_jdwp(
                 first_reply = handshake_timeout if first_reply_timeout is None else first_reply_timeout
                 asked = trio.current_time()
                 try:
-                    await client._load_id_sizes(first_reply, read_version)
+                    await client._load_id_sizes(first_reply, read_version, first_requests)
                 except CommandTimeout:
                     # A peer that echoes what it gets passes the handshake; the first reply tells.
                     raise CommandTimeout(f"the peer answered the JDWP handshake but not its first command, "

@@ -20,6 +20,7 @@ from android import AdbClient, ResolvedTarget, recheck_identity, resolve_target
 from android.frozen import open_app_jdwp_stream
 from android.hello import FirstContact, say_hello
 from android.launch import Launched, launch_app
+from jdwp.debugger import FIRST_REQUESTS
 
 from .addresses import JvmAddress, format_address, resolve_jvm_address
 from .failures import ToolFailure
@@ -139,7 +140,8 @@ async def connect(inp: TargetInput, config: Config, adb: AdbClient) -> AsyncIter
         address = format_address(ip, jvm.port)
         async with AsyncExitStack() as stack:
             try:
-                vm = await stack.enter_async_context(jdwp.open_jdwp(tcp, handshake_timeout=step))
+                vm = await stack.enter_async_context(jdwp.open_jdwp(tcp, handshake_timeout=step,
+                                                                    first_requests=FIRST_REQUESTS))
             except jdwp.JdwpError as exc:
                 raise _handshake_failure(address, exc) from None
             yield Connected(f"jvm:{address}", address, JvmTarget("jvm", address, requested_address=jvm.given), vm)

@@ -20,10 +20,11 @@ import jdwp
 from jdwp.client import JdwpClient
 from jdwp.protocol.commands import ThreadReference, VirtualMachine
 from jdwp.protocol.commands.threads import ThreadNameReply, ThreadOut
-from jdwp.protocol.constants import ErrorCode
+from jdwp.protocol.commands.vm import ClassesBySignatureOut, ClassesBySignatureReply, ClassRef
+from jdwp.protocol.constants import ErrorCode, TypeTag
 from jdwp.protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError
-from jdwp.protocol.types import ThreadId
-from support.fakevm import FakeVm
+from jdwp.protocol.types import ReferenceTypeId, ThreadId
+from support.fakevm import FakeVm, ScriptedVm
 
 
 def name_reply(name: str) -> bytes:
@@ -161,3 +162,25 @@ async def test_a_packet_the_socket_takes_only_in_part_is_finished_before_the_nex
                 while len(got) < 2:
                     await trio.sleep(0.001)
         assert got == {"big": struct.pack(">i", len(big)), "small": struct.pack(">i", 5)}
+
+
+async def test_first_requests_go_out_with_the_id_sizes_and_keep_their_answers() -> None:
+    """``open_jdwp(first_requests=…)``: one write at open; each answer (a reply read with the ID sizes, or the
+    VM's error) is kept by its request, and a request that was not among them has none."""
+    loaded = ClassesBySignatureOut("Lsun/launcher/LauncherHelper;")
+    refused = ClassesBySignatureOut("Lcom/example/Refused;")
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = ScriptedVm(vm_end, {"VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply(
+        [ClassRef(TypeTag.CLASS, ReferenceTypeId(0x123456789), 7)]) if out == loaded else ErrorCode.INVALID_STRING})
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake.serve)
+            asked = [(VirtualMachine.ClassesBySignature, loaded), (VirtualMachine.ClassesBySignature, refused)]
+            async with jdwp.open_jdwp(client_end, first_requests=asked) as vm:
+                assert vm.statistics()["writes"] == 1
+                found = vm.first_answer(VirtualMachine.ClassesBySignature, loaded)
+                assert [c.type_id for c in found.classes] == [0x123456789]  # read with the VM's 8-byte IDs
+                error = vm.first_answer(VirtualMachine.ClassesBySignature, refused)
+                assert isinstance(error, CommandError) and error.code == ErrorCode.INVALID_STRING
+                assert vm.first_answer(VirtualMachine.ClassesBySignature, ClassesBySignatureOut("LOther;")) is None
+            nursery.cancel_scope.cancel()

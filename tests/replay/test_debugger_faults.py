@@ -17,6 +17,7 @@ import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 import trio
@@ -97,8 +98,9 @@ def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str
 
 @asynccontextmanager
 async def scripted(handlers: Callable[[list[ScriptedVm]], dict[str, Handler]], vm_class: type[ScriptedVm] = ScriptedVm,
-                   ) -> AsyncIterator[tuple[ScriptedVm, Debugger]]:
-    """A debugger over a scripted VM of ``vm_class`` answering with ``handlers`` (given the VM once made)."""
+                   **open_options: Any) -> AsyncIterator[tuple[ScriptedVm, Debugger]]:
+    """A debugger over a scripted VM of ``vm_class`` answering with ``handlers`` (given the VM once made);
+    ``open_options`` go to ``jdwp.open_jdwp``."""
     client_end, vm_end = trio.testing.memory_stream_pair()
     vm_ref: list[ScriptedVm] = []
     fake = vm_class(vm_end, handlers(vm_ref))
@@ -106,7 +108,7 @@ async def scripted(handlers: Callable[[list[ScriptedVm]], dict[str, Handler]], v
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(fake.serve)
-            async with jdwp.open_jdwp(client_end) as client, open_debugger(client) as debugger:
+            async with jdwp.open_jdwp(client_end, **open_options) as client, open_debugger(client) as debugger:
                 yield fake, debugger
             nursery.cancel_scope.cancel()
 

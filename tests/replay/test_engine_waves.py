@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 import trio.testing
 from test_debugger_faults import CLASS, class_handlers, hit, scripted
 
-from jdwp.debugger import Debugger, Stopped
+from jdwp.debugger import FIRST_REQUESTS, Debugger, Stopped
 from jdwp.protocol.commands.objects import ArrayLengthReply, ReferenceTypeReply, StringValueReply
 from jdwp.protocol.commands.reftypes import SignatureReply, ValuesReply, VariableSlot, VariableTableReply
 from jdwp.protocol.commands.threads import ThisObjectReply
@@ -44,6 +44,14 @@ async def test_attach_is_two_waves() -> None:
         assert vm.waves == [["VirtualMachine.IDSizes", "VirtualMachine.Version"],
                             ["VirtualMachine.ClassesBySignature"]]  # is the launcher loaded (a running VM)
         assert debugger.vm.statistics()["writes"] == 2  # a wave is one write
+
+
+async def test_attach_with_the_engines_first_requests_is_one_wave() -> None:
+    async with scripted(wave_handlers, WaveVm, first_requests=FIRST_REQUESTS) as (vm, debugger):
+        assert isinstance(vm, WaveVm)
+        assert vm.waves == [["VirtualMachine.IDSizes", "VirtualMachine.Version", "VirtualMachine.ClassesBySignature"]]
+        assert debugger.vm.statistics()["writes"] == 1
+        assert debugger.state == "running"  # the launcher is loaded: no VM_START is waited for
 
 
 def android_handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:

@@ -3,7 +3,8 @@ locals and a clean detach — over any JDWP connection. It knows nothing of MCP 
 
 Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
 
-    async with jdwp.open_jdwp_tcp("127.0.0.1", 5005) as vm, open_debugger(vm) as debugger:
+    async with (jdwp.open_jdwp_tcp("127.0.0.1", 5005, first_requests=FIRST_REQUESTS) as vm,
+                open_debugger(vm) as debugger):
         await debugger.set_breakpoint("com.example.Foo", 42)
         async for event in debugger.events:          # Stopped, BreakpointVerified, …, Terminated
             if isinstance(event, Stopped):
@@ -58,9 +59,11 @@ from .release_sample import ReleaseSample, sample_release_build
 from .suspension import AGENT_RESET, threads_suspended_now
 from .threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .values import Summary
+from .vm_start import FIRST_REQUESTS
 
 __all__ = [
     "AGENT_RESET",
+    "FIRST_REQUESTS",
     "MAX_NAME",
     "OMIT_EMPTY",
     "AlreadyPaused",

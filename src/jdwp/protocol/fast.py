@@ -213,11 +213,8 @@ def prepared_classes(body: bytes, sizes: IdSizes) -> list[tuple[Any, str]]:
     each entry's status read before its signature is decoded, so a class left out costs no string.
     """
     prepared, array = int(ClassStatus.PREPARED), int(TypeTag.ARRAY)
-    head = struct.Struct(">B" + id_format(sizes.reference_type_id_size) + "i")  # tag, type ID, signature length
-    unpack_head, unpack_int, head_size = head.unpack_from, _INT.unpack_from, head.size
-    (count,) = unpack_int(body, 0)
-    if count < 0:
-        raise ValueError(f"negative count {count}")
+    unpack_head, head_size, count = _class_list_start(body, sizes)
+    unpack_int = _INT.unpack_from
     pos = 4
     out: list[tuple[Any, str]] = []
     append = out.append
@@ -240,6 +237,16 @@ def prepared_classes(body: bytes, sizes: IdSizes) -> list[tuple[Any, str]]:
     return out
 
 
+def _class_list_start(body: bytes, sizes: IdSizes) -> tuple[Callable[[bytes, int], tuple[Any, ...]], int, int]:
+    """A class list's entry head (tag, type ID, signature length): its reader and size at these ID widths;
+    and the list's count."""
+    head = struct.Struct(">B" + id_format(sizes.reference_type_id_size) + "i")
+    (count,) = _INT.unpack_from(body, 0)
+    if count < 0:
+        raise ValueError(f"negative count {count}")
+    return head.unpack_from, head.size, count
+
+
 def _class_entries(body: bytes, sizes: IdSizes, generic: bool) -> list[tuple[Any, ...]]:
     """The entries of a class list: ``(tag, type ID, signature, [generic signature,] status)``.
 
@@ -248,11 +255,8 @@ def _class_entries(body: bytes, sizes: IdSizes, generic: bool) -> list[tuple[Any
     (:func:`.strings.decode_string` only for one that is not plain UTF-8). A length that runs past the
     end leaves the next read past the end too, which ``struct`` refuses.
     """
-    head = struct.Struct(">B" + id_format(sizes.reference_type_id_size) + "i")  # tag, type ID, signature length
-    unpack_head, unpack_int, head_size = head.unpack_from, _INT.unpack_from, head.size
-    (count,) = unpack_int(body, 0)
-    if count < 0:
-        raise ValueError(f"negative count {count}")
+    unpack_head, head_size, count = _class_list_start(body, sizes)
+    unpack_int = _INT.unpack_from
     pos = 4
     out: list[tuple[Any, ...]] = []
     append = out.append

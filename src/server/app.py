@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from .capabilities import VERSION, capabilities_for
 from .debug_session import DebugSession
 from .direct_calls import DirectCalls
-from .envelope import SessionFields, envelope, output_schema
+from .envelope import Answer, SessionFields, envelope, output_schema
 from .failures import ErrorBody, ToolFailure, failure_of
 from .session_manager import SessionManager
 from .targets import Config
@@ -82,15 +82,15 @@ def _json(value: Any) -> str:
     return text
 
 
-def respond(body: dict[str, Any]) -> types.CallToolResult:
-    """The MCP result of an envelope: its JSON text, and the same object as structured content.
+def answer_of(body: dict[str, Any]) -> Answer:
+    """An envelope with its JSON text.
 
-    The SDK serialises the result after this returns; a failure there would answer a bare JSON-RPC error
-    (or, on stdio, end the server). So the body is serialised here first, and one that cannot be is
+    The SDK serialises a result after the handler returns; a failure there would answer a bare JSON-RPC
+    error (or, on stdio, end the server). So the body is serialised here first, and one that cannot be is
     answered as DEBUGGER_WORKER_FAILED in an envelope that keeps only the session's id and state.
     """
     try:
-        text = _json(body)
+        return Answer(body, _json(body))
     except (TypeError, ValueError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
         log.error("an answer could not be serialised", exc_info=exc)
         fields = SessionFields(_plain_text(body.get("debug_session_id")), _plain_text(body.get("device")),
@@ -98,18 +98,22 @@ def respond(body: dict[str, Any]) -> types.CallToolResult:
         body = envelope(fields, error=ErrorBody(
             "DEBUGGER_WORKER_FAILED", f"internal error: the answer could not be written as JSON "
                                       f"({type(exc).__name__}); see the server's log", False))
-        text = _json(body)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                structured_content=body, is_error=not body["success"])
+        return Answer(body, _json(body))
+
+
+def respond(answer: Answer) -> types.CallToolResult:
+    """The MCP result of an answer: its JSON text, and the same object as structured content."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=answer.text)],
+                                structured_content=answer.body, is_error=answer.is_error)
 
 
 def _plain_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-async def answer(manager: SessionManager, params: types.CallToolRequestParams) -> types.CallToolResult:
-    """A ``tools/call`` request's result, whichever dispatcher got it (the SDK's, or :mod:`.direct_calls`)."""
-    return respond(await call_tool(manager, params.name, params.arguments))
+async def answer(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> Answer:
+    """A ``tools/call`` request's answer, whichever dispatcher got it (the SDK's, or :mod:`.direct_calls`)."""
+    return answer_of(await call_tool(manager, name, arguments))
 
 
 async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
@@ -199,7 +203,7 @@ def build_server(config: Config, *, adb: Any = None, calls: DirectCalls | None =
         return types.ListToolsResult(tools=definitions)
 
     async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await answer(ctx.lifespan_context, params)
+        return respond(await answer(ctx.lifespan_context, params.name, params.arguments))
 
     server: Server[SessionManager] = Server(
         "pyjdwp", version=VERSION, title="pyjdwp Java debugger", instructions=INSTRUCTIONS, lifespan=lifespan,

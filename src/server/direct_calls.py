@@ -13,7 +13,8 @@ a handshake-era connection one without an envelope once ``initialize`` was answe
 Anything else — ``initialize``, ``tools/list``, a malformed or refused call — goes to the SDK, which answers
 it as always. The answer is shaped as the SDK shapes a handler's result (``ServerRunner._serialize``: the
 per-version sieve of ``mcp_types.methods``, ``resultType`` and the ``serverInfo`` stamp on a modern
-connection) and written through the same stream; ``tests/unit/test_direct_calls.py`` compares it byte for
+connection; made once per version by the SDK's own code, each answer's text and structured content put in
+its place) and written through the same stream; ``tests/unit/test_direct_calls.py`` compares it byte for
 byte with the SDK's answer on both eras, so an SDK that changes its shaping fails there first. The
 JSON-RPC rules the SDK's dispatcher keeps hold here too: a call the client cancelled
 (``notifications/cancelled``) is interrupted and never answered; one still running when the input ends is
@@ -30,15 +31,17 @@ from typing import Any, Protocol
 
 import anyio
 import mcp_types
+import pydantic_core
 import trio
 from mcp.server.lowlevel import Server
 from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
 from mcp.shared.jsonrpc_dispatcher import cancelled_request_id_from_params, handler_exception_to_error_data
-from mcp.shared.message import SessionMessage
 from mcp_types import methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
+
+from .envelope import Answer
 
 log = logging.getLogger("pyjdwp.server")
 
@@ -46,12 +49,12 @@ METHOD = "tools/call"
 #: How long the answer to a call interrupted by the end of input may take to write (the SDK's bound).
 CLOSING_WRITE_S = 1.0
 
-#: A call's whole handling: the server's state (the lifespan's) and the validated params to the result.
-Handler = Callable[[Any, mcp_types.CallToolRequestParams], Awaitable[mcp_types.CallToolResult]]
+#: A call's whole handling: the server's state (the lifespan's), the tool's name and arguments to the answer.
+Handler = Callable[[Any, str, dict[str, Any] | None], Awaitable[Answer]]
 
 
 class Writer(Protocol):
-    async def send(self, message: SessionMessage, /) -> None: ...
+    async def send_line(self, line: bytes, /) -> None: ...
 
 
 @dataclass
@@ -81,6 +84,7 @@ class DirectCalls:
         self._handshake_version: str | None = None  # what the SDK answered to initialize
         self._initialized = False
         self._calls: dict[mcp_types.RequestId, _Call] = {}
+        self._shapes: dict[tuple[str, bool], dict[str, Any]] = {}
         self._idle = trio.Event()
         self._idle.set()
 
@@ -186,7 +190,7 @@ class DirectCalls:
         try:
             with call.scope:
                 try:
-                    result = await self._handler(self._state, params)
+                    answer = await self._handler(self._state, params.name, params.arguments)
                 finally:
                     self._forget(request_id, call)
             if call.cancelled_by_client:
@@ -195,14 +199,9 @@ class DirectCalls:
                 answered = True
                 await self._closing_answer(request_id)
                 return
-            try:
-                answer: mcp_types.JSONRPCMessage = mcp_types.JSONRPCResponse(
-                    jsonrpc="2.0", id=request_id, result=self._shape(version, result))
-            except ValidationError:  # as the SDK: a server bug, and pydantic's text echoes the result
-                log.exception("a tools/call result is not valid at protocol version %s", version)
-                answer = _error(request_id, mcp_types.INTERNAL_ERROR, "Handler returned an invalid result")
+            line = self._line(request_id, version, answer)
             answered = True
-            await self._write(answer)
+            await self._write_line(line)
         except trio.Cancelled:  # the server is going down under the call: answer it if nothing was
             if not answered and not call.cancelled_by_client:
                 await self._closing_answer(request_id)
@@ -220,11 +219,33 @@ class DirectCalls:
         if not self._calls:
             self._idle.set()
 
-    def _shape(self, version: str, result: mcp_types.CallToolResult) -> dict[str, Any]:
-        """The result's wire form at ``version``, as ``ServerRunner._serialize`` makes it."""
+    def _line(self, request_id: mcp_types.RequestId, version: str, answer: Answer) -> bytes:
+        """The answer's JSON-RPC line at ``version``, as the SDK writes a handler's result.
+
+        The SDK validates the result against the version's result model and dumps what that keeps
+        (``ServerRunner._serialize``); the result is one text block and the structured content, so its shape
+        at a version depends on nothing but ``isError``. That shape is made once by the SDK's own code from
+        an empty text and content (:meth:`_shape`), and each answer's two values go in its place: the line
+        is then one pass of pydantic's serialiser, the one the SDK's writer uses.
+        """
+        shape = self._shapes.get((version, answer.is_error))
+        if shape is None:
+            shape = self._shapes[(version, answer.is_error)] = self._shape(version, answer.is_error)
+        result = dict(shape)
+        (block,) = shape["content"]  # the one text block (a version drops no content)
+        result["content"] = [{**block, "text": answer.text}]
+        if "structuredContent" in result:  # a version before structured content has none
+            result["structuredContent"] = answer.body
+        return pydantic_core.to_json({"jsonrpc": "2.0", "id": request_id, "result": result}) + b"\n"
+
+    def _shape(self, version: str, is_error: bool) -> dict[str, Any]:
+        """The wire form, at ``version``, of a result of an empty text and structured content, as
+        ``ServerRunner._serialize`` makes it."""
         assert self._server is not None
+        empty = mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text="")],
+                                         structured_content={}, is_error=is_error)
         shaped = methods.serialize_server_result(
-            METHOD, version, result.model_dump(by_alias=True, mode="json", exclude_none=True))
+            METHOD, version, empty.model_dump(by_alias=True, mode="json", exclude_none=True))
         if version in MODERN_PROTOCOL_VERSIONS:
             if shaped.get("resultType") is None:
                 shaped["resultType"] = "complete"
@@ -240,9 +261,12 @@ class DirectCalls:
             await self._write(_error(request_id, mcp_types.CONNECTION_CLOSED, "Connection closed"))
 
     async def _write(self, message: mcp_types.JSONRPCMessage) -> None:
+        await self._write_line(message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
+
+    async def _write_line(self, line: bytes) -> None:
         assert self._writer is not None
         try:
-            await self._writer.send(SessionMessage(message=message))
+            await self._writer.send_line(line)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, trio.BrokenResourceError,
                 trio.ClosedResourceError, OSError) as exc:
             log.debug("an answer to tools/call was dropped: the output is closed (%s)", type(exc).__name__)

@@ -56,6 +56,19 @@ class Envelope:
     timed_out: bool | None = optional()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Answer:
+    """One call's answer before MCP framing: the envelope as JSON values (the structured content) and as
+    the JSON text of the first content block."""
+
+    body: dict[str, Any]
+    text: str
+
+    @property
+    def is_error(self) -> bool:
+        return not self.body["success"]
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 

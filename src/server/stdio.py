@@ -117,7 +117,10 @@ class FdWriter:
         self._closed = False
 
     async def write(self, text: str) -> None:
-        data = text.encode("utf-8")
+        await self.write_bytes(text.encode("utf-8"))
+
+    async def write_bytes(self, data: bytes) -> None:
+        """``data`` as :meth:`write` writes a text's UTF-8."""
         if not self._closed and not self._queued and not self._lock.locked():
             try:
                 sent = os.write(self._fd, data)
@@ -240,6 +243,12 @@ class MessageWriter(_Closable):
         if self._calls is not None:
             self._calls.sent(message.message)
         await self._out.write(message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n")
+
+    async def send_line(self, line: bytes, /) -> None:
+        """A message already serialised as the SDK would serialise it, with its newline."""
+        if self._closed:
+            raise anyio.ClosedResourceError
+        await self._out.write_bytes(line)
 
 
 @asynccontextmanager

@@ -33,6 +33,8 @@ ENVELOPE = {"io.modelcontextprotocol/protocolVersion": LATEST_MODERN_VERSION,
 CAPABILITIES = ("get_debugger_capabilities", {"platform": "jvm", "address": "127.0.0.1:1"})
 NOT_FOUND = ("get_debugger_state", {"debugSessionId": "nope"})
 UNKNOWN = ("no_such_tool", {})
+#: Text the answer echoes, beyond ASCII: JSON's escapes, a character outside the BMP, a line separator.
+UNUSUAL = ("get_debugger_state", {"debugSessionId": 'n\u00e9-\u2028-\U0001f600-"q"-\\-\t'})
 
 
 class CountedCalls(DirectCalls):
@@ -53,7 +55,7 @@ def line(value: dict[str, Any]) -> bytes:
     return json.dumps(value).encode() + b"\n"
 
 
-def call(number: int, tool: tuple[str, dict[str, Any]], *, modern: bool) -> bytes:
+def call(number: int | str, tool: tuple[str, dict[str, Any]], *, modern: bool) -> bytes:
     params: dict[str, Any] = {"name": tool[0], "arguments": tool[1]}
     if modern:
         params["_meta"] = ENVELOPE
@@ -123,9 +125,11 @@ async def compare(lines: list[bytes], **kwargs: Any) -> tuple[list[str], list[st
 
 async def test_modern_answers_are_the_sdks_byte_for_byte() -> None:
     lines, taken = await compare([discover(), *(call(n, tool, modern=True)
-                                                for n, tool in enumerate((CAPABILITIES, NOT_FOUND, UNKNOWN), 2))])
-    assert taken == ["tools/call"] * 3
+                                                for n, tool in enumerate((CAPABILITIES, NOT_FOUND, UNKNOWN), 2)),
+                                  call("id-\u00e9", UNUSUAL, modern=True)])
+    assert taken == ["tools/call"] * 4
     got = answers(lines)
+    assert "\U0001f600" in got["id-\u00e9"]["result"]["content"][0]["text"]  # echoed as the character
     assert got[2]["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "pyjdwp"
     assert got[2]["result"]["resultType"] == "complete" and got[2]["result"]["isError"] is False
     assert got[3]["result"]["structuredContent"]["error"]["code"] == "DEBUGGER_NOT_FOUND"
@@ -133,8 +137,9 @@ async def test_modern_answers_are_the_sdks_byte_for_byte() -> None:
 
 async def test_handshake_era_answers_are_the_sdks_byte_for_byte() -> None:
     lines, taken = await compare([*handshake(), *(call(n, tool, modern=False)
-                                                  for n, tool in enumerate((CAPABILITIES, NOT_FOUND, UNKNOWN), 2))])
-    assert taken == ["tools/call"] * 3
+                                                  for n, tool in enumerate((CAPABILITIES, NOT_FOUND, UNKNOWN), 2)),
+                                  call("id-\u00e9", UNUSUAL, modern=False)])
+    assert taken == ["tools/call"] * 4
     got = answers(lines)
     assert "resultType" not in got[2]["result"] and "_meta" not in got[2]["result"]  # 2025-era shape
     assert got[4]["result"]["structuredContent"]["error"]["code"] == "INVALID_ARGUMENT"

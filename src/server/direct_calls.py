@@ -37,6 +37,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
 from mcp.shared.jsonrpc_dispatcher import cancelled_request_id_from_params, handler_exception_to_error_data
+from mcp.shared.message import SessionMessage
 from mcp_types import methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -54,6 +55,8 @@ Handler = Callable[[Any, str, dict[str, Any] | None], Awaitable[Answer]]
 
 
 class Writer(Protocol):
+    async def send(self, message: SessionMessage, /) -> None: ...
+
     async def send_line(self, line: bytes, /) -> None: ...
 
 
@@ -201,7 +204,7 @@ class DirectCalls:
                 return
             line = self._line(request_id, version, answer)
             answered = True
-            await self._write_line(line)
+            await self._write(line)
         except trio.Cancelled:  # the server is going down under the call: answer it if nothing was
             if not answered and not call.cancelled_by_client:
                 await self._closing_answer(request_id)
@@ -260,13 +263,14 @@ class DirectCalls:
         with trio.move_on_after(CLOSING_WRITE_S, shield=True):
             await self._write(_error(request_id, mcp_types.CONNECTION_CLOSED, "Connection closed"))
 
-    async def _write(self, message: mcp_types.JSONRPCMessage) -> None:
-        await self._write_line(message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
-
-    async def _write_line(self, line: bytes) -> None:
+    async def _write(self, message: mcp_types.JSONRPCMessage | bytes) -> None:
+        """A message, serialised by the writer as the SDK's messages are; or an answer's line (:meth:`_line`)."""
         assert self._writer is not None
         try:
-            await self._writer.send_line(line)
+            if isinstance(message, bytes):
+                await self._writer.send_line(message)
+            else:
+                await self._writer.send(SessionMessage(message=message))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, trio.BrokenResourceError,
                 trio.ClosedResourceError, OSError) as exc:
             log.debug("an answer to tools/call was dropped: the output is closed (%s)", type(exc).__name__)

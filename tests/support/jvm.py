@@ -64,15 +64,16 @@ class Debuggee:
     """A running ``java -agentlib:jdwp=…`` process and the lines it has printed so far."""
 
     def __init__(self, classpath: Path | str, main_class: str, *, suspend: bool = False, port: int = 0,
-                 java: str = "java", extra_args: tuple[str, ...] = ()) -> None:
+                 java: str = "java", extra_args: tuple[str, ...] = (), args: tuple[str, ...] = (),
+                 cwd: Path | None = None) -> None:
         agent = (f"-agentlib:jdwp=transport=dt_socket,server=y,suspend={'y' if suspend else 'n'},"
                  f"address=127.0.0.1:{port}")
-        self.argv = [java, agent, "-Xss4m", "-cp", str(classpath), *extra_args, main_class]
+        self.argv = [java, agent, "-Xss4m", "-cp", str(classpath), *extra_args, main_class, *args]
         self.lines: list[str] = []
         self._cond = threading.Condition()
         self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT,
-                                        text=True, encoding="utf-8", errors="replace",
+                                        text=True, encoding="utf-8", errors="replace", cwd=cwd,
                                         env={k: v for k, v in os.environ.items() if k != "JAVA_TOOL_OPTIONS"})
         self._reader = threading.Thread(target=self._read, name="debuggee-stdout", daemon=True)
         self._reader.start()

@@ -48,6 +48,7 @@ from .exceptions import exception_request
 from .hits import Action, HitOptions, SuspendMode, plan_hits
 from .holds import main_thread
 from .ids import IdScheme
+from .inline import Inline
 from .inspection import Inspection
 from .invoke import Calls, refresh_frames, release_late
 from .judge import HitJudge
@@ -94,7 +95,9 @@ class Debugger(Inspection):
         self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
         self.values = Values(vm, self.symbols, id_prefix)
         self._layouts = Layouts(self.values)
+        inline = Inline(self.values, self._layouts)
         self.values.prefetch_types = self._layouts.prefetch
+        self.values.inline_texts = inline.texts
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         self._calls = Calls(vm, None, self._late_return)

@@ -197,6 +197,11 @@ class Layouts:
     def asked(self, signature: str) -> bool:
         return signature in self._named
 
+    def superclass(self, type_id: int) -> int | None:
+        """The superclass's type ID of a class whose head is known (0: none, ``java.lang.Object``'s)."""
+        found = self._heads.get(type_id)
+        return None if found is None else found[1]
+
     def known_head(self, type_id: int) -> ClassInfo | None:
         found = self._heads.get(type_id)
         return None if found is None else found[0]

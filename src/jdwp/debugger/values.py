@@ -119,6 +119,9 @@ class Values:
         #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
         #: so that opening an object shown in a summary needs no round trip for its class.
         self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
+        #: The inline text of boxes and enum constants among ``(handle, runtime class)`` pairs (:mod:`.inline`).
+        self.inline_texts: Callable[[list[tuple[str, ReferenceTypeId]]], Awaitable[dict[str, str]]] | None = None
+        self._inline: dict[str, str] = {}  # boxes and enum constants are immutable: read once per handle
 
     # --- handles -----------------------------------------------------------------------------------
 
@@ -227,7 +230,21 @@ class Values:
             await gather([partial(self.symbols.prefetch_signatures, types), partial(self.prefetch_types, classes)])
         else:
             await self.symbols.prefetch_signatures(types)
+        await self._read_inline(handles)
         return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]
+
+    async def _read_inline(self, handles: list[str | None]) -> None:
+        """The inline values (a box's primitive, an enum's name) of objects not read yet: one batch."""
+        if self.inline_texts is None:
+            return
+        unread: dict[str, ReferenceTypeId] = {}
+        for handle in handles:
+            if handle is not None and handle not in self._inline and handle not in unread:
+                known = self._known[handle]
+                if known.tag == Tag.OBJECT and known.type_id is not None:
+                    unread[handle] = ReferenceTypeId(known.type_id)
+        if unread:
+            self._inline.update(await self.inline_texts(list(unread.items())))
 
     def _learn(self, asked: list[tuple[str, str]], answers: list[Any], texts: dict[str, str]) -> None:
         """Keep what one write of questions answered; the first error is raised (after the rest is kept)."""
@@ -260,7 +277,7 @@ class Values:
             runtime = binary_name_of(known.signature) if known.signature is not None else None
         if value.tag == Tag.ARRAY:
             return Summary("array", None, False, known.length, handle, runtime)
-        return Summary("object", None, False, None, handle, runtime)
+        return Summary("object", self._inline.get(handle), False, None, handle, runtime)
 
 
 def unavailable(reason: str) -> Summary:

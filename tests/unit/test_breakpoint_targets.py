@@ -79,7 +79,8 @@ def test_kotlin_inline_markers_are_recognised() -> None:
 @pytest.mark.parametrize("field, name", [
     ("val$arg", "arg"), ("val$x1", "x1"), ("$base", "base"), ("$counter", "counter"),
     ("$this$apply", "this@apply"), ("this$0", None), ("$$delegatedProperties", None), ("count", None),
-    ("$i$a$x", None), ("val$", None), ("$", None),
+    ("$i$a$x", None), ("val$", None), ("$", None), ("$prices$inlined", "prices"), ("$inlined", "inlined"),
+    ("$this$apply$inlined", "this@apply"),
 ])
 def test_captured_variables_from_field_names(field: str, name: str | None) -> None:
     assert captured_name(field) == name

@@ -13,7 +13,9 @@ Layer: ``jdwp.debugger`` (pure functions; no I/O). The rules are the compilers' 
   inlined (no value a user wrote); ``x$iv`` is ``x`` of an inlined body (one ``$iv`` per level);
   ``$this$map`` is the receiver of ``map`` (``this@map`` in Kotlin).
 - Captured variables are fields of the class of a lambda or local object: javac's ``val$x``, Kotlin's
-  ``$x``; ``this$0`` is the outer instance (reached through ``this``, not a captured local).
+  ``$x``, and ``$x$inlined`` where kotlinc copied an inline function's object into the caller (a lambda
+  passed to the inline function captured ``x``); ``this$0`` is the outer instance (reached through ``this``,
+  not a captured local).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ _INLINE_MARKERS = ("$i$f$", "$i$a$")
 _IDENTIFIER = re.compile(r"[A-Za-z_\u00c0-\uffff][A-Za-z0-9_\u00c0-\uffff]*")
 _INLINED_COPY = "$iv"
 _RECEIVER = "$this$"
+_CAPTURED_INLINED = "$inlined"
 
 
 def is_nested_in(class_name: str, outer: str) -> bool:
@@ -74,8 +77,10 @@ def source_name(name: str) -> str:
 
 
 def captured_name(field: str) -> str | None:
-    """The variable a field of a lambda or local class captured: ``val$x`` (javac) or ``$x`` (Kotlin) → ``x``;
-    ``None`` for a field that is not a captured variable."""
+    """The variable a field of a lambda or local class captured: ``val$x`` (javac), ``$x`` or ``$x$inlined``
+    (Kotlin) → ``x``; ``None`` for a field that is not a captured variable."""
+    if field.startswith("$") and field.endswith(_CAPTURED_INLINED) and len(field) > len(_CAPTURED_INLINED) + 1:
+        field = field[: -len(_CAPTURED_INLINED)]
     if field.startswith("val$"):
         rest = field[4:]
     elif field.startswith("$") and not field.startswith(("$$", "$i$")):

@@ -22,10 +22,17 @@ TokenKind = TypingLiteral["ident", "keyword", "int", "long", "float", "double", 
 
 KEYWORDS = frozenset({"this", "true", "false", "null", "instanceof"})
 
-# Longest first, so "<=" wins over "<" and "&&" is never read as two "&".
-OPERATORS = ("&&", "||", "==", "!=", "<=", ">=", "!", "-", "*", "/", "%", "+", "<", ">", ".", "[", "]", "(", ")", ",")
+# Longest first, so "<=" wins over "<" and "&&" is never read as two "&". Kotlin's: "?." and "?:", "?" (of
+# "as?" and "T?"), ".." (a range), "===" and "!==" (identity); "!!" is two "!" (the parser tells a postfix
+# not-null assertion from a double negation by where it stands).
+OPERATORS = ("===", "!==", "&&", "||", "==", "!=", "<=", ">=", "?.", "?:", "..", "!", "-", "*", "/", "%", "+", "<",
+             ">", ".", "[", "]", "(", ")", ",", "?")
 
-_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " ", '"': '"', "'": "'", "\\": "\\"}
+_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " ", '"': '"', "'": "'", "\\": "\\",
+            "$": "$"}
+_TEMPLATE_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+#: A part of a string literal that is a Kotlin template: its expression's text and the column it starts at.
+TemplatePart = tuple[str, int]
 
 INT_LIMIT = 2**31
 LONG_LIMIT = 2**63
@@ -46,6 +53,8 @@ class Token:
     text: str
     column: int
     value: int | float | str | bool | None = None
+    #: A string literal with Kotlin templates (``"$x and ${a.b}"``): its text and expression parts in order.
+    parts: tuple[str | TemplatePart, ...] | None = None
 
 
 def tokenize(text: str) -> list[Token]:
@@ -72,6 +81,14 @@ def tokenize(text: str) -> list[Token]:
             while j < n and (text[j].isalnum() or text[j] in "_$"):
                 j += 1
             word = text[i:j]
+            if word == "this" and text.startswith("@", j) and j + 1 < n and (text[j + 1].isalpha() or text[j + 1] == "_"):
+                # Kotlin's labelled receiver, this@label: one name (the locals list it so).
+                j += 2
+                while j < n and (text[j].isalnum() or text[j] == "_"):
+                    j += 1
+                tokens.append(Token("ident", text[i:j], i + 1))
+                i = j
+                continue
             if word in KEYWORDS:
                 value: bool | None = {"true": True, "false": False}.get(word)
                 tokens.append(Token("keyword", word, i + 1, value))
@@ -88,8 +105,10 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("char", text[i:j], i + 1, chars))
             i = j
         elif c == '"':
-            j, chars = _quoted(text, i, '"')
-            tokens.append(Token("string", text[i:j], i + 1, chars))
+            parts: list[str | TemplatePart] = []
+            j, chars = _quoted(text, i, '"', parts)
+            has_template = any(isinstance(part, tuple) for part in parts)
+            tokens.append(Token("string", text[i:j], i + 1, chars, tuple(parts) if has_template else None))
             i = j
         else:
             for op in OPERATORS:
@@ -117,8 +136,9 @@ def _number(text: str, start: int) -> tuple[Token, int]:
     while _digit(text, j) or (j < n and text[j] == "_"):
         j += 1
     floating = False
-    # "1.x" is the int 1 then ".x"; "1.", "1.5", "1.e3" and "1.f" are floating literals.
-    if j < n and text[j] == "." and not (j + 1 < n and text[j + 1].isalpha() and text[j + 1] not in "eEfFdD"):
+    # "1.x" is the int 1 then ".x"; "1..5" is a range; "1.", "1.5", "1.e3" and "1.f" are floating literals.
+    if j < n and text[j] == "." and not (j + 1 < n and ((text[j + 1].isalpha() and text[j + 1] not in "eEfFdD")
+                                                         or text[j + 1] == ".")):
         floating = True
         j += 1
         while _digit(text, j):
@@ -183,20 +203,41 @@ def _to_float32(value: float, start: int) -> float:
         raise ExpressionSyntaxError("the float literal is too large", start + 1) from None
 
 
-def _quoted(text: str, start: int, quote: str) -> tuple[int, str]:
-    """Read a char or string literal starting at the quote; return the index after it and its text."""
+def _quoted(text: str, start: int, quote: str, parts: list[str | TemplatePart] | None = None) -> tuple[int, str]:
+    """Read a char or string literal starting at the quote; return the index after it and its text.
+
+    ``parts``: for a string, filled with its pieces of text and its Kotlin templates (``$name``, ``${expr}``)
+    in order; the text returned is the literal as Java reads it (``$`` is no special character there).
+    """
     out: list[str] = []
+    piece: list[str] = []
     i = start + 1
     n = len(text)
     while i < n:
         c = text[i]
         if c == quote:
+            if parts is not None and piece:
+                parts.append("".join(piece))
             return i + 1, "".join(out)
         if c in "\r\n":
             break
+        if c == "$" and parts is not None and i + 1 < n and (text[i + 1] in _TEMPLATE_START or text[i + 1] == "{"):
+            j = _template_end(text, i)
+            if piece:
+                parts.append("".join(piece))
+                piece = []
+            if text[i + 1] == "{":
+                parts.append((text[i + 2 : j - 1], i + 3))
+            else:
+                parts.append((text[i + 1 : j], i + 2))
+            out.append(text[i:j])
+            i = j
+            continue
+        before = len(out)
         if c != "\\":
             # Java counts UTF-16 units: a supplementary character is two.
             out.append(c)
+            piece.append(c)
             i += 1
             continue
         if i + 1 >= n:
@@ -224,5 +265,32 @@ def _quoted(text: str, start: int, quote: str) -> tuple[int, str]:
             i = j
         else:
             raise ExpressionSyntaxError(f"unknown escape \\{e}", i + 1)
+        piece.extend(out[before:])
     kind = "char" if quote == "'" else "string"
     raise ExpressionSyntaxError(f"unterminated {kind} literal", start + 1)
+
+
+def _template_end(text: str, start: int) -> int:
+    """The index after the Kotlin template at ``start`` (its ``$``): ``$name``, or ``${…}`` to its matching brace
+    (a brace inside a string literal of the expression does not count)."""
+    n = len(text)
+    if text[start + 1] != "{":
+        j = start + 2
+        while j < n and (text[j].isalnum() or text[j] == "_"):
+            j += 1
+        return j
+    depth = 0
+    j = start + 1
+    while j < n:
+        c = text[j]
+        if c == '"':
+            j = _quoted(text, j, '"')[0]
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    raise ExpressionSyntaxError("unterminated ${ in a string template", start + 1)

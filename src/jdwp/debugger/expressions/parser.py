@@ -6,13 +6,19 @@ errors can point into the text too.
 
 Precedence, loosest first (Java's, JLS §15): ``||``; ``&&``; ``== !=``; ``< <= > >= instanceof``;
 ``+ -``; ``* / %``; unary ``! -``; postfix ``.name``, ``[index]``, ``(args)``. Binary operators are
-left-associative. Nesting is bounded twice, so that no input can exhaust the interpreter's stack:
-the parser's own recursion (parentheses, brackets, call arguments) and the depth of the finished tree,
+left-associative. Kotlin's forms (DESIGN.md §8.3) fit in as Kotlin ranks them: ``=== !==`` with ``==``;
+``in !in is !is`` with the relational operators; then ``?:`` and ``..`` between them and ``+ -``; ``as``
+and ``as?`` above ``* / %`` (below unary); postfix ``?.name`` and ``!!``. ``as``, ``in`` and ``is`` are
+operators only where an operator may stand (after an operand), so a Java local named ``in`` is still a
+name. A string literal with ``$name`` or ``${expr}`` is a :class:`Template` (its parts parsed here).
+
+Nesting is bounded twice, so that no input can exhaust the interpreter's stack: the parser's own recursion (parentheses, brackets, call arguments) and the depth of the finished tree,
 which a recursive evaluator, ``repr`` and ``==`` walk (a run of 500 ``!`` is 500 levels deep).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 
@@ -49,11 +55,13 @@ class This:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """``target.name``; also ``a.length``, ``list.size`` and the parts of ``com.x.Foo.BAR``."""
+    """``target.name``; also ``a.length``, ``list.size`` and the parts of ``com.x.Foo.BAR``; ``safe``: Kotlin's
+    ``target?.name`` (``null`` when the target is)."""
 
     target: Expr
     name: str
     column: int
+    safe: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +105,36 @@ class InstanceOf:
     column: int
 
 
-Expr = Literal | Name | This | Field | Index | Call | Unary | Binary | InstanceOf
+@dataclass(frozen=True, slots=True)
+class NotNull:
+    """Kotlin's ``operand!!``: the operand, or an error when it is null."""
+
+    operand: Expr
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """Kotlin's ``operand as T`` (``safe``: ``as? T``, null when it is not a ``T``); ``nullable``: ``T?``."""
+
+    operand: Expr
+    type_name: str
+    nullable: bool
+    safe: bool
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A Kotlin string template ``"$x and ${a.b}"``: its parts (text, or an expression) in order; ``text`` is
+    the literal as Java reads it (no templates there)."""
+
+    parts: tuple[str | Expr, ...]
+    text: str
+    column: int
+
+
+Expr = Literal | Name | This | Field | Index | Call | Unary | Binary | InstanceOf | NotNull | Cast | Template
 
 # Binding power of each binary operator; instanceof shares the relational level.
 _BINARY: dict[str, int] = {
@@ -105,17 +142,22 @@ _BINARY: dict[str, int] = {
     "&&": 2,
     "==": 3,
     "!=": 3,
+    "===": 3,
+    "!==": 3,
     "<": 4,
     "<=": 4,
     ">": 4,
     ">=": 4,
-    "+": 5,
-    "-": 5,
-    "*": 6,
-    "/": 6,
-    "%": 6,
+    "?:": 5,
+    "..": 6,
+    "+": 7,
+    "-": 7,
+    "*": 8,
+    "/": 8,
+    "%": 8,
 }
 _RELATIONAL = 4
+_CAST = 9
 
 
 def parse_expression(text: str) -> Expr:
@@ -163,6 +205,10 @@ def frame_names(root: Expr) -> frozenset[str] | None:
 def _children(expr: Expr) -> tuple[Expr, ...]:
     if isinstance(expr, Field | InstanceOf):
         return (expr.target,) if isinstance(expr, Field) else (expr.operand,)
+    if isinstance(expr, NotNull | Cast):
+        return (expr.operand,)
+    if isinstance(expr, Template):
+        return tuple(part for part in expr.parts if not isinstance(part, str))
     if isinstance(expr, Index):
         return (expr.target, expr.index)
     if isinstance(expr, Unary):
@@ -229,7 +275,35 @@ class _Parser:
             token = self._peek()
             if token.kind == "keyword" and token.text == "instanceof" and _RELATIONAL >= min_power:
                 self._next()
-                left = InstanceOf(left, self._type_name(), token.column)
+                left = InstanceOf(left, self._type_name("instanceof"), token.column)
+                continue
+            if token.kind == "ident" and token.text == "as" and _CAST >= min_power:
+                self._next()
+                safe = self._is_op("?")
+                if safe:
+                    self._next()
+                name = self._type_name("as?" if safe else "as")
+                nullable = self._is_op("?")
+                if nullable:
+                    self._next()
+                left = Cast(left, name, nullable, safe, token.column)
+                continue
+            negated = token.kind == "op" and token.text == "!" and self._tokens[self._at + 1].kind == "ident" and (
+                self._tokens[self._at + 1].text in ("in", "is"))
+            check = self._tokens[self._at + 1] if negated else token
+            if check.kind == "ident" and check.text in ("in", "is") and _RELATIONAL >= min_power:
+                self._next()
+                if negated:
+                    self._next()
+                if check.text == "is":
+                    name = self._type_name("!is" if negated else "is")
+                    if self._is_op("?"):
+                        self._next()
+                        name += "?"
+                    test: Expr = InstanceOf(left, name, check.column)
+                else:
+                    test = Binary("in", left, self._binary(_RELATIONAL + 1), check.column)
+                left = Unary("!", test, token.column) if negated else test
                 continue
             power = _BINARY.get(token.text) if token.kind == "op" else None
             if power is None or power < min_power:
@@ -238,11 +312,11 @@ class _Parser:
             right = self._binary(power + 1)
             left = Binary(token.text, left, right, token.column)
 
-    def _type_name(self) -> str:
+    def _type_name(self, after: str) -> str:
         token = self._next()
         if token.kind != "ident":
             found = _describe(token)
-            raise ExpressionSyntaxError(f"expected a type name after instanceof, found {found}", token.column)
+            raise ExpressionSyntaxError(f"expected a type name after {after}, found {found}", token.column)
         parts = [token.text]
         while self._is_op(".") and self._tokens[self._at + 1].kind == "ident":
             self._next()
@@ -280,6 +354,8 @@ class _Parser:
             if token.value >= (INT_LIMIT if kind == "int" else LONG_LIMIT):
                 raise ExpressionSyntaxError(f"the {kind} literal is out of range", token.column)
             return Literal(kind, token.value, token.column)
+        if kind == "string" and token.parts is not None:
+            return self._template(token)
         if kind in ("float", "double", "char", "string"):
             return Literal(kind, token.value, token.column)
         if kind == "keyword":
@@ -301,20 +377,47 @@ class _Parser:
             return inner
         raise ExpressionSyntaxError(f"unexpected {_describe(token)}", token.column)
 
+    def _template(self, token: Token) -> Template:
+        assert token.parts is not None and isinstance(token.value, str)
+        self._enter(token)
+        parts: list[str | Expr] = []
+        for part in token.parts:
+            if isinstance(part, str):
+                parts.append(part)
+                continue
+            source, column = part
+            if not source.strip():
+                raise ExpressionSyntaxError("an empty ${} in a string template", column - 1)
+            inner = [dataclasses.replace(t, column=t.column + column - 1) for t in tokenize(source)]
+            parser = _Parser(inner)
+            parser._depth = self._depth
+            parts.append(parser.parse())
+        self._depth -= 1
+        return Template(tuple(parts), token.value, token.column)
+
     def _postfix(self, expr: Expr) -> Expr:
         while True:
             token = self._peek()
             if token.kind != "op":
                 return expr
-            if token.text == ".":
+            if token.text == "!" and self._tokens[self._at + 1].text == "!" and (
+                    self._tokens[self._at + 1].kind == "op" and self._tokens[self._at + 1].column == token.column + 1):
+                self._next()
+                self._next()
+                expr = NotNull(expr, token.column)
+            elif token.text in (".", "?."):
                 self._next()
                 name = self._next()
                 if name.kind != "ident":
-                    raise ExpressionSyntaxError(f"expected a name after '.', found {_describe(name)}", name.column)
+                    raise ExpressionSyntaxError(f"expected a name after {token.text!r}, found {_describe(name)}",
+                                                name.column)
                 if self._is_op("("):
+                    if token.text == "?.":
+                        raise ExpressionSyntaxError(f"a safe call of a method (?.{name.text}()) is not supported: "
+                                                    "test for null first", token.column)
                     expr = Call(expr, name.text, self._arguments(), name.column)
                 else:
-                    expr = Field(expr, name.text, name.column)
+                    expr = Field(expr, name.text, name.column, token.text == "?.")
             elif token.text == "[":
                 self._next()
                 self._enter(token)

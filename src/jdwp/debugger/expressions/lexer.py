@@ -81,7 +81,7 @@ def tokenize(text: str) -> list[Token]:
             while j < n and (text[j].isalnum() or text[j] in "_$"):
                 j += 1
             word = text[i:j]
-            if word == "this" and text.startswith("@", j) and j + 1 < n and (text[j + 1].isalpha() or text[j + 1] == "_"):
+            if word == "this" and text.startswith("@", j) and _label_starts(text, j + 1):
                 # Kotlin's labelled receiver, this@label: one name (the locals list it so).
                 j += 2
                 while j < n and (text[j].isalnum() or text[j] == "_"):
@@ -120,6 +120,10 @@ def tokenize(text: str) -> list[Token]:
                 raise ExpressionSyntaxError(f"unexpected character {c!r}", i + 1)
     tokens.append(Token("end", "", n + 1))
     return tokens
+
+
+def _label_starts(text: str, j: int) -> bool:
+    return j < len(text) and (text[j].isalpha() or text[j] == "_")
 
 
 def _number(text: str, start: int) -> tuple[Token, int]:

@@ -13,7 +13,8 @@ operators only where an operator may stand (after an operand), so a Java local n
 name. A string literal with ``$name`` or ``${expr}`` is a :class:`Template` (its parts parsed here).
 
 Nesting is bounded twice, so that no input can exhaust the interpreter's stack: the parser's own recursion
-(parentheses, brackets, call arguments, templates) and the depth of the finished tree, which a recursive evaluator, ``repr`` and ``==`` walk (a run of 500 ``!`` is 500 levels deep).
+(parentheses, brackets, call arguments, templates) and the depth of the finished tree,
+which a recursive evaluator, ``repr`` and ``==`` walk (a run of 500 ``!`` is 500 levels deep).
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ error, as Java's ``get`` would answer ``null`` for it and for a null value alike
 and concatenated by their text; an object in a concatenation is an error (its ``toString()`` would run
 app code). Method calls are refused unless the frame context allows invocation (``--allow-invoke``):
 then :mod:`..invoke` chooses and runs them; an exception thrown by one ends the evaluation with the
-exception as its result (``thrown``), as Java would propagate it.
+exception as its result (``thrown``), as Java would propagate it. Kotlin's forms (``?.``, ``!!``, ``as``,
+``in a..b``, templates, ``s.length``, delegated properties, ``this@label``): :mod:`.kotlin`.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from .._gather import gather
 from ..containers import read_container
 from ..errors import EvaluationFailed
 from ..model import Local, Locals
-from ..names import binary_name_of, java_prefix, java_text, type_name
+from ..names import binary_name_of, java_length, java_prefix, java_text, type_name
 from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
@@ -46,7 +47,8 @@ from .calls import Calling
 from .companions import outer_static
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .hops import Hops
-from .parser import Binary, Call, Expr, Field, Index, InstanceOf, Literal, Name, This, Unary
+from .kotlin import KotlinForms, jvm_type
+from .parser import Binary, Call, Cast, Expr, Field, Index, InstanceOf, Literal, Name, NotNull, Template, This, Unary
 from .unboxing import operands, unboxed
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
@@ -58,7 +60,7 @@ _STRING = "java.lang.String"
 MAP_PAGE = 100
 
 
-class Evaluator(Calling):
+class Evaluator(Calling, KotlinForms):
     """One evaluation (its class lookups are kept for its duration only: classes load and unload)."""
 
     def __init__(self, values: Values, layouts: Layouts, frame: FrameContext) -> None:
@@ -69,6 +71,7 @@ class Evaluator(Calling):
         self._locals: Locals | None = None
         self._simple_names: dict[str, list[ReferenceTypeId]] | None = None
         self._hops = Hops(values, layouts)
+        self._is_kotlin: bool | None = None
 
     async def summary(self, expr: Expr) -> Summary:
         """The expression's value as the tools show it (with ``runtime_type``).
@@ -118,6 +121,15 @@ class Evaluator(Calling):
             return await self._binary(expr)
         if isinstance(expr, InstanceOf):
             return Value(Tag.BOOLEAN, await self._instance_of(expr))
+        if isinstance(expr, NotNull):
+            found = await self.evaluate(expr.operand)
+            if isinstance(found, Value) and found.is_null:
+                raise EvaluationFailed(f"column {expr.column}: !! of null (Kotlin throws a NullPointerException)")
+            return found
+        if isinstance(expr, Cast):
+            return await self._cast(expr)
+        if isinstance(expr, Template):
+            return await self._template(expr)
         assert isinstance(expr, Call)
         return await self._call(expr)
 
@@ -138,6 +150,8 @@ class Evaluator(Calling):
             if local.name == expr.name:
                 return self._local_value(local, expr.column)
         this = await self._this()
+        if expr.name.startswith("this@"):
+            return await self._labelled_this(expr, this)
         if this is not None:
             found = await self._member(this, expr.name)
             if found is not None:
@@ -149,6 +163,16 @@ class Evaluator(Calling):
             f" (the frame's locals are {frame_locals.availability}: {frame_locals.reason})")
         raise Unknown(f"column {expr.column}: unknown name {expr.name!r}: not a local, a field of this or of "
                        f"the frame's class{why}")
+
+    async def _labelled_this(self, expr: Name, this: Value | None) -> Value:
+        """``this@Label`` that is no local (an inlined receiver would be one): the frame's ``this`` when the
+        label is its class's name, as in Kotlin (``this@Order`` in a member of ``Order``)."""
+        label = expr.name.partition("@")[2]
+        own = binary_name_of(await self._values.symbols.signature(self._frame.declaring_type))
+        if this is not None and own.rpartition(".")[2].split("$")[0] == label:
+            return this
+        raise Unknown(f"column {expr.column}: {expr.name} is not a receiver in scope here: the locals list the "
+                      "labelled receivers of inlined code (this@map…), and this@Class names the frame's class")
 
     def _local_value(self, local: Local, column: int) -> Value:
         if local.kind == "unavailable":
@@ -176,11 +200,15 @@ class Evaluator(Calling):
                                        f"{expr.name!r}") from None
             return static
         if isinstance(target, Text):
+            if expr.name == "length" and await self._kotlin():
+                return Value(Tag.INT, java_length(target.text))
             raise EvaluationFailed(f"column {expr.column}: a string made by the expression has no fields")
         if not target.is_object:
             raise EvaluationFailed(f"column {expr.column}: .{expr.name} of a {type_name(chr(target.tag))} value: "
                                    "primitives have no fields")
         if target.is_null:
+            if expr.safe:
+                return target
             raise EvaluationFailed(f"column {expr.column}: null dereference: .{expr.name} of null")
         if target.tag == Tag.ARRAY and expr.name == "length":
             handle = self._values.handle(target)
@@ -190,6 +218,8 @@ class Evaluator(Calling):
             page = await self._container(target, 0, 1)
             if page is not None and page.size is not None:
                 return Value(Tag.INT, page.size)
+        if found is None and await self._kotlin():
+            found = await self._kotlin_property(target, expr)
         if found is None and (found := await outer_static(self._values, self._layouts, target, expr.name)) is None:
             runtime = await self._values.type_name(self._values.handle(target))
             raise EvaluationFailed(f"column {expr.column}: {runtime} has no field {expr.name!r}")
@@ -365,8 +395,19 @@ class Evaluator(Calling):
                 return Value(Tag.BOOLEAN, left_true)
             right_true = await unboxed(self._values, self._layouts, await self.evaluate(expr.right))
             return Value(Tag.BOOLEAN, self._boolean(right_true, expr))
+        if op == "in":
+            return await self._in_range(expr)
+        if op == "..":
+            raise EvaluationFailed(f"column {expr.column}: a range a..b is read only on the right of in (x in a..b)")
         left = await self.evaluate(expr.left)
+        if op == "?:":
+            return left if not (isinstance(left, Value) and left.is_null) else await self.evaluate(expr.right)
         right = await self.evaluate(expr.right)
+        if op in ("===", "!=="):
+            return Value(Tag.BOOLEAN, await self._identical(left, right, expr) == (op == "==="))
+        if op in ("==", "!=") and isinstance(left, Value) and isinstance(right, Value) and left.is_object and (
+                right.is_object) and not (self._is_string(left) and self._is_string(right)) and await self._kotlin():
+            return Value(Tag.BOOLEAN, await self._kotlin_equal(left, right, expr) == (op == "=="))
         left, right = await operands(self._values, self._layouts, op, left, right)
         if op == "+" and (self._is_string(left) or self._is_string(right)):
             return Text(await self._text_of(left, expr) + await self._text_of(right, expr))
@@ -400,6 +441,11 @@ class Evaluator(Calling):
                                    "toString(), which is not run: concatenate strings and primitives only")
         return java_text(value.tag, value.value)
 
+    async def _identical(self, left: Result, right: Result, expr: Binary) -> bool:
+        if isinstance(left, Value) and isinstance(right, Value) and left.is_object and right.is_object:
+            return int(left.value) == int(right.value)  # type: ignore[arg-type]
+        return await self._equal(left, right, expr)
+
     async def _equal(self, left: Result, right: Result, expr: Binary) -> bool:
         if self._is_string(left) and self._is_string(right):
             return await self._text_of(left, expr) == await self._text_of(right, expr)
@@ -416,19 +462,28 @@ class Evaluator(Calling):
 
     async def _instance_of(self, expr: InstanceOf) -> bool:
         operand = await self.evaluate(expr.operand)
+        kotlin = await self._kotlin()
+        nullable = kotlin and expr.type_name.endswith("?")
+        written = expr.type_name.removesuffix("?") if kotlin else expr.type_name
         if isinstance(operand, Text):
-            return expr.type_name in (_STRING, "String", "Object", "java.lang.Object", "CharSequence",
-                                      "java.lang.CharSequence")
+            return (jvm_type(written) if kotlin else written) in (
+                _STRING, "String", "Object", "java.lang.Object", "CharSequence", "java.lang.CharSequence")
+        if kotlin and (operand.is_null or not operand.is_object):
+            return nullable if operand.is_null else await self._conforms(operand, written)
         if not operand.is_object:
             raise EvaluationFailed(f"column {expr.column}: instanceof needs an object, not a primitive")
         if operand.is_null:
             return False
+        return await self._is_instance(operand, jvm_type(written) if kotlin else written)
+
+    async def _is_instance(self, operand: Value, written: str) -> bool:
+        """Whether a non-null object is of the type ``written`` (its superclasses and interfaces compared)."""
         handle = self._values.handle(operand)
         type_id = await self._values.type_id(handle)
         runtime = binary_name_of(await self._values.symbols.signature(type_id))
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
-            return _matches(runtime, expr.type_name) or expr.type_name in ARRAY_SUPERTYPES or (
-                "." not in expr.type_name and f"java.lang.{expr.type_name}" in ARRAY_SUPERTYPES)
+            return _matches(runtime, written) or written in ARRAY_SUPERTYPES or (
+                "." not in written and f"java.lang.{written}" in ARRAY_SUPERTYPES)
         seen: set[int] = set()
         pending = [type_id]
         while pending:
@@ -436,7 +491,7 @@ class Evaluator(Calling):
             if current in seen:
                 continue
             seen.add(current)
-            if _matches(binary_name_of(await self._values.symbols.signature(current)), expr.type_name):
+            if _matches(binary_name_of(await self._values.symbols.signature(current)), written):
                 return True
             superclass, interfaces = await self._supertypes(current)
             pending.extend(interfaces)

@@ -68,7 +68,7 @@ async def test_android_array_containers_without_running_app_code(droid: Debuggee
 
             one = await view("mapOne")
             assert [(e.key.value, e.value.value, e.value.runtime_type) for e in one.entries] == [
-                ("only", None, "java.lang.Integer")]
+                ("only", "1", "java.lang.Integer")]
             assert [e.value for e in (await view("setOne")).elements] == ["only"]
             sparse_one = await view("sparseOne")
             assert [(e.key.kind, e.key.value, e.value.value) for e in sparse_one.entries] == [

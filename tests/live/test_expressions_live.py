@@ -62,16 +62,16 @@ VALUES: list[tuple[str, str, str | None, str | None]] = [
     ("cycle instanceof Base && !(cycle instanceof java.util.List)", "primitive", "true", None),
     ("ints instanceof int[] && ints instanceof Cloneable && !(null instanceof Object)", "primitive", "true", None),
     ("objects[3] == cycle", "primitive", "true", None),
-    ("objects[1]", "object", None, "java.lang.Integer"),
+    ("objects[1]", "object", "3", "java.lang.Integer"),  # a box shows its value (DESIGN.md §8.3)
     # Containers through the view readers: their fields, never size(), get() or toString().
     ("many.size + one.size + hash.size + set.size", "primitive", str(10000 + 1 + 3 + 1), None),
     ("one[0]", "string", "only", "java.lang.String"),
     ("anObject[1]", "string", "y", "java.lang.String"),  # declared Object: the runtime type decides
     ("many[9999] == many[9999]", "primitive", "true", None),
-    ("many[7]", "object", None, "java.lang.Integer"),
+    ("many[7]", "object", "7", "java.lang.Integer"),
     ("withNull[1]", "null", None, None),
     ("fixed[1] + unmodifiable[0]", "string", "f1only", "java.lang.String"),
-    ('hash["one"]', "object", None, "java.lang.Integer"),
+    ('hash["one"]', "object", "1", "java.lang.Integer"),
     ("hash[null] == hash[null]", "primitive", "true", None),
     ('hash["nullValue"]', "null", None, None),
     ('ordered["mid"] == ordered["mid"]', "primitive", "true", None),

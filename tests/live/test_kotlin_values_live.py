@@ -150,10 +150,10 @@ async def test_evaluating_data_class_paths_and_companion_properties(values_app: 
 
 
 @pytest.mark.parametrize("local, runtime_type, view, contents", [
-    ("one", "java.util.Collections$SingletonList", "list", [("object", None, "java.lang.Integer")]),
+    ("one", "java.util.Collections$SingletonList", "list", [("object", "7", "java.lang.Integer")]),
     ("oneSet", "java.util.Collections$SingletonSet", "set", [("string", "solo", "java.lang.String")]),
     ("pair", "java.util.Collections$SingletonMap", "map", [("string", "k", "java.lang.String"),
-                                                           ("object", None, "java.lang.Integer")]),
+                                                           ("object", "1", "java.lang.Integer")]),
 ], ids=["listOf-one", "setOf-one", "mapOf-one-pair"])
 async def test_one_element_builders_show_their_element(values_app: Debuggee, local: str, runtime_type: str,
                                                        view: str, contents: list[Any]) -> None:

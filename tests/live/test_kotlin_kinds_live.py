@@ -15,7 +15,7 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, EvaluationFailed, Stopped, open_debugger
+from jdwp.debugger import BreakpointVerified, Debugger, EvaluationFailed, LogpointHit, Stopped, open_debugger
 from support.jvm import Debuggee, debuggees, find_mark, kotlin_classpath
 from support.live import require_tool
 
@@ -135,3 +135,15 @@ async def test_a_capture_copied_with_an_inline_function_is_listed_by_its_source_
             assert "$prices$inlined" not in by_name
             assert (await debugger.evaluate(stop.stop_id, frame_id, "prices[\"fig\"]")).value == "1"
             assert (await debugger.evaluate(stop.stop_id, frame_id, "prices.size")).value == "3"
+
+
+async def test_a_logpoint_shows_boxes_and_enums_by_their_values(kinds_app: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", kinds_app.port) as vm, open_debugger(vm) as debugger:
+            await debugger.set_breakpoint(file="Kinds.kt", line=find_mark("ktk-look")[1], action="log",
+                                          log_message="count={count} status={status} {\"$total!\"}", max_hits=1)
+            event = await debugger.events.receive()
+            while not isinstance(event, LogpointHit):
+                assert not isinstance(event, Stopped), event
+                event = await debugger.events.receive()
+            assert event.message == "count=3 status=OK 12!"

@@ -340,6 +340,8 @@ def _shown(value: Summary | object, *, quote: bool) -> str:
     if kind == "array":
         return f"{getattr(value, 'runtime_type', None) or 'array'} length {getattr(value, 'length', '?')}"
     if kind == "object":
+        if text is not None:  # a box's primitive or an enum constant's name (DESIGN.md §8.3)
+            return str(text)
         return f"{getattr(value, 'runtime_type', None) or 'object'} {getattr(value, 'object_id', '')}".rstrip()
     return f"<{getattr(value, 'reason', None) or 'unavailable'}>"
 

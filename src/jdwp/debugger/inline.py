@@ -7,7 +7,7 @@ No app code runs: ``java.lang.Integer`` and the other boxes hold their primitive
 (``toString()`` of a box prints exactly that); an enum constant's ``name`` is the final field of
 ``java.lang.Enum`` that ``name()`` returns (IntelliJ shows it too, not ``toString()``, which an enum may
 override). A class is an enum when its layout has the static ``$VALUES`` array of its own type (javac's and
-kotlinc's, see :func:`_is_enum`) and its superclass is ``java.lang.Enum``; a constant with a body (``Status$1``,
+kotlinc's, see :func:`is_enum`) and its superclass is ``java.lang.Enum``; a constant with a body (``Status$1``,
 an anonymous class) is of such a class. Both are immutable, so a value read once is kept with
 the handle for the session.
 
@@ -63,11 +63,11 @@ class Inline:
         replies = await vm.request_all(requests)
         out: dict[str, str] = {}
         names: list[tuple[str, ObjectId]] = []
-        for (handle, _, is_enum), reply in zip(plans, replies, strict=True):
+        for (handle, _, named), reply in zip(plans, replies, strict=True):
             if isinstance(reply, CommandError):  # collected meanwhile: the summary shows no value, as before
                 continue
             (value,) = reply.values
-            if not is_enum:
+            if not named:
                 out[handle] = java_text(value.tag, value.value)
             elif value.tag == Tag.STRING and not value.is_null:
                 names.append((handle, ObjectId(int(value.value))))
@@ -96,11 +96,11 @@ class Inline:
 
     async def _enum_of(self, head: ClassInfo) -> Any:
         """``java.lang.Enum``'s ``name`` field when ``head`` is an enum or an enum constant's body."""
-        enum_class = head if _is_enum(head) else None
+        enum_class = head if is_enum(head) else None
         superclass = self._layouts.superclass(head.type_id)
         if enum_class is None and superclass and _ANONYMOUS.fullmatch(head.name):
             parent = await self._head(superclass)
-            enum_class = parent if parent is not None and _is_enum(parent) else None
+            enum_class = parent if parent is not None and is_enum(parent) else None
         root = self._layouts.superclass(enum_class.type_id) if enum_class is not None else None
         enum = await self._head(root) if root else None
         if enum is None or enum.name != "java.lang.Enum":
@@ -114,7 +114,7 @@ class Inline:
             return None
 
 
-def _is_enum(head: ClassInfo) -> bool:
+def is_enum(head: ClassInfo) -> bool:
     """javac and kotlinc give every enum class the static ``$VALUES`` array of its constants (``values()``
     copies it): a class with one of its own type is an enum, read from the layout the summary asked anyway."""
     own = "[L" + head.name.replace(".", "/") + ";"

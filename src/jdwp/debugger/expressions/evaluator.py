@@ -168,9 +168,16 @@ class Evaluator(Calling, KotlinForms):
         """``this@Label`` that is no local (an inlined receiver would be one): the frame's ``this`` when the
         label is its class's name, as in Kotlin (``this@Order`` in a member of ``Order``)."""
         label = expr.name.partition("@")[2]
-        own = binary_name_of(await self._values.symbols.signature(self._frame.declaring_type))
-        if this is not None and own.rpartition(".")[2].split("$")[0] == label:
+        own = binary_name_of(await self._values.symbols.signature(self._frame.declaring_type)).rpartition(".")[2]
+        if this is not None and own == label:
             return this
+        if this is not None and own.startswith(label + "$"):
+            # A lambda or local class of Label: kotlinc keeps the instance it was made in as this$0.
+            outer = await self._member(this, "this$0")
+            if outer is not None and outer.tag == Tag.OBJECT and not outer.is_null:
+                outer_name = await self._values.type_name(self._values.handle(outer))
+                if outer_name.rpartition(".")[2] == label:
+                    return outer
         raise Unknown(f"column {expr.column}: {expr.name} is not a receiver in scope here: the locals list the "
                       "labelled receivers of inlined code (this@map…), and this@Class names the frame's class")
 

@@ -20,8 +20,11 @@ class by the session); there ``"$x"`` is a template and ``==`` is ``equals()``. 
 - A property whose backing field is ``name$delegate``: a ``lazy``'s value once initialised (``_value`` of
   ``SynchronizedLazyImpl``, ``SafePublicationLazyImpl``, ``UnsafeLazyImpl``; ``value`` of
   ``InitializedLazyImpl``); before, or for another delegate, an error (``getValue()`` would run code).
-- ``==`` on two objects: strings by their text, boxes by their value, the same object is equal to itself;
-  two other objects would need ``equals()`` and are refused (``===`` compares identity).
+- ``==`` on two objects: strings by their text, boxes by their value, the same object is equal to itself,
+  an enum constant to no other object (``Enum.equals`` is identity); two other objects would need
+  ``equals()`` and are refused (``===`` compares identity).
+- ``this@Label``: the frame's ``this`` in a member of ``Label``; in a lambda or local class of ``Label``, its
+  ``this$0`` when that is a ``Label``.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...protocol.constants import Tag
-from ...protocol.types import ObjectId
+from ...protocol.types import ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from ..errors import EvaluationFailed
+from ..inline import is_enum
 from ..names import java_length
 from ..objects import Layouts
 from ..values import Values, stale_on_collected
@@ -153,8 +157,18 @@ class KotlinForms:
             if names[0] != names[1]:
                 return False  # Integer.equals(a Long) is false
             return first.value == second.value if first.tag == Tag.BOOLEAN else num.compare("==", first, second)
+        if await self._is_enum_constant(left) or await self._is_enum_constant(right):
+            return False  # Enum.equals is identity (final in java.lang.Enum)
         raise EvaluationFailed(f"column {expr.column}: == of two objects calls equals(), which is not run: "
                                "=== compares identity")
+
+    async def _is_enum_constant(self, value: Value) -> bool:
+        head = await self._layouts.head(await self._values.type_id(self._values.handle(value)))
+        if is_enum(head):
+            return True
+        superclass = self._layouts.superclass(head.type_id)
+        return superclass is not None and superclass != 0 and is_enum(
+            await self._layouts.head(ReferenceTypeId(superclass)))
 
     async def _kotlin_property(self, target: Value, expr: Field) -> Value | None:
         """``s.length`` of a string, an array's ``size``, or a delegated property's value (see module)."""

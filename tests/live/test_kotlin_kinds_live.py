@@ -104,6 +104,7 @@ async def test_kotlin_expression_forms(kinds_app: Debuggee) -> None:
                 await value("count as Long")
             assert await value("maybe is Order && word is String && count is Int") == "true"
             assert await value("word.length") == "6"
+            assert await value("wide.length + \"ab\".length") == "10"  # read from the fields: 16 bytes, coder 1
             assert await value("names.size + scores.size") == "6"
             assert await value("order.label") == "order-42"
             with pytest.raises(EvaluationFailed, match="not initialised yet"):

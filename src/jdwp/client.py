@@ -344,12 +344,13 @@ class JdwpClient(Mirrors):
                 self._pending.pop(packet_id, None)
         return results
 
-    async def request_each(self, command: Command[Any, Any], outs: Sequence[Any], /, *,
+    async def request_each(self, command: Command[Any, Any], bodies: Sequence[bytes], /, *,
                            timeout: float | None = None) -> list[tuple[int, bytes]]:
-        """One command for each of many out-data records, in one write: each reply's error code and raw data.
+        """One command for each of many encoded out-data bodies, in one write: each reply's error code and raw
+        data, in order.
 
-        For a sweep over thousands of classes, where a ``CommandError`` made per refusal and a reply decoded
-        per answer would cost more than the VM's own work (:meth:`request_all` gives both).
+        For a sweep over thousands of classes, where an out-data record encoded, a ``CommandError`` made and a
+        reply decoded per command would cost more than the VM's own work (:meth:`request_all` does all three).
 
         Raises:
             CommandTimeout, ConnectionClosed, ProtocolError, UsageError: as for :meth:`request_all`, for the
@@ -357,31 +358,28 @@ class JdwpClient(Mirrors):
         """
         if self._terminal is not None:
             raise _again(self._terminal)
-        if not outs:
+        if not bodies:
             return []
         deadline = trio.current_time() + (self.request_timeout if timeout is None else timeout)
-        send, sizes, pending = self._conn.send_command, self._sizes, self._pending
-        command_set, number = command.command_set, command.command
+        pending = self._pending
+        ids, data = self._conn.send_commands(command.command_set, command.command, bodies)
         slots: list[tuple[int, _ReplySlot]] = []
-        frames = []
-        for out in outs:
-            packet_id, data = send(command_set, number, command.encode_out(out, sizes))
+        for packet_id in ids:
             slot = pending[packet_id] = _ReplySlot()
             slots.append((packet_id, slot))
-            frames.append(data)
-        self._counts["requests"] += len(frames)
+        self._counts["requests"] += len(ids)
         results: list[tuple[int, bytes]] = []
         try:
-            await self._write(b"".join(frames))
+            await self._write(data)
             with trio.move_on_at(deadline) as scope:
-                await slots[-1][1].wait()  # the VM answers in order (see request_all)
+                await slots[-1][1].wait()  # the VM answers in order (see request_all): the others are in
                 for _, slot in slots:
-                    outcome = await slot.wait()
+                    outcome = slot.outcome if slot.outcome is not None else await slot.wait()
                     if isinstance(outcome, JdwpError):
                         raise _again(outcome)
                     results.append((outcome.error_code, outcome.body))
             if scope.cancelled_caught:
-                raise CommandTimeout(f"{command.name} x{len(outs)}: no reply within "
+                raise CommandTimeout(f"{command.name} x{len(bodies)}: no reply within "
                                      f"{self.request_timeout if timeout is None else timeout:g} s")
         finally:
             for packet_id, _ in slots:

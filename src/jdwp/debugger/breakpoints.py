@@ -130,6 +130,7 @@ class Breakpoints:
         self._by_request: dict[int, str] = {}
         self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
         self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
+        self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
         #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
         self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
 
@@ -369,14 +370,14 @@ class Breakpoints:
         capabilities = self._symbols.known_capabilities
         maps = target.kotlin and capabilities is not None and capabilities.source_debug_extension
         bare = not target.directories
-        sweep = listing.sweep(JDK_PACKAGES if target.kotlin else ()) if maps or bare else None
+        sweep = listing.sweep(JDK_PACKAGES if target.kotlin else (), self._nesting) if maps or bare else None
         first = [partial(self._symbols.prefetch_classes, direct), partial(self._symbols.prefetch_sources, probe)]
         if sweep is not None:
             first.append(partial(self._symbols.sweep_smaps if maps else self._symbols.sweep_sources,
                                  sweep.refs if maps else sweep.top))
         await gather(first)
         if sweep is not None and maps and bare:
-            await self._symbols.sweep_sources([ref for ref in sweep.top if self._symbols.smap_output_file(ref) is None])
+            await self._symbols.sweep_sources([ref for ref in sweep.top if not self._symbols.has_map(ref)])
         found = [ref for ref in probe if self._symbols.cached_source(ref) == target.name]
         if sweep is not None:
             found += self._swept(target, sweep, maps, bare)
@@ -400,8 +401,9 @@ class Breakpoints:
 
         found = []
         for ref in sweep.refs:
-            if maps and symbols.smap_mentions(ref, name):
-                found.append(ref)
+            if maps and symbols.has_map(ref):  # a class's map names its own file too
+                if symbols.smap_mentions(ref, name):
+                    found.append(ref)
             elif bare and (source_of(ref) == name or (ref in sweep.outer and source_of(sweep.outer[ref]) == name)):
                 found.append(ref)
         return found

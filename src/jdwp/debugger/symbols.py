@@ -87,7 +87,7 @@ class Symbols:
         self._by_signature: dict[str, set[int]] = {}
         self._sources: dict[int, str | None] = {}
         self._smaps: dict[int, Smap | None] = {}
-        self._smap_texts: dict[int, str] = {}  # maps a sweep read, parsed when first used (most never are)
+        self._smap_texts: dict[int, bytes] = {}  # maps a sweep read (UTF-8), parsed when first used (most never are)
         self._methods: dict[int, dict[int, MethodInfo]] = {}
         self._fields: dict[int, list[FieldInfo]] = {}
         self._lines: dict[tuple[int, int], LineTableReply | None] = {}
@@ -197,17 +197,21 @@ class Symbols:
     def cached_smap(self, ref: int) -> Smap | None:
         text = self._smap_texts.pop(ref, None)
         if text is not None:
-            self._smaps[ref] = read_smap(text, self.cached_signature(ref) or f"class {ref:#x}")
+            self._smaps[ref] = read_smap(decode_string(text), self.cached_signature(ref) or f"class {ref:#x}")
         return self._smaps.get(ref)
 
     def has_smap_answer(self, ref: int) -> bool:
         return ref in self._smaps or ref in self._smap_texts
 
+    def has_map(self, ref: int) -> bool:
+        """Whether the class has a source map (cached; a swept one not parsed yet counts)."""
+        return ref in self._smap_texts or self._smaps.get(ref) is not None
+
     def smap_mentions(self, ref: int, name: str) -> bool:
         """Whether the class's map (cached) names a source file ``name``; a swept map that does not even
         contain the text is never parsed."""
         text = self._smap_texts.get(ref)
-        if text is not None and name not in text:
+        if text is not None and name.encode() not in text:
             return False
         smap = self.cached_smap(ref)
         return smap is not None and smap.mentions(name)
@@ -222,7 +226,7 @@ class Symbols:
             if source is not None and source.lower() == lowered:
                 found.add(source)
             text = self._smap_texts.get(ref)
-            if text is not None and lowered not in text.lower():
+            if text is not None and lowered not in decode_string(text).lower():
                 continue
             smap = self.cached_smap(ref) if text is not None else self._smaps.get(ref)
             if smap is not None:
@@ -234,8 +238,8 @@ class Symbols:
         (JSR-45 §3.1: ``SMAP``, then that name), which kotlinc writes as the class's own source file."""
         text = self._smap_texts.get(ref)
         if text is not None:
-            lines = text.split("\n", 2)
-            return (lines[1].strip() or None) if len(lines) > 1 else None
+            lines = text.split(b"\n", 2)
+            return (decode_string(lines[1]).strip() or None) if len(lines) > 1 else None
         smap = self._smaps.get(ref)
         return smap.output_file if smap is not None else None
 
@@ -420,8 +424,7 @@ class Symbols:
         not kept, and is asked again when it matters.
         """
         missing = [ref for ref in dict.fromkeys(refs) if ref not in self._sources]
-        answers = await self._vm.request_each(ReferenceType.SourceFile,
-                                              [RefTypeOut(ReferenceTypeId(ref)) for ref in missing])
+        answers = await self._vm.request_each(ReferenceType.SourceFile, self._type_bodies(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):
             if not error:
                 self._sources.setdefault(ref, decode_string(body[4:]))
@@ -436,15 +439,19 @@ class Symbols:
         if not capabilities.source_debug_extension:
             return
         missing = [ref for ref in dict.fromkeys(refs) if not self.has_smap_answer(ref)]
-        answers = await self._vm.request_each(ReferenceType.SourceDebugExtension,
-                                              [RefTypeOut(ReferenceTypeId(ref)) for ref in missing])
+        answers = await self._vm.request_each(ReferenceType.SourceDebugExtension, self._type_bodies(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):
             if self.has_smap_answer(ref):
                 continue
             if error:
                 self._smaps[ref] = None  # absent (most classes), or not to be had: none, as smap() keeps it
             else:
-                self._smap_texts[ref] = decode_string(body[4:])
+                self._smap_texts[ref] = body[4:]  # a JDWP string: its length, then its UTF-8
+
+    def _type_bodies(self, refs: Sequence[int]) -> list[bytes]:
+        """The out-data of a ``ReferenceType`` command that takes only the type (``refType``), for each."""
+        size = self._vm.id_sizes.reference_type_id_size
+        return [ref.to_bytes(size, "big") for ref in refs]
 
     async def prefetch_lines(self, keys: Iterable[tuple[int, int]]) -> None:
         """Line tables of every (class, method) not cached yet: one round trip."""

@@ -164,25 +164,34 @@ class Listing:
 
     def named_after(self, stem: str) -> list[int]:
         facade = kotlin_facade(stem)
-        return [ref for ref, signature in self.classes if _simple_named_after(_simple(signature), stem, facade)]
+        # Every such name contains the stem or the facade: a substring test passes over the rest cheaply.
+        return [ref for ref, signature in self.classes if (stem in signature or facade in signature)
+                and _simple_named_after(_simple(signature), stem, facade)]
 
-    def sweep(self, skip: Sequence[str] = ()) -> Sweep:
+    def sweep(self, skip: Sequence[str] = (), nesting: dict[int, str] | None = None) -> Sweep:
         """Every class (not an array) outside the packages ``skip``, and the top-level class of each nested one
-        that is listed too (they share a source file, so only top-level classes need to be asked theirs)."""
+        that is listed too (they share a source file, so only top-level classes need to be asked theirs).
+
+        ``nesting`` keeps, across listings, each class's top-level signature (``""``: it is one), which a type
+        ID never changes.
+        """
         starts = tuple("L" + prefix.replace(".", "/") for prefix in skip)
+        nesting = {} if nesting is None else nesting
         refs: list[int] = []
         tops: dict[str, int] = {}
         nested: list[tuple[int, str]] = []
         for ref, signature in self.classes:
-            if not signature.startswith("L") or (starts and signature.startswith(starts)):
+            outer = nesting.get(ref)
+            if outer is None:
+                outer = nesting[ref] = _top_signature(signature)
+            if starts and signature.startswith(starts):
                 continue
-            refs.append(ref)
-            start = max(signature.rfind("/") + 1, 1)
-            cut = signature.find("$", start)
-            if cut > start:  # Foo$1, Foo$Companion; a name that starts with '$' is its own top level
-                nested.append((ref, signature[:cut] + ";"))
-            else:
+            if not outer:
+                refs.append(ref)
                 tops.setdefault(signature, ref)
+            elif outer != "[":
+                refs.append(ref)
+                nested.append((ref, outer))
         return Sweep(refs, {ref: tops[outer] for ref, outer in nested if outer in tops})
 
 
@@ -197,6 +206,16 @@ class Sweep:
     def top(self) -> list[int]:
         """The classes whose source file must be asked: top-level ones, and nested ones whose top is not listed."""
         return [ref for ref in self.refs if ref not in self.outer]
+
+
+def _top_signature(signature: str) -> str:
+    """The top-level class's signature of a nested class (``Lcom/x/Foo$1;`` → ``Lcom/x/Foo;``); ``""`` for a
+    top-level class (a name that starts with ``$`` is its own top level); ``"["`` for an array or primitive."""
+    if not signature.startswith("L"):
+        return "["
+    start = max(signature.rfind("/") + 1, 1)
+    cut = signature.find("$", start)
+    return signature[:cut] + ";" if cut > start else ""
 
 
 def _package_path(signature: str) -> str:

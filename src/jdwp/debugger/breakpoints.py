@@ -354,7 +354,8 @@ class Breakpoints:
            get their facts; the other classes of their packages (a path: of the packages it names) their source
            file. With them, a sweep of the listing (:meth:`.targets.Listing.sweep`; a Kotlin file's skips the
            JDK): for Kotlin on a VM with maps, every class's map, whose header names the class's own file too;
-           else, for a bare name, every top-level class's source file.
+           else, for a bare name, every top-level class's source file (a Java name only when no class named
+           after it is loaded).
         2. A bare Kotlin name: the source files of the top-level classes that had no map (``@file:JvmName``
            facades, classes without inlined code). A nested class shares its top-level class's file.
         3. Facts of the classes found, with the line tables of the first ones; then theirs; then the requests.
@@ -369,7 +370,9 @@ class Breakpoints:
         probe = [ref for ref in candidates if ref not in chosen]
         capabilities = self._symbols.known_capabilities
         maps = target.kotlin and capabilities is not None and capabilities.source_debug_extension
-        bare = not target.directories
+        # A bare name is swept for in every package — but a Java file with a class named after it loaded: its
+        # public class is that class, and a file's classes share its package, which ``probe`` covers.
+        bare = not target.directories and (target.kotlin or not direct)
         sweep = listing.sweep(JDK_PACKAGES if target.kotlin else (), self._nesting) if maps or bare else None
         first = [partial(self._symbols.prefetch_classes, direct), partial(self._symbols.prefetch_sources, probe)]
         if sweep is not None:

@@ -220,13 +220,15 @@ class Symbols:
         """The source files (classes' own, and those their cached maps name) whose names are ``name`` but for
         case, as written: for a hint about a file name that matched nothing."""
         lowered = name.lower()
+        ascii_lowered = lowered.encode() if name.isascii() else None  # then the bytes need no decoding first
         found: set[str] = set()
         for ref in refs:
             source = self._sources.get(ref)
             if source is not None and source.lower() == lowered:
                 found.add(source)
             text = self._smap_texts.get(ref)
-            if text is not None and lowered not in decode_string(text).lower():
+            if text is not None and (ascii_lowered not in text.lower() if ascii_lowered is not None
+                                     else lowered not in decode_string(text).lower()):
                 continue
             smap = self.cached_smap(ref) if text is not None else self._smaps.get(ref)
             if smap is not None:
@@ -424,7 +426,8 @@ class Symbols:
         not kept, and is asked again when it matters.
         """
         missing = [ref for ref in dict.fromkeys(refs) if ref not in self._sources]
-        answers = await self._vm.request_each(ReferenceType.SourceFile, self._type_bodies(missing))
+        answers = await self._vm.request_each(ReferenceType.SourceFile, self._type_bodies(missing),
+                                              timeout=self._sweep_timeout(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):
             if not error:
                 self._sources.setdefault(ref, decode_string(body[4:]))
@@ -439,7 +442,8 @@ class Symbols:
         if not capabilities.source_debug_extension:
             return
         missing = [ref for ref in dict.fromkeys(refs) if not self.has_smap_answer(ref)]
-        answers = await self._vm.request_each(ReferenceType.SourceDebugExtension, self._type_bodies(missing))
+        answers = await self._vm.request_each(ReferenceType.SourceDebugExtension, self._type_bodies(missing),
+                                              timeout=self._sweep_timeout(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):
             if self.has_smap_answer(ref):
                 continue
@@ -447,6 +451,11 @@ class Symbols:
                 self._smaps[ref] = None  # absent (most classes), or not to be had: none, as smap() keeps it
             else:
                 self._smap_texts[ref] = body[4:]  # a JDWP string: its length, then its UTF-8
+
+    def _sweep_timeout(self, refs: Sequence[int]) -> float:
+        """A sweep's deadline: the usual one, and a millisecond more per command (a slow link, ADB's, carries
+        tens of thousands of answers for seconds; a VM that answers none still fails in bounded time)."""
+        return self._vm.request_timeout + len(refs) / 1000
 
     def _type_bodies(self, refs: Sequence[int]) -> list[bytes]:
         """The out-data of a ``ReferenceType`` command that takes only the type (``refType``), for each."""

@@ -10,9 +10,11 @@ inlined (the classes' source maps say so). Setting one takes, in order:
    (``ClassMatch`` ``Foo`` and ``Foo$*``, or ``SourceNameMatch`` on a file's name), then
    ``VirtualMachine.AllClasses`` (1,3) — so no class loads unseen between the two;
 2. source file, source map and methods of the listed classes that may be the target's (by name, or by
-   package for a file: never every class of the VM), in one round;
-3. their line tables, in one round (for Kotlin, the maps of the app's other classes come along: a class
-   that inlined the file's code has it in its map);
+   package for a file), in one round; a file's sweep of the listing comes along (every class's map for a
+   Kotlin file, the top-level classes' source files for a bare name: :meth:`Breakpoints._bind_file`), each
+   one write of raw commands, cached for the session;
+3. their line tables, in one round (for a class target in Kotlin, the maps of the classes of its package
+   root come along: a class that inlined its code has it in its map);
 4. one ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)`` per code index whose line (read through the
    map) is the requested one, with the class loaders, in one round (``EVENT_THREAD`` for a breakpoint with a
    condition, hit count, logpoint or ``suspend: "thread"``: :mod:`.hits`).

@@ -29,9 +29,10 @@ from .synthetic import is_nested_in, kotlin_facade, outermost, package_of
 SOURCE_SUFFIXES = (".java", ".kt", ".kts", ".scala", ".groovy")
 SOURCE_ROOTS = ("java", "kotlin")  # Gradle's and Maven's src/<set>/java|kotlin: the package starts below
 MAX_HINTS = 3
-#: The JDK's own packages (OpenJDK's modules; on Android, libcore's): compiled by javac from Java sources, so no
-#: class there holds a Kotlin file's code or a source map. A Kotlin file's sweep skips them; a Java file's does not.
-JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
+#: The JDK's own packages (OpenJDK's modules; on Android, libcore's, with ``dalvik.`` and ``libcore.``): compiled
+#: by javac from Java sources, so no class there holds a Kotlin file's code or a source map. A Kotlin file's sweep
+#: skips them; a Java file's does not.
+JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "dalvik.", "libcore.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

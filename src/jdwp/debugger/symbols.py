@@ -426,6 +426,8 @@ class Symbols:
         not kept, and is asked again when it matters.
         """
         missing = [ref for ref in dict.fromkeys(refs) if ref not in self._sources]
+        if not missing:
+            return
         answers = await self._vm.request_each(ReferenceType.SourceFile, self._type_bodies(missing),
                                               timeout=self._sweep_timeout(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):
@@ -442,6 +444,8 @@ class Symbols:
         if not capabilities.source_debug_extension:
             return
         missing = [ref for ref in dict.fromkeys(refs) if not self.has_smap_answer(ref)]
+        if not missing:
+            return
         answers = await self._vm.request_each(ReferenceType.SourceDebugExtension, self._type_bodies(missing),
                                               timeout=self._sweep_timeout(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):

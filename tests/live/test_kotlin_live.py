@@ -191,3 +191,32 @@ async def test_a_pending_kotlin_class_binds_when_it_loads(kotlin_app: Debuggee) 
             assert where(stop.location) == (f"{PACKAGE}.Late", "run", "Late.kt", line("kt-late-call"), False)
             await debugger.resume(stop.stop_id)
             await trio.to_thread.run_sync(functools.partial(kotlin_app.wait_for_line, "^loaded ", timeout=20))
+
+
+async def test_a_bare_name_of_an_inline_only_file_binds_its_inlined_copies(kotlin_app: Debuggee) -> None:
+    """util.kt holds only an inline function: its facade (UtilKt) never loads, so only AppKt's map names it.
+    The bare name binds the copy (issue 23: it stayed pending with no reason); the facade's name binds it too."""
+    with trio.fail_after(60):
+        async with engine(kotlin_app) as debugger:
+            bp = await debugger.set_breakpoint(file="util.kt", line=line("kt-util-body"))
+            assert bp.status == "verified", bp.reason
+            assert {(loc.class_name, loc.method, loc.source, loc.line, loc.inlined) for loc in bp.locations} == {
+                (APP, "round", "util.kt", line("kt-util-body"), True)}
+            stop = await stop_at(debugger, bp.breakpoint_id)
+            assert where(stop.location) == (APP, "round", "util.kt", line("kt-util-body"), True)
+            await debugger.resume(stop.stop_id)
+            by_class = await debugger.set_breakpoint(f"{PACKAGE}.UtilKt", line("kt-util-body"))
+            assert {loc.code_index for loc in by_class.locations} == {loc.code_index for loc in bp.locations}
+
+
+async def test_a_file_name_wrong_only_in_case_is_named_and_a_right_one_never_called_wrong(
+        kotlin_app: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with engine(kotlin_app) as debugger:
+            wrong = await debugger.set_breakpoint(file="Util.kt", line=line("kt-util-body"))
+            assert wrong.status == "pending" and wrong.reason is not None, wrong
+            assert wrong.reason.code == "DEBUGGER_NEAR_MISS"
+            assert "'util.kt'" in wrong.reason.message and "case-sensitive" in wrong.reason.message
+            # a file of the app that has not loaded yet, spelt right: pending, and no hint says otherwise
+            later = await debugger.set_breakpoint(file="Later.kt", line=3)
+            assert later.status == "pending" and later.reason is None, later

@@ -16,6 +16,7 @@ from jdwp.debugger.synthetic import (
     captured_name,
     is_inline_marker,
     is_nested_in,
+    kotlin_facade,
     named_after,
     outermost,
     source_name,
@@ -58,9 +59,23 @@ def test_other_classes_are_not_nested_in_foo(name: str) -> None:
     ("com.x.Main", "Main", True), ("com.x.Main$1", "Main", True), ("com.x.MainKt", "Main", True),
     ("com.x.MainKt$main$1", "Main", True), ("com.x.Utils__StringsKt", "Strings", True),
     ("com.x.Mainly", "Main", False), ("com.x.Helper", "Main", False), ("Main", "Main", True),
+    # Kotlin capitalises the file's name for its facade: jvmArguments.kt is JvmArgumentsKt (kotlinc's own)
+    ("org.jetbrains.kotlin.cli.jvm.JvmArgumentsKt", "jvmArguments", True), ("com.x.UtilKt$a$1", "util", True),
+    ("com.x.Utils__StringsKt", "strings", True), ("com.x.My_fileKt", "my-file", True),
+    ("com.x.jvmArgumentsKt", "jvmArguments", False), ("com.x.Util", "util", False),
 ])
 def test_classes_named_after_a_source_file(name: str, stem: str, expected: bool) -> None:
     assert named_after(name, stem) is expected
+
+
+@pytest.mark.parametrize("stem, facade", [
+    ("jvmArguments", "JvmArgumentsKt"), ("App", "AppKt"), ("util", "UtilKt"), ("_Collections", "_CollectionsKt"),
+    ("my-file", "My_fileKt"), ("a b+c", "A_b_cKt"), ("1st", "_1stKt"), ("2-do", "_2_doKt"), ("", "_Kt"),
+    ("été", "ÉtéKt"), ("x٣", "X_Kt"),  # only ASCII digits are kept (Java's \p{Digit}); letters of any script are
+    ("a.b", "A_bKt"),  # the name without its last extension: a dot inside is not an identifier character
+])
+def test_kotlin_names_a_files_facade_by_its_rule(stem: str, facade: str) -> None:
+    assert kotlin_facade(stem) == facade
 
 
 @pytest.mark.parametrize("name, shown", [
@@ -174,6 +189,8 @@ def test_watches_for_classes_loaded_later() -> None:
     assert watches(file_target("src/main/java/com/x/Foo.kt"), True) == [(SourceNameMatch("Foo.kt"),)]
     patterns = [w[0].class_pattern for w in watches(file_target("src/main/java/com/x/Foo.kt"), False)]
     assert patterns == ["*.Foo", "*.FooKt", "Foo", "FooKt", "com.x.*"]
+    patterns = [w[0].class_pattern for w in watches(file_target("jvmArguments.kt"), False)]
+    assert patterns == ["*.jvmArguments", "*.JvmArgumentsKt", "jvmArguments", "JvmArgumentsKt"]
 
 
 # --- hints ----------------------------------------------------------------------------------------------
@@ -189,7 +206,6 @@ def test_watches_for_classes_loaded_later() -> None:
     (file_target("com.x.Main.java"), [], "com/x/Main.java"),
     (file_target("Main.class"), [], "Main.java"),
     (file_target("Main"), [], "Main.java or Main.kt"),
-    (file_target("main.kt"), ["com.x.MainKt"], "case-sensitive"),
     (file_target("Main.kt"), ["com.x.MainKt"], None),
     (file_target("Late.kt"), ["com.x.MainKt"], None),
 ])
@@ -200,3 +216,35 @@ def test_near_misses_say_what_was_probably_meant(target: ClassTarget | FileTarge
         assert hint is None
     else:
         assert hint is not None and expected in hint
+
+
+@pytest.mark.parametrize("text, loaded, alike, expected", [
+    # a correct spelling is never called wrong: Kotlin's facade of jvmArguments.kt is JvmArgumentsKt
+    ("jvmArguments.kt", ["org.jetbrains.kotlin.cli.jvm.JvmArgumentsKt"], [], None),
+    ("main.kt", ["com.x.MainKt"], [], None),
+    ("jvmArguments.kt", [], ["jvmArguments.kt"], None),
+    # a case-only near miss is named, from the source files of loaded code (own, or inlined through a map)
+    ("Util.kt", ["com.x.AppKt"], ["util.kt"], "util.kt"),
+    ("JvmArguments.kt", ["org.jetbrains.kotlin.cli.jvm.JvmArgumentsKt"], ["jvmArguments.kt"], "'jvmArguments.kt'"),
+    ("util.kt", ["com.x.AppKt"], ["util.kt", "Util.kt"], None),  # both exist: the one asked for is right
+    ("Late.kt", ["com.x.LateKt"], [], None),
+])
+def test_file_hints_name_case_only_near_misses_and_nothing_else(text: str, loaded: list[str], alike: list[str],
+                                                                expected: str | None) -> None:
+    hint = near_miss(file_target(text), loaded, alike)
+    if expected is None:
+        assert hint is None
+    else:
+        assert hint is not None and expected in hint and "case-sensitive" in hint
+
+
+def test_a_sweep_asks_top_level_classes_their_file_and_skips_what_it_is_told() -> None:
+    names = [(1, "Lcom/x/Foo;"), (2, "Lcom/x/Foo$1;"), (3, "Lcom/x/Bar$Inner;"), (4, "Ljava/lang/String;"),
+             (5, "[Lcom/x/Foo;"), (6, "LTop$Companion;"), (7, "LTop;"), (8, "Lcom/x/$Proxy3;"),
+             (9, "Lorg/jetbrains/kotlin/cli/jvm/JvmArgumentsKt;"), (10, "Lkotlinx/coroutines/JobKt;")]
+    listing = Listing(names)
+    sweep = listing.sweep(("java.",))
+    assert sweep.refs == [1, 2, 3, 6, 7, 8, 9, 10]  # every package but the skipped (the platform's too); no arrays
+    assert sweep.outer == {2: 1, 6: 7}  # Bar$Inner's top is not listed: it is asked itself
+    assert sweep.top == [1, 3, 7, 8, 9, 10]
+    assert listing.sweep().refs == [1, 2, 3, 4, 6, 7, 8, 9, 10]

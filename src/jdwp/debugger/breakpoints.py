@@ -10,9 +10,11 @@ inlined (the classes' source maps say so). Setting one takes, in order:
    (``ClassMatch`` ``Foo`` and ``Foo$*``, or ``SourceNameMatch`` on a file's name), then
    ``VirtualMachine.AllClasses`` (1,3) — so no class loads unseen between the two;
 2. source file, source map and methods of the listed classes that may be the target's (by name, or by
-   package for a file: never every class of the VM), in one round;
-3. their line tables, in one round (for Kotlin, the maps of the app's other classes come along: a class
-   that inlined the file's code has it in its map);
+   package for a file), in one round; a file's sweep of the listing comes along (every class's map for a
+   Kotlin file, the top-level classes' source files for a bare name: :meth:`Breakpoints._bind_file`), each
+   one write of raw commands, cached for the session;
+3. their line tables, in one round (for a class target in Kotlin, the maps of the classes of its package
+   root come along: a class that inlined its code has it in its map);
 4. one ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)`` per code index whose line (read through the
    map) is the requested one, with the class loaders, in one round (``EVENT_THREAD`` for a breakpoint with a
    condition, hit count, logpoint or ``suspend: "thread"``: :mod:`.hits`).
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -54,10 +56,11 @@ from .smap import Smap
 from .symbols import CodeLine, Symbols
 from .synthetic import is_nested_in, named_after, package_of
 from .targets import (
-    PLATFORM_PACKAGES,
+    JDK_PACKAGES,
     ClassTarget,
     FileTarget,
     Listing,
+    Sweep,
     Target,
     directories_match,
     listed_candidates,
@@ -71,7 +74,6 @@ from .targets import (
 log = logging.getLogger("jdwp.debugger")
 
 MAX_BREAKPOINTS = 100
-MAX_PROBED = 10_000  # app classes searched for a bare file name that no loaded class is named after
 
 
 @dataclasses.dataclass
@@ -130,6 +132,7 @@ class Breakpoints:
         self._by_request: dict[int, str] = {}
         self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
         self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
+        self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
         #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
         self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
 
@@ -191,7 +194,9 @@ class Breakpoints:
             listing, _ = await self._watch_and_list(entry, watches(target, False))
         await self._bind_listed(entry, listing)
         if entry.status == "pending":
-            hint = near_miss(target, listing.names())
+            alike = (self._symbols.files_named_alike((ref for ref, _ in listing.classes), target.name)
+                     if isinstance(target, FileTarget) else ())
+            hint = near_miss(target, listing.names(), alike)
             if hint is not None:
                 entry.reason = Reason(NEAR_MISS, hint)
         return entry.snapshot()
@@ -311,31 +316,23 @@ class Breakpoints:
     async def _bind_listed(self, entry: _Entry, listing: Listing) -> None:
         """Bind in the listed classes that may be the target's, and in those that inlined its code.
 
-        ``direct`` classes are likely the target's (nested in the class; named after the file): their facts
-        come at once. ``probe`` classes (the file's package's other classes; for a bare file name no loaded
-        class is named after, the app's classes) are asked only their source file first; ``scan`` classes
-        (the app's package root, for Kotlin) only their map. Those that turn out to hold the target's code
-        follow, one round behind.
+        A class target: the class and those nested in it (``direct``: their facts come at once); ``scan``
+        classes (the app's package root, for Kotlin) are asked only their map. Those that turn out to hold the
+        target's code follow, one round behind. A file target: :meth:`_bind_file`.
         """
-        candidates = listed_candidates(entry.target, listing)
-        for ref in candidates:
-            self._names[ref] = listing.name(ref)
-        direct, probe = candidates, []
         target = entry.target
-        if isinstance(target, FileTarget):  # the package's classes named after the file are most likely its
-            direct = [ref for ref in candidates if named_after(self._names[ref], target.stem)]
-            probe = [ref for ref in candidates if not named_after(self._names[ref], target.stem)]
-        probe += self._probe(entry, listing, candidates)
-        scan = self._scan(entry, listing, direct, probe)
+        if isinstance(target, FileTarget):
+            await self._bind_file(entry, target, listing)
+            return
+        direct = listed_candidates(target, listing)
+        for ref in direct:
+            self._names[ref] = listing.name(ref)
+        scan = self._scan(entry, listing, direct)
         await gather([partial(self._symbols.prefetch_classes, direct),
-                      partial(self._symbols.prefetch_sources, probe),
                       partial(self._symbols.prefetch_smaps, scan)])
-        later: list[Callable[[], Awaitable[Any]]] = []
-        if isinstance(target, ClassTarget):
-            later = self._learn_source(entry, [ref for ref in direct if self._names[ref] == target.class_name])
+        later = self._learn_source(entry, [ref for ref in direct if self._names[ref] == target.class_name])
         late = [] if scan else self._scan(entry, listing, direct)  # a class's language is known now
-        hits = list(dict.fromkeys([ref for ref in probe if self._may_cover(entry, ref, self._names[ref])]
-                                  + self._inline_users(entry, scan)))
+        hits = self._inline_users(entry, scan)
         for ref in hits:
             self._names.setdefault(ref, listing.name(ref))
         later += self._learn_source_from_maps(entry, hits)
@@ -351,41 +348,87 @@ class Breakpoints:
         await self._symbols.prefetch_lines(self._method_keys(hits + more))
         await self._bind(entry, list(dict.fromkeys(direct + hits + more)))
 
-    def _probe(self, entry: _Entry, listing: Listing, candidates: list[int]) -> list[int]:
-        """A bare file name that no loaded class is named after: the app's classes (not the platform's) may
-        still be of that file (Kotlin names classes freely; an inline-only file never loads its own)."""
-        target = entry.target
-        if not isinstance(target, FileTarget) or target.directories or candidates:
-            return []
-        found = listing.outside(PLATFORM_PACKAGES)
-        if len(found) > MAX_PROBED:
-            log.info("%s: %d app classes are loaded; only the first %d are searched for that file",
-                     target.text, len(found), MAX_PROBED)
-        found = found[:MAX_PROBED]
-        for ref in found:
+    async def _bind_file(self, entry: _Entry, target: FileTarget, listing: Listing) -> None:
+        """Bind a file in every listed class that holds its code: its own classes and, for Kotlin, the classes
+        that inlined its functions — in every package, the platform's and the libraries' too.
+
+        1. The classes named after the file (``Foo``, its facade ``FooKt``, …: :func:`.synthetic.named_after`)
+           get their facts; the other classes of their packages (a path: of the packages it names) their source
+           file. With them, a sweep of the listing (:meth:`.targets.Listing.sweep`; a Kotlin file's skips the
+           JDK): for Kotlin on a VM with maps, every class's map, whose header names the class's own file too;
+           else, for a bare name, every top-level class's source file (a Java name only when no class named
+           after it is loaded).
+        2. A bare Kotlin name: the source files of the top-level classes that had no map (``@file:JvmName``
+           facades, classes without inlined code). A nested class shares its top-level class's file.
+        3. Facts of the classes found, with the line tables of the first ones; then theirs; then the requests.
+
+        Every answer is cached for the session: the next file's sweep asks only classes loaded since.
+        """
+        candidates = listed_candidates(target, listing)
+        for ref in candidates:
             self._names[ref] = listing.name(ref)
+        direct = [ref for ref in candidates if named_after(self._names[ref], target.stem)]
+        chosen = set(direct)
+        probe = [ref for ref in candidates if ref not in chosen]
+        capabilities = self._symbols.known_capabilities
+        maps = target.kotlin and capabilities is not None and capabilities.source_debug_extension
+        # A bare name is swept for in every package — but a Java file with a class named after it loaded: its
+        # public class is that class, and a file's classes share its package, which ``probe`` covers.
+        bare = not target.directories and (target.kotlin or not direct)
+        sweep = listing.sweep(JDK_PACKAGES if target.kotlin else (), self._nesting) if maps or bare else None
+        first = [partial(self._symbols.prefetch_classes, direct), partial(self._symbols.prefetch_sources, probe)]
+        if sweep is not None:
+            first.append(partial(self._symbols.sweep_smaps if maps else self._symbols.sweep_sources,
+                                 sweep.refs if maps else sweep.top))
+        await gather(first)
+        if sweep is not None and maps and bare:
+            await self._symbols.sweep_sources([ref for ref in sweep.top if not self._symbols.has_map(ref)])
+        found = [ref for ref in probe if self._symbols.cached_source(ref) == target.name]
+        if sweep is not None:
+            found += self._swept(target, sweep, maps, bare)
+        found = [ref for ref in dict.fromkeys(found) if ref not in chosen]
+        for ref in found:
+            self._names.setdefault(ref, listing.name(ref))
+        await gather([partial(self._symbols.prefetch_lines, self._method_keys(direct)),
+                      partial(self._symbols.prefetch_classes, found)])
+        await self._symbols.prefetch_lines(self._method_keys(found))
+        await self._bind(entry, direct + found)
+
+    def _swept(self, target: FileTarget, sweep: Sweep, maps: bool, bare: bool) -> list[int]:
+        """The swept classes that may hold the file's code (their facts are read before anything binds): for
+        a bare name, those whose source file (asked, named by their map, or their top-level class's) is the
+        file; for Kotlin, those whose map names it."""
+        symbols = self._symbols
+        name = target.name
+
+        def source_of(ref: int) -> str | None:
+            return symbols.cached_source(ref) or symbols.smap_output_file(ref)
+
+        found = []
+        for ref in sweep.refs:
+            if maps and symbols.has_map(ref):  # a class's map names its own file too
+                if symbols.smap_mentions(ref, name):
+                    found.append(ref)
+            elif bare and (source_of(ref) == name or (ref in sweep.outer and source_of(sweep.outer[ref]) == name)):
+                found.append(ref)
         return found
 
-    def _scan(self, entry: _Entry, listing: Listing, direct: list[int], probe: Sequence[int] = ()) -> list[int]:
-        """The classes whose maps may hold inlined copies of the target's Kotlin code: those in its package
+    def _scan(self, entry: _Entry, listing: Listing, direct: list[int]) -> list[int]:
+        """The classes whose maps may hold inlined copies of a class target's Kotlin code: those in its package
         root (``com.example`` for ``com.example.app``), but for ``direct`` ones (their maps come with their
-        facts). Empty for Java, and for a VM without maps."""
+        facts). Empty for Java, and for a VM without maps. (A file target sweeps every package: _bind_file.)"""
         capabilities = self._symbols.known_capabilities
         if capabilities is None or not capabilities.source_debug_extension:
             return []
         target = entry.target
-        if isinstance(target, ClassTarget):
-            if entry.inline_source is None and (entry.expected_source is not None or listing.has(target.class_name)
-                                                or not target.class_name.endswith("Kt")):
-                # Java, or not known yet (decided once the class's source is). A Kotlin file class
-                # (``UtilsKt``) of inline functions may never load: only the maps of its users name it.
-                return []
-            roots = {package_root(package_of(target.class_name))}
-        else:
-            if not target.kotlin:
-                return []
-            roots = {package_root(package_of(self._names[ref])) for ref in [*direct, *probe]
-                     if self._symbols.cached_source(ref) in (None, target.name)}
+        if not isinstance(target, ClassTarget):
+            return []
+        if entry.inline_source is None and (entry.expected_source is not None or listing.has(target.class_name)
+                                            or not target.class_name.endswith("Kt")):
+            # Java, or not known yet (decided once the class's source is). A Kotlin file class
+            # (``UtilsKt``) of inline functions may never load: only the maps of its users name it.
+            return []
+        roots = {package_root(package_of(target.class_name))}
         exclude = set(direct)
         return [ref for ref in listing.under(root + "." for root in roots if root) if ref not in exclude]
 

@@ -33,6 +33,7 @@ from ..protocol.commands.reftypes import (
 from ..protocol.commands.vm import CapabilitiesNewReply, VersionReply
 from ..protocol.constants import ErrorCode
 from ..protocol.errors import AbsentInformation, CommandError, UsageError
+from ..protocol.strings import decode_string
 from ..protocol.types import Location, MethodId, ReferenceTypeId
 from ._gather import gather
 from .model import NO_CODE_INDEX, SourcePosition
@@ -86,6 +87,7 @@ class Symbols:
         self._by_signature: dict[str, set[int]] = {}
         self._sources: dict[int, str | None] = {}
         self._smaps: dict[int, Smap | None] = {}
+        self._smap_texts: dict[int, bytes] = {}  # maps a sweep read (UTF-8), parsed when first used (most never are)
         self._methods: dict[int, dict[int, MethodInfo]] = {}
         self._fields: dict[int, list[FieldInfo]] = {}
         self._lines: dict[tuple[int, int], LineTableReply | None] = {}
@@ -178,6 +180,8 @@ class Symbols:
 
     async def smap(self, ref: ReferenceTypeId) -> Smap | None:
         """The class's source map; ``None`` when it has none, or the VM cannot give one."""
+        if ref in self._smap_texts:
+            return self.cached_smap(ref)
         if ref not in self._smaps:
             if not (await self.capabilities()).source_debug_extension:
                 return None
@@ -191,10 +195,55 @@ class Symbols:
         return self._smaps[ref]
 
     def cached_smap(self, ref: int) -> Smap | None:
+        text = self._smap_texts.pop(ref, None)
+        if text is not None:
+            self._smaps[ref] = read_smap(decode_string(text), self.cached_signature(ref) or f"class {ref:#x}")
         return self._smaps.get(ref)
 
     def has_smap_answer(self, ref: int) -> bool:
-        return ref in self._smaps
+        return ref in self._smaps or ref in self._smap_texts
+
+    def has_map(self, ref: int) -> bool:
+        """Whether the class has a source map (cached; a swept one not parsed yet counts)."""
+        return ref in self._smap_texts or self._smaps.get(ref) is not None
+
+    def smap_mentions(self, ref: int, name: str) -> bool:
+        """Whether the class's map (cached) names a source file ``name``; a swept map that does not even
+        contain the text is never parsed."""
+        text = self._smap_texts.get(ref)
+        if text is not None and name.encode() not in text:
+            return False
+        smap = self.cached_smap(ref)
+        return smap is not None and smap.mentions(name)
+
+    def files_named_alike(self, refs: Iterable[int], name: str) -> set[str]:
+        """The source files (classes' own, and those their cached maps name) whose names are ``name`` but for
+        case, as written: for a hint about a file name that matched nothing."""
+        lowered = name.lower()
+        ascii_lowered = lowered.encode() if name.isascii() else None  # then the bytes need no decoding first
+        found: set[str] = set()
+        for ref in refs:
+            source = self._sources.get(ref)
+            if source is not None and source.lower() == lowered:
+                found.add(source)
+            text = self._smap_texts.get(ref)
+            if text is not None and (ascii_lowered not in text.lower() if ascii_lowered is not None
+                                     else lowered not in decode_string(text).lower()):
+                continue
+            smap = self.cached_smap(ref) if text is not None else self._smaps.get(ref)
+            if smap is not None:
+                found.update(file.name for file in smap.files if file.name.lower() == lowered)
+        return found
+
+    def smap_output_file(self, ref: int) -> str | None:
+        """The file a class's map (cached) says the class was compiled from: its header's output file name
+        (JSR-45 §3.1: ``SMAP``, then that name), which kotlinc writes as the class's own source file."""
+        text = self._smap_texts.get(ref)
+        if text is not None:
+            lines = text.split(b"\n", 2)
+            return (decode_string(lines[1]).strip() or None) if len(lines) > 1 else None
+        smap = self._smaps.get(ref)
+        return smap.output_file if smap is not None else None
 
     def cached_source(self, ref: int) -> str | None:
         return self._sources.get(ref)
@@ -317,7 +366,7 @@ class Symbols:
         for ref in refs:
             asked += [(what, ref) for what, wanted in (
                 ("signature", self.cached_signature(ref) is None), ("source", ref not in self._sources),
-                ("methods", methods and ref not in self._methods), ("smap", maps and ref not in self._smaps))
+                ("methods", methods and ref not in self._methods), ("smap", maps and not self.has_smap_answer(ref)))
                 if wanted]
         if not asked:
             return
@@ -339,7 +388,7 @@ class Symbols:
             else:  # the source map: none when the VM cannot give one, never an error (as smap() keeps it)
                 if error is not None and not isinstance(error, AbsentInformation):
                     log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, error)
-                if ref not in self._smaps:  # another task may have read it while these were asked
+                if not self.has_smap_answer(ref):  # another task may have read it while these were asked
                     text = None if error else reply.extension
                     self._smaps[ref] = read_smap(text, self.cached_signature(ref) or f"class {ref:#x}")
                 error = None
@@ -364,7 +413,58 @@ class Symbols:
     def _smap_thunks(self, refs: Iterable[int]) -> list[Callable[[], Awaitable[Any]]]:
         if self._capabilities is None or not self._capabilities.source_debug_extension:
             return []
-        return [partial(self.smap, ReferenceTypeId(ref)) for ref in dict.fromkeys(refs) if ref not in self._smaps]
+        return [partial(self.smap, ReferenceTypeId(ref)) for ref in dict.fromkeys(refs)
+                if not self.has_smap_answer(ref)]
+
+    # --- sweeps: every class of a listing, for a source file the user names ---------------------------------
+
+    async def sweep_sources(self, refs: Iterable[int]) -> None:
+        """The source file names (``ReferenceType.SourceFile``, 2,7) of every class not asked yet, in one write.
+
+        A sweep asks tens of thousands of classes: the replies are read raw (:meth:`JdwpClient.request_each`),
+        without a decoded record or an error object each. A class the VM cannot answer for now (unloaded) is
+        not kept, and is asked again when it matters.
+        """
+        missing = [ref for ref in dict.fromkeys(refs) if ref not in self._sources]
+        if not missing:
+            return
+        answers = await self._vm.request_each(ReferenceType.SourceFile, self._type_bodies(missing),
+                                              timeout=self._sweep_timeout(missing))
+        for ref, (error, body) in zip(missing, answers, strict=True):
+            if not error:
+                self._sources.setdefault(ref, decode_string(body[4:]))
+            elif error == ErrorCode.ABSENT_INFORMATION:
+                self._sources.setdefault(ref, None)
+
+    async def sweep_smaps(self, refs: Iterable[int]) -> None:
+        """The source maps (``ReferenceType.SourceDebugExtension``, 2,12) of every class not asked yet, in one
+        write, read raw as :meth:`sweep_sources` reads; kept as text and parsed when first used (a sweep looks
+        for one file's name in them). A VM without maps is not asked."""
+        capabilities = self._capabilities if self._capabilities is not None else await self.capabilities()
+        if not capabilities.source_debug_extension:
+            return
+        missing = [ref for ref in dict.fromkeys(refs) if not self.has_smap_answer(ref)]
+        if not missing:
+            return
+        answers = await self._vm.request_each(ReferenceType.SourceDebugExtension, self._type_bodies(missing),
+                                              timeout=self._sweep_timeout(missing))
+        for ref, (error, body) in zip(missing, answers, strict=True):
+            if self.has_smap_answer(ref):
+                continue
+            if error:
+                self._smaps[ref] = None  # absent (most classes), or not to be had: none, as smap() keeps it
+            else:
+                self._smap_texts[ref] = body[4:]  # a JDWP string: its length, then its UTF-8
+
+    def _sweep_timeout(self, refs: Sequence[int]) -> float:
+        """A sweep's deadline: the usual one, and a millisecond more per command (a slow link, ADB's, carries
+        tens of thousands of answers for seconds; a VM that answers none still fails in bounded time)."""
+        return self._vm.request_timeout + len(refs) / 1000
+
+    def _type_bodies(self, refs: Sequence[int]) -> list[bytes]:
+        """The out-data of a ``ReferenceType`` command that takes only the type (``refType``), for each."""
+        size = self._vm.id_sizes.reference_type_id_size
+        return [ref.to_bytes(size, "big") for ref in refs]
 
     async def prefetch_lines(self, keys: Iterable[tuple[int, int]]) -> None:
         """Line tables of every (class, method) not cached yet: one round trip."""
@@ -434,7 +534,7 @@ class Symbols:
         if name is None:
             signature = self.cached_signature(ref)
             name = binary_name_of(signature) if signature else None
-        smap = self._smaps.get(ref)
+        smap = self.cached_smap(ref)
         mapped = smap.map(line) if smap is not None else None
         if mapped is None:
             directories = name.rpartition(".")[0].replace(".", "/") if name else None

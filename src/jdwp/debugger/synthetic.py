@@ -7,8 +7,9 @@ Layer: ``jdwp.debugger`` (pure functions; no I/O). The rules are the compilers' 
   Kotlin's ``Outer$Companion``, ``Outer$main$1`` and ``Outer$main$lambda$0`` (lambdas compiled to classes),
   ``Outer$main$$inlined$map$1`` (an inline function's object copied into the caller); D8's
   ``Outer$$ExternalSyntheticLambda0`` holders.
-- Kotlin top-level code of ``Foo.kt`` is the class ``FooKt``; a multi-file facade's part is
-  ``Facade__FooKt``.
+- Kotlin top-level code of ``foo.kt`` is its file facade ``FooKt`` (:func:`kotlin_facade`: the file's name
+  capitalised, made an identifier); a multi-file facade's part is ``Facade__FooKt``. ``@file:JvmName("X")``
+  names it ``X`` instead: then only the class's source file (``ReferenceType.SourceFile``) tells.
 - Kotlin local variables: ``$i$f$name`` and ``$i$a$-…`` mark where an inline function or lambda was
   inlined (no value a user wrote); ``x$iv`` is ``x`` of an inlined body (one ``$iv`` per level);
   ``$this$map`` is the receiver of ``map`` (``this@map`` in Kotlin).
@@ -49,12 +50,34 @@ def package_of(class_name: str) -> str:
     return class_name.rpartition(".")[0]
 
 
+def kotlin_facade(stem: str) -> str:
+    """The simple name kotlinc gives the facade class of a file's top-level code, from the file's name without
+    its extension: ``jvmArguments`` → ``JvmArgumentsKt``, ``my-file`` → ``My_fileKt``, ``1st`` → ``_1stKt``.
+
+    Kotlin's rule (JetBrains/kotlin, ``PackagePartClassUtils.getFilePartShortName`` and
+    ``NameUtils.getPackagePartClassNamePrefix``, core/compiler.common/src/org/jetbrains/kotlin/name/NameUtils.kt):
+    every character that is not a letter (``\\p{L}``) or an ASCII digit (Java's ``\\p{Digit}``) becomes ``_``;
+    then a first character that may start a Java identifier is upper-cased (a letter; ``_`` stays), any other
+    (a digit) gets ``_`` in front; an empty name is ``_``; ``Kt`` is appended.
+    """
+    if not stem:
+        return "_Kt"
+    sanitized = "".join(c if c.isalpha() or c in _ASCII_DIGITS else "_" for c in stem)
+    head = sanitized[0]
+    prefix = head.upper() + sanitized[1:] if head.isalpha() or head == "_" else "_" + sanitized
+    return prefix + "Kt"
+
+
+_ASCII_DIGITS = frozenset("0123456789")
+
+
 def named_after(class_name: str, stem: str) -> bool:
     """Whether a top-level class is named after a source file's stem the way javac and kotlinc name them:
-    ``Foo`` (the public class of ``Foo.java``, a Kotlin class), ``FooKt`` (top-level code of ``Foo.kt``),
-    ``Facade__FooKt`` (its part of a multi-file facade)."""
+    ``Foo`` (the public class of ``Foo.java``, a Kotlin class), the file's facade (``FooKt`` for ``Foo.kt``
+    and ``foo.kt``, :func:`kotlin_facade`), ``Facade__FooKt`` (its part of a multi-file facade)."""
     simple = outermost(class_name).rpartition(".")[2]
-    return simple in (stem, stem + "Kt") or simple.endswith(f"__{stem}Kt")
+    facade = kotlin_facade(stem)
+    return simple in (stem, facade) or simple.endswith("__" + facade)
 
 
 def is_inline_marker(name: str) -> bool:

@@ -6,7 +6,9 @@ Layer: ``jdwp.debugger`` (pure functions and records; no I/O). DESIGN.md §7.1.
   the same source file, plus inline functions of those classes wherever Kotlin inlined them.
 - :class:`FileTarget` ``Foo.kt`` or ``app/src/main/java/com/x/Foo.kt`` (``\\`` accepted): every class whose
   code was written in a file of that name — for a path, in a package whose directories end the path's
-  directories (``com/x``, or ``x``, …; the default package always).
+  directories (``com/x``, or ``x``, …; the default package always). A bare name is searched in every package
+  (:meth:`Listing.sweep`): Kotlin names a file's classes freely (``@file:JvmName``), and an inline-only
+  file's code runs only where it was inlined.
 
 A line of a class's code is matched by where it was written (:class:`~.symbols.CodeLine`, read through the
 class's source map): its file name, package directories and the class that holds the source.
@@ -22,15 +24,15 @@ from ..protocol.commands.events import ClassMatch, Modifier, SourceNameMatch
 from .errors import InvalidArgument
 from .names import binary_name_of, is_binary_name, signature_of
 from .symbols import CodeLine
-from .synthetic import is_nested_in, named_after, outermost, package_of
+from .synthetic import is_nested_in, kotlin_facade, outermost, package_of
 
 SOURCE_SUFFIXES = (".java", ".kt", ".kts", ".scala", ".groovy")
 SOURCE_ROOTS = ("java", "kotlin")  # Gradle's and Maven's src/<set>/java|kotlin: the package starts below
 MAX_HINTS = 3
-#: Packages of the platform and the language runtimes: never an app's source file.
-PLATFORM_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "kotlinx.", "android.", "androidx.",
-                     "dalvik.", "libcore.", "com.android.", "org.jetbrains.", "org.intellij.", "org.json.",
-                     "org.w3c.", "org.xml.", "org.apache.harmony.", "org.openjdk.", "jdk.internal.")
+#: The JDK's own packages (OpenJDK's modules; on Android, libcore's, with ``dalvik.`` and ``libcore.``): compiled
+#: by javac from Java sources, so no class there holds a Kotlin file's code or a source map. A Kotlin file's sweep
+#: skips them; a Java file's does not.
+JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "dalvik.", "libcore.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -162,7 +164,59 @@ class Listing:
         return [ref for ref, signature in self.classes if not signature.startswith(starts)]
 
     def named_after(self, stem: str) -> list[int]:
-        return [ref for ref, signature in self.classes if _simple_named_after(_simple(signature), stem)]
+        facade = kotlin_facade(stem)
+        # Every such name contains the stem or the facade: a substring test passes over the rest cheaply.
+        return [ref for ref, signature in self.classes if (stem in signature or facade in signature)
+                and _simple_named_after(_simple(signature), stem, facade)]
+
+    def sweep(self, skip: Sequence[str] = (), nesting: dict[int, str] | None = None) -> Sweep:
+        """Every class (not an array) outside the packages ``skip``, and the top-level class of each nested one
+        that is listed too (they share a source file, so only top-level classes need to be asked theirs).
+
+        ``nesting`` keeps, across listings, each class's top-level signature (``""``: it is one), which a type
+        ID never changes.
+        """
+        starts = tuple("L" + prefix.replace(".", "/") for prefix in skip)
+        nesting = {} if nesting is None else nesting
+        refs: list[int] = []
+        tops: dict[str, int] = {}
+        nested: list[tuple[int, str]] = []
+        for ref, signature in self.classes:
+            outer = nesting.get(ref)
+            if outer is None:
+                outer = nesting[ref] = _top_signature(signature)
+            if starts and signature.startswith(starts):
+                continue
+            if not outer:
+                refs.append(ref)
+                tops.setdefault(signature, ref)
+            elif outer != "[":
+                refs.append(ref)
+                nested.append((ref, outer))
+        return Sweep(refs, {ref: tops[outer] for ref, outer in nested if outer in tops})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Sweep:
+    """The classes a source file is searched in; ``outer`` maps a nested class to its listed top-level class."""
+
+    refs: list[int]
+    outer: dict[int, int]
+
+    @property
+    def top(self) -> list[int]:
+        """The classes whose source file must be asked: top-level ones, and nested ones whose top is not listed."""
+        return [ref for ref in self.refs if ref not in self.outer]
+
+
+def _top_signature(signature: str) -> str:
+    """The top-level class's signature of a nested class (``Lcom/x/Foo$1;`` → ``Lcom/x/Foo;``); ``""`` for a
+    top-level class (a name that starts with ``$`` is its own top level); ``"["`` for an array or primitive."""
+    if not signature.startswith("L"):
+        return "["
+    start = max(signature.rfind("/") + 1, 1)
+    cut = signature.find("$", start)
+    return signature[:cut] + ";" if cut > start else ""
 
 
 def _package_path(signature: str) -> str:
@@ -176,16 +230,16 @@ def _simple(signature: str) -> str:
     return simple.split("$", 1)[0] or simple
 
 
-def _simple_named_after(simple: str, stem: str) -> bool:
-    return simple in (stem, stem + "Kt") or simple.endswith(f"__{stem}Kt")
+def _simple_named_after(simple: str, stem: str, facade: str) -> bool:
+    return simple in (stem, facade) or simple.endswith("__" + facade)
 
 
 def listed_candidates(target: Target, listing: Listing) -> list[int]:
     """The classes of a listing whose source may be the target's: to be asked about.
 
     A class: the class and those nested in it. A path: every class in a package the path may end with.
-    A bare file name: every class in the packages of classes named after the file (``Foo``, ``FooKt``, …):
-    a file's classes share its package, whatever their names.
+    A bare file name: every class in the packages of classes named after the file (``Foo``, ``FooKt`` for
+    ``foo.kt``, …): a file's classes share its package, whatever their names (the other packages are swept).
     """
     if isinstance(target, ClassTarget):
         exact = signature_of(target.class_name)
@@ -216,7 +270,8 @@ def watches(target: Target, source_name_filters: bool) -> list[tuple[Modifier, .
         return [(ClassMatch(target.class_name),), (ClassMatch(target.class_name + "$*"),)]
     if source_name_filters:
         return [(SourceNameMatch(target.name),)]
-    patterns = [f"*.{target.stem}", f"*.{target.stem}Kt", target.stem, f"{target.stem}Kt"]
+    facade = kotlin_facade(target.stem)
+    patterns = [f"*.{target.stem}", f"*.{facade}", target.stem, facade]
     if target.directories:
         patterns += [f"{package}.*" for package in _rooted_packages(target.directories)]
     return [(ClassMatch(pattern),) for pattern in dict.fromkeys(patterns)]
@@ -240,11 +295,15 @@ def _rooted_packages(directories: Sequence[str]) -> list[str]:
 # --- hints for a target nothing matches ------------------------------------------------------------------
 
 
-def near_miss(target: Target, loaded: Sequence[str]) -> str | None:
+def near_miss(target: Target, loaded: Sequence[str], alike: Iterable[str] = ()) -> str | None:
     """Why nothing of a pending target may ever load, when its name looks mistyped; ``None`` when it looks
-    right (it may simply not be loaded yet)."""
+    right (it may simply not be loaded yet).
+
+    ``alike``: for a file, the source files of loaded code (classes' own, and those their maps name) whose
+    names equal the target's but for case. A name is never called wrong because of how classes are named.
+    """
     if isinstance(target, FileTarget):
-        return _file_near_miss(target, loaded)
+        return _file_near_miss(target, set(alike))
     name = target.class_name
     package, _, simple = name.rpartition(".")
     if simple in ("java", "kt", "kts", "class") and package:
@@ -268,7 +327,7 @@ def near_miss(target: Target, loaded: Sequence[str]) -> str | None:
     return None
 
 
-def _file_near_miss(target: FileTarget, loaded: Sequence[str]) -> str | None:
+def _file_near_miss(target: FileTarget, alike: set[str]) -> str | None:
     name, stem = target.name, target.stem
     if name.endswith(".class"):
         return f"{name} is a compiled class file: give the source file's name ({stem}.java or {stem}.kt)"
@@ -277,15 +336,11 @@ def _file_near_miss(target: FileTarget, loaded: Sequence[str]) -> str | None:
     if "." in stem:
         path = stem.replace(".", "/") + name[len(stem):]
         return f"{name} looks like a class name with an extension: give the file as a path ({path}) or a name"
-    if any(named_after(n, stem) for n in loaded):
+    others = sorted(alike - {name})
+    if name in alike or not others:
         return None
-    lowered = stem.lower()
-    similar = sorted({outermost(n) for n in loaded if outermost(n).rpartition(".")[2].lower() in (
-        lowered, lowered + "kt")})
-    if similar:
-        return (f"no loaded class is named after {name}, but classes named alike are: {', '.join(similar[:MAX_HINTS])}"
-                " (file names are case-sensitive)")
-    return None
+    return (f"no loaded code was compiled from {name}, but code from {', '.join(others[:MAX_HINTS])} is loaded: file "
+            f"names are case-sensitive (set the breakpoint with file {others[0]!r} if that is the file)")
 
 
 def _similar(name: str, loaded: Sequence[str]) -> list[str]:

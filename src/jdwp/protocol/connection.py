@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 from typing import Final, Literal, NoReturn
 
 from .errors import ConnectionClosed, FramingError, ProtocolError, UsageError
 from .wire import (
     DEFAULT_MAX_PACKET,
     HANDSHAKE,
+    HEADER,
+    HEADER_SIZE,
     MAX_ID,
     CommandPacket,
     Packet,
@@ -110,6 +113,20 @@ class JdwpConnection:
         self._check_open()
         packet_id = self._allocate_id()
         return packet_id, encode_packet(CommandPacket(packet_id, command_set, command, body))
+
+    def send_commands(self, command_set: int, command: int, bodies: Sequence[bytes]) -> tuple[list[int], bytes]:
+        """Frame one command for each body, with fresh packet IDs, as one buffer (a sweep's thousands of
+        commands: no packet record each).
+
+        Raises:
+            UsageError: as :meth:`send_command`.
+        """
+        self._check_open()
+        ids = [self._allocate_id() for _ in bodies]
+        code = (command_set << 8) | command
+        pack = HEADER.pack
+        return ids, b"".join([pack(HEADER_SIZE + len(body), packet_id, 0, code) + body
+                              for packet_id, body in zip(ids, bodies, strict=True)])
 
     def send_reply(self, packet_id: int, error_code: int = 0, body: bytes = b"") -> bytes:
         """Frame a reply (the VM's side of the conversation)."""

@@ -87,8 +87,9 @@ def test_the_installed_wheel_debugs_a_jvm_outside_the_checkout(installed: Path, 
     for path in where:  # the packages are the wheel's, not the checkout's
         assert Path(path).resolve().is_relative_to(installed.resolve()), path
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
-    assert run([installed / "bin" / "pyjdwp-mcp", "--version"], cwd=tmp_path, env=env, timeout=60).strip() == (
-        f"pyjdwp-mcp {version}")
+    for script in ("pyjdwp-mcp", "pyjdwp"):  # the second: what `uvx pyjdwp` runs (server.json)
+        assert run([installed / "bin" / script, "--version"], cwd=tmp_path, env=env, timeout=60).strip() == (
+            f"pyjdwp-mcp {version}")
 
     client = tmp_path / "mcp_journey.py"  # the agent's side: the SDK's client, in the venv; no repo file
     shutil.copy2(REPO / "docs" / "examples" / "mcp_journey.py", client)

@@ -23,7 +23,7 @@ from android.launch import Launched, launch_app
 from jdwp.debugger import FIRST_REQUESTS
 
 from .addresses import JvmAddress, format_address, resolve_jvm_address
-from .config import Config as Config  # its home before the server imported its engine lazily
+from .config import Config as Config  # re-exported: the session modules and tests take it from here
 from .failures import ToolFailure
 from .models import AttachTimeout, TargetInput
 from .results import AndroidTarget, JvmTarget, StartIdentity, Target

@@ -79,7 +79,8 @@ async def _serve(lines: list[bytes]) -> tuple[dict[Any, Any], set[str]]:
                 *complete, buffer = buffer.split(b"\n")
                 for text in complete:
                     answer = json.loads(text)
-                    answers[answer["id"]] = answer
+                    if "id" in answer:  # a notification is no answer
+                        answers[answer["id"]] = answer
             await process.stdin.aclose()
             assert await process.wait() == 0, errors.decode()[-2000:]
     imported = {line.split("|")[-1].strip() for line in errors.decode().splitlines() if line.startswith("import time:")}

@@ -9,10 +9,9 @@ import dataclasses
 
 from android import AdbClient, AdbError
 
+from .config import VERSION
 from .failures import ErrorBody
 from .results import AdbFacts, Capabilities, DeviceFacts, Limitation, Limits, Prerequisites
-
-VERSION = "0.1.0"
 
 CAPABILITIES = Capabilities(
     profile=f"pyjdwp-{VERSION}",

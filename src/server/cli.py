@@ -17,10 +17,9 @@ import anyio
 import trio
 
 from .app import build_server
-from .capabilities import VERSION
+from .config import VERSION, Config
 from .direct_calls import DirectCalls
 from .stdio import stdin_lines, stdout_writer, wire
-from .targets import Config
 
 DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening
 for a debugger, in pure Python (no JDK needed). It speaks MCP on stdin/stdout."""

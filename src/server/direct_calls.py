@@ -27,7 +27,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import mcp_types
@@ -42,7 +42,8 @@ from mcp_types import methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from .envelope import Answer
+if TYPE_CHECKING:  # the envelope comes with the engine, at the first call (app.Sessions)
+    from .envelope import Answer
 
 log = logging.getLogger("pyjdwp.server")
 
@@ -51,7 +52,7 @@ METHOD = "tools/call"
 CLOSING_WRITE_S = 1.0
 
 #: A call's whole handling: the server's state (the lifespan's), the tool's name and arguments to the answer.
-Handler = Callable[[Any, str, dict[str, Any] | None], Awaitable[Answer]]
+Handler = Callable[[Any, str, "dict[str, Any] | None"], Awaitable["Answer"]]
 
 
 class Writer(Protocol):

@@ -23,6 +23,7 @@ from android.launch import Launched, launch_app
 from jdwp.debugger import FIRST_REQUESTS
 
 from .addresses import JvmAddress, format_address, resolve_jvm_address
+from .config import Config as Config  # re-exported: the session modules and tests take it from here
 from .failures import ToolFailure
 from .models import AttachTimeout, TargetInput
 from .results import AndroidTarget, JvmTarget, StartIdentity, Target
@@ -32,18 +33,6 @@ STEP_LIMIT_S = 5.0
 #: packet arrives (art/adbconnection/adbconnection.cc) and the agent tags every loaded class before it
 #: answers (external/oj-libjdwp classTrack.c), which takes many seconds on a big app.
 FIRST_REPLY_LIMIT_S = 45.0
-
-
-@dataclasses.dataclass(frozen=True)
-class Config:
-    """The server's flags that shape sessions."""
-
-    pause_limit_s: float = 60.0
-    idle_limit_s: float = 300.0
-    session_limit_s: float = 1800.0
-    adb_transport: str = "direct"
-    allow_remote_jvm: bool = False
-    allow_invoke: bool = False
 
 
 @dataclasses.dataclass

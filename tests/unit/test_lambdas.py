@@ -67,6 +67,8 @@ def test_inline_lambda_is_the_innermost_marker_scope() -> None:
     ("com.x.Main", "lambda$main$0", "Main.lambda$main$0"),
     ("com.x.AppKt", "main$lambda-0", "AppKt.main$lambda-0"),
     ("com.x.AppKt", "main$lambda$0", "AppKt.main$lambda$0"),
+    ("com.x.Main$$ExternalSyntheticLambda0", "run", "Main$$ExternalSyntheticLambda0"),
+    ("com.x.AppKt$main$lambda$0", "invoke", "AppKt$main$lambda$0"),
     ("com.x.Main$1", "run", None),  # an anonymous class is no lambda
     ("com.x.Main$1", "invoke", None),  # nested in no method: javac's anonymous class
     (APP, "work", None),
@@ -134,6 +136,16 @@ def test_linked_locations_and_passes() -> None:
     assert not passes.same_pass("bp", 2, 3, spots[142])  # another thread
     passes.thread_stopped(1, ["other"])  # the thread stopped elsewhere: the pass ended
     assert not passes.same_pass("bp", 1, 3, spots[142])
+
+
+def test_require_message_lambda_between_the_lines_code_indexes() -> None:
+    """``require(x >= 0) { "bad $x" }``: 6 and 47 are the line's own code, linked across the lambda's copy at 28
+    (line 12 too); the lambda is a run of its own."""
+    found = candidates(6, 28, 47)
+    classify(found)
+    assert [(c.index, c.ordinal) for c in found] == [(6, None), (28, 0), (47, None)]
+    spots = link(found, {(7, 1): [(6, False), (28, False), (47, False), (65, True)]})
+    assert spots[6].chain == spots[47].chain is not None and spots[28].chain is None
 
 
 def test_another_line_between_breaks_the_link() -> None:

@@ -12,7 +12,8 @@ their methods' line and variable tables, and :mod:`.judge` asks :class:`Passes` 
   before 1.3, ``$i$a$1$sumBy``). The innermost such scope holding a code index is its lambda;
 - a non-inline lambda runs in a method of its own: kotlinc's class ``Outer$method$1`` (method ``invoke``, or
   ``invokeSuspend`` for a suspend lambda), javac's ``lambda$method$0``, kotlinc's ``method$lambda$0`` and
-  ``method$lambda-0`` (invokedynamic lambdas, Kotlin 1.5 and later).
+  ``method$lambda-0`` (invokedynamic lambdas, Kotlin 1.5 and later), D8's ``Outer$$ExternalSyntheticLambda0``
+  holders (they forward to the ``lambda$…`` method; a line of theirs is the lambda's).
 
 A lambda is **a lambda of the line** only when the line also has code outside it: a line inside a lambda's
 body spanning several lines is that line's own code (as IntelliJ offers no lambda for it).
@@ -119,6 +120,8 @@ def method_lambda(class_name: str, method_name: str) -> str | None:
     simple = class_name.rpartition(".")[2]
     if _JAVAC_LAMBDA.fullmatch(method_name) or _KOTLIN_INDY.fullmatch(method_name):
         return f"{simple}.{method_name}"
+    if "$$ExternalSyntheticLambda" in simple:  # D8's holder of a desugared lambda (it forwards to lambda$…)
+        return simple
     parts = simple.split("$")
     # kotlinc's lambda class: Outer$method$1 (nested in a method: a top-level anonymous class is Outer$1)
     if method_name in _LAMBDA_CLASS_METHODS and len(parts) >= 3 and parts[-1].isdigit():

@@ -224,7 +224,12 @@ class HitJudge:
             # One pass through a line in one frame stops once (DESIGN.md §8.3): a further code index of it is
             # let through before anything is evaluated.
             spot = self._breakpoints.pass_spot(breakpoint_id, location)
-            depth = await hit.depth() if spot is not None else None
+            depth = None
+            if spot is not None:
+                try:
+                    depth = await hit.depth()
+                except CommandError:  # no depth to tell the frame by: a pass of its own
+                    spot = None
             if spot is not None and depth is not None and passes.same_pass(breakpoint_id, thread, depth, spot):
                 continue
             state = self._breakpoints.hit_state(breakpoint_id)

@@ -76,9 +76,10 @@ async def test_all_locations_in_lambda_flags_and_one_stop_per_pass(lambdas_app: 
             first, after_loop = outside
             lambda_index = inside[0][0]
             hit = [stop.location.code_index for stop in await stops_of(debugger, bp.breakpoint_id, 9)]
-            assert after_loop not in hit, hit  # the same pass as the stop at `first`
-            # Each call of work: the line once, then the lambda once per item (two items).
+            # A breakpoint set while a call was past `first` may stop at `after_loop` once: count from `first`.
             start = hit.index(first)
+            assert after_loop not in hit[start:], hit  # the same pass as the stop at `first`
+            # Each call of work: the line once, then the lambda once per item (two items).
             assert hit[start:start + 6] == [first, lambda_index, lambda_index] * 2, hit
             await debugger.remove_breakpoint(bp.breakpoint_id)
 
@@ -90,8 +91,9 @@ async def test_line_choice_binds_outside_the_lambdas_and_stops_once_per_call(lam
             assert bp.status == "verified" and bp.lambda_choice == "line", bp
             found = indexes(bp)
             assert len(found) == 2 and not any(in_lambda for _, in_lambda, _ in found), found
-            hit = await stops_of(debugger, bp.breakpoint_id, 4)
-            assert {stop.location.code_index for stop in hit} == {found[0][0]}, hit
+            hit = [stop.location.code_index for stop in await stops_of(debugger, bp.breakpoint_id, 5)]
+            start = hit.index(found[0][0])  # (set while a call was past the first, it may stop after the loop once)
+            assert start <= 1 and hit[start:] == [found[0][0]] * (5 - start), hit
 
 
 async def test_lambda_ordinals_in_source_order(lambdas_app: Debuggee) -> None:
@@ -112,9 +114,14 @@ async def test_lambda_ordinals_in_source_order(lambdas_app: Debuggee) -> None:
             assert zero.locations[0].code_index < one.locations[0].code_index  # map's copy runs first
             assert {loc.code_index for loc in everything.locations} > {zero.locations[0].code_index,
                                                                        one.locations[0].code_index}
-            stop = await next_stop(debugger)
-            assert set(stop.breakpoint_ids) <= {zero.breakpoint_id, everything.breakpoint_id}, stop
-            await debugger.resume(stop.stop_id)
+            owners = {zero.locations[0].code_index: {zero.breakpoint_id, everything.breakpoint_id},
+                      one.locations[0].code_index: {one.breakpoint_id, everything.breakpoint_id}}
+            for number in range(5):
+                stop = await next_stop(debugger)
+                expected = owners.get(stop.location.code_index, {everything.breakpoint_id})
+                # The first may have been hit before the last breakpoint was set (the thread runs meanwhile).
+                assert number == 0 or set(stop.breakpoint_ids) == expected, stop
+                await debugger.resume(stop.stop_id)
             for bp in (zero, one, everything):
                 await debugger.remove_breakpoint(bp.breakpoint_id)
             mixed = line("ktl-mixed")

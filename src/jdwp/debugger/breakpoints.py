@@ -15,8 +15,9 @@ inlined (the classes' source maps say so). Setting one takes, in order:
    that inlined the file's code has it in its map);
 4. one ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)`` per code index whose line (read through the
    map) is the requested one and that the breakpoint's ``lambda`` choice and names keep (:mod:`.line_choice`,
-   after the methods' variable tables in one round where it needs them), with the class loaders, in one round (``EVENT_THREAD`` for a breakpoint with a
-   condition, hit count, logpoint or ``suspend: "thread"``: :mod:`.hits`).
+   after the methods' variable tables in one round where it needs them), with the class loaders, in one
+   round (``EVENT_THREAD`` for a breakpoint with a condition, hit count, logpoint or ``suspend: "thread"``:
+   :mod:`.hits`).
 
 A line is never moved to another line. Statuses (DESIGN.md §7.1): ``verified`` once some class has code
 at the line; ``rejected`` while classes of the target are loaded but none has code there — it stays

@@ -137,6 +137,9 @@ class SetBreakpointInput(SessionInput):
     suspend: Literal["all", "thread"] = Field(
         default="all", description='"thread" holds only the hitting thread at a stop (the app\'s main thread '
                                    'keeps serving input on Android); "all" suspends the whole VM.')
+    lambda_: Literal["all", "line"] | Annotated[StrictInt, Field(ge=0, le=1000)] = Field(
+        default="all", alias="lambda",
+        description='A line with lambdas: "all" its code, "line" outside its lambdas, n the n-th lambda (from 0).')
 
     @model_validator(mode="after")
     def _one_place(self) -> SetBreakpointInput:

@@ -20,6 +20,7 @@ from jdwp.debugger import (
     Breakpoint,
     ExceptionBreakpoint,
     Reason,
+    SkippedLocation,
     SourcePosition,
     Stop,
     bound_names,
@@ -285,16 +286,21 @@ class BreakpointAnswer:
     #: With options: hits that passed the condition so far; a logpoint's hits not captured (rate limit).
     hits: int | None = optional()
     dropped: int | None = optional()
+    #: The ``lambda`` choice when not "all", and the line's code indexes left out because the condition or
+    #: message names a variable not in scope there.
+    lambda_choice: str | int | None = optional()
+    skipped: tuple[SkippedLocation, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
         requested = LineRequest(bp.line, bp.class_name, bp.file)
         given = bp.options
         if given is None:
-            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason)
+            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason,
+                       lambda_choice=bp.lambda_choice, skipped=bp.skipped)
         return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, given.condition,
                    given.hit_count, given.action, given.log_message, given.max_hits, given.suspend, bp.hits,
-                   bp.dropped)
+                   bp.dropped, bp.lambda_choice, bp.skipped)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -186,7 +186,8 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer:
     async with session.lock:
         return BreakpointAnswer.of(await engine.set_breakpoint(
             inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
-            action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend))
+            action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
+            lambda_choice=inp.lambda_))
 
 
 async def set_exception_breakpoint(call: Call) -> ExceptionBreakpointAnswer:
@@ -333,7 +334,8 @@ TOOLS: tuple[Tool, ...] = (
          "a logpoint event (breakpoint_id, thread_name, location, message from logMessage's {expression} parts "
          "or frame 0's locals), at most 100 a second per session (more are counted in dropped), until maxHits "
          "(default 100, at most 10000) spend it (breakpoint_spent event); suspend thread holds only the hitting "
-         "thread at a stop, so other threads (Android's main thread) keep running. While a condition or hit "
+         "thread at a stop, so other threads (Android's main thread) keep running; lambda (all, line or n) "
+         "picks among a line's lambdas as IntelliJ does. While a condition or hit "
          "count is judged only the hitting thread waits (about a millisecond per hit on loopback: keep them off "
          "lines hit thousands of times a second).",
          SetBreakpointInput, set_breakpoint, BreakpointAnswer, read_only=False, idempotent=False),

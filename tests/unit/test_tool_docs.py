@@ -16,7 +16,8 @@ def test_every_tool_has_a_section_naming_its_inputs() -> None:
     for tool in TOOLS:
         assert tool.name in sections, f"docs/tools.md has no section for {tool.name}"
         text = sections[tool.name]
-        for field in tool.model.model_fields:
+        for name, info in tool.model.model_fields.items():
+            field = info.alias or name  # the name a client sends (``lambda``, a Python keyword, is ``lambda_``)
             if field in {"platform", "deviceId", "appId", "processId", "address"}:
                 assert "target" in text, f"{tool.name}: the doc should say it takes a target"
             else:

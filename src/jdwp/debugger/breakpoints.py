@@ -16,8 +16,10 @@ inlined (the classes' source maps say so). Setting one takes, in order:
 3. their line tables, in one round (for a class target in Kotlin, the maps of the classes of its package
    root come along: a class that inlined its code has it in its map);
 4. one ``EventRequest.Set(BREAKPOINT, ALL, LocationOnly)`` per code index whose line (read through the
-   map) is the requested one, with the class loaders, in one round (``EVENT_THREAD`` for a breakpoint with a
-   condition, hit count, logpoint or ``suspend: "thread"``: :mod:`.hits`).
+   map) is the requested one and that the breakpoint's ``lambda`` choice and names keep (:mod:`.line_choice`,
+   after the methods' variable tables in one round where it needs them), with the class loaders, in one
+   round (``EVENT_THREAD`` for a breakpoint with a condition, hit count, logpoint or ``suspend: "thread"``:
+   :mod:`.hits`).
 
 A line is never moved to another line. Statuses (DESIGN.md §7.1): ``verified`` once some class has code
 at the line; ``rejected`` while classes of the target are loaded but none has code there — it stays
@@ -49,7 +51,17 @@ from .errors import InvalidArgument, LimitReached, NotFound
 from .exceptions import ExceptionBreakpoints
 from .hits import HitCounts, HitPlan
 from .ids import IdScheme
-from .model import LOCATION_UNAVAILABLE, NEAR_MISS, AnyBreakpoint, BoundLocation, Breakpoint, BreakpointStatus, Reason
+from .lambdas import LambdaChoice, Passes, PassSpot
+from .line_choice import LineChoice
+from .model import (
+    LOCATION_UNAVAILABLE,
+    NEAR_MISS,
+    AnyBreakpoint,
+    BoundLocation,
+    Breakpoint,
+    BreakpointStatus,
+    Reason,
+)
 from .names import binary_name_of
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
 from .smap import Smap
@@ -92,6 +104,8 @@ class _Entry:
     any_table: bool = False  # some class of the target had a line table
     plan: HitPlan | None = None  # condition, hit count, logpoint, suspend (:mod:`.hits`)
     counts: HitCounts = dataclasses.field(default_factory=HitCounts)
+    lambda_choice: LambdaChoice = "all"  # which of the line's locations (:mod:`.lambdas`)
+    choosing: LineChoice = dataclasses.field(default_factory=LineChoice)
 
     def snapshot(self) -> Breakpoint:
         target = self.target
@@ -100,7 +114,8 @@ class _Entry:
                           self.line, "spent" if self.counts.spent else self.status, tuple(self.locations),
                           self.reason, target.text if isinstance(target, FileTarget) else None,
                           plan.options if plan else None, self.counts.hits if plan else None,
-                          self.counts.dropped if plan and plan.options.action == "log" else None)
+                          self.counts.dropped if plan and plan.options.action == "log" else None,
+                          None if self.lambda_choice == "all" else self.lambda_choice, tuple(self.choosing.skipped))
 
     @property
     def suspend_policy(self) -> int:
@@ -135,6 +150,8 @@ class Breakpoints:
         self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
         #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
         self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
+        #: The pass each thread is in through each breakpoint's line (:mod:`.lambdas`, used by :mod:`.judge`).
+        self.passes = Passes()
 
     def all(self) -> list[AnyBreakpoint]:
         """Every breakpoint held, of every kind, in the order they were set."""
@@ -156,6 +173,15 @@ class Breakpoints:
             return None
         return entry.plan, entry.counts
 
+    def pass_spot(self, breakpoint_id: str, location: Location | None) -> PassSpot | None:
+        """Where a hit's location sits among the linked locations of its breakpoint's line, when the pass rule
+        applies to it (``None``: a location alone in its run, or not one of the breakpoint's)."""
+        entry = self._entries.get(breakpoint_id)
+        if entry is None or location is None:
+            return None
+        spot = entry.choosing.spots.get(location)
+        return spot if spot is not None and spot.chain is not None else None
+
     async def spend(self, breakpoint_id: str) -> Breakpoint | None:
         """Clear a logpoint's requests once it reached its ``maxHits``; it stays held, status ``spent``.
 
@@ -170,7 +196,8 @@ class Breakpoints:
         await self._clear_requests(entry)
         return entry.snapshot()
 
-    async def add(self, target: Target, line: int, plan: HitPlan | None = None) -> Breakpoint:
+    async def add(self, target: Target, line: int, plan: HitPlan | None = None,
+                  lambda_choice: LambdaChoice = "all") -> Breakpoint:
         """Set a breakpoint; the answer says ``pending``, ``verified`` (with locations) or ``rejected``.
 
         Raises:
@@ -179,7 +206,7 @@ class Breakpoints:
         """
         if not isinstance(line, int) or isinstance(line, bool) or line < 1:
             raise InvalidArgument(f"line must be a positive integer, got {line!r}")
-        entry = _Entry(self._reserve(), target, line, plan=plan)
+        entry = _Entry(self._reserve(), target, line, plan=plan, lambda_choice=lambda_choice)
         self._entries[entry.breakpoint_id] = entry
         capabilities = self._symbols.known_capabilities
         if capabilities is None and not self._symbols.version_known:
@@ -275,6 +302,7 @@ class Breakpoints:
             raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
         await self._clear_requests(entry)
         await self._unwatch_all(entry)
+        self.passes.forget(breakpoint_id)
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[AnyBreakpoint]:
         """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
@@ -523,10 +551,15 @@ class Breakpoints:
                                             line_entry.line_code_index)
                         targets.append((type_id, location, code))
         unique = list({t[1]: t for t in targets}.values())
+        # Which of them the breakpoint keeps: its lambda choice, and the names its condition or message reads.
+        chosen = await entry.choosing.choose(self._symbols, [(t, loc, code.source) for t, loc, code in unique],
+                                             entry.line, entry.lambda_choice, entry.plan, self._name)
+        unique = [t for t in unique if t[1] in chosen]
         if not unique:
             if not entry.locations and entry.classes_seen:
                 entry.status = "rejected"
-                entry.reason = Reason(LOCATION_UNAVAILABLE, self._why_no_code(entry))
+                entry.reason = Reason(LOCATION_UNAVAILABLE, entry.choosing.why_none(entry.lambda_choice)
+                                      or self._why_no_code(entry))
             return
         # The requests and the loaders not known yet (a location names its class's), in one write. A request
         # the VM made is recorded even when another failed: it is cleared with the breakpoint.
@@ -550,9 +583,11 @@ class Breakpoints:
         for type_id, location, code in unique:
             position = self._symbols.position(location)
             loader = self._symbols.cached_loader(type_id)
+            ordinal = chosen[location]
             entry.locations.append(BoundLocation(position.class_name, position.method, code.source, entry.line,
                                                  location.index, f"{loader:#x}", code.inlined,
-                                                 truncated_names=position.truncated_names))
+                                                 truncated_names=position.truncated_names,
+                                                 in_lambda=ordinal is not None, lambda_ordinal=ordinal))
         entry.status = "verified"
         entry.reason = None
 

@@ -52,6 +52,7 @@ from .inline import Inline
 from .inspection import Inspection
 from .invoke import Calls, refresh_frames, release_late
 from .judge import HitJudge
+from .lambdas import LambdaChoice, parse_choice
 from .model import (
     AnyBreakpoint,
     Breakpoint,
@@ -168,7 +169,8 @@ class Debugger(Inspection):
     async def set_breakpoint(self, class_name: str | None = None, line: int | None = None, *,
                              file: str | None = None, condition: str | None = None, hit_count: int | None = None,
                              action: Action = "stop", log_message: str | None = None,
-                             max_hits: int | None = None, suspend: SuspendMode = "all") -> Breakpoint:
+                             max_hits: int | None = None, suspend: SuspendMode = "all",
+                             lambda_choice: LambdaChoice = "all") -> Breakpoint:
         """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
         ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
@@ -181,6 +183,8 @@ class Debugger(Inspection):
         (``log_message`` with ``{expression}`` parts, or frame 0's locals) and the thread runs on, until
         ``max_hits`` (default 100, at most 10,000) spend it. ``suspend="thread"`` holds only the hitting
         thread at a stop. With any of these, a hit holds only its thread while it is judged (:mod:`.judge`).
+        ``lambda_choice`` picks among a line's code indexes as IntelliJ does (:mod:`.lambdas`): ``"all"``,
+        ``"line"`` (outside the line's lambdas) or a lambda's ordinal on the line (from 0).
 
         Returns the breakpoint: ``verified`` with its locations, ``pending`` until a class of it loads, or
         ``rejected`` (with ``reason``) while the classes loaded have no code at the line or no line table
@@ -193,6 +197,7 @@ class Debugger(Inspection):
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
         plan = plan_hits(options) if options != HitOptions() else None
+        lambda_choice = parse_choice(lambda_choice)
         if (class_name is None) == (file is None):
             raise InvalidArgument("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
         target = class_target(class_name) if class_name is not None else file_target(file)  # type: ignore[arg-type]
@@ -201,7 +206,7 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.add(target, line, plan)
+            return await self.breakpoints.add(target, line, plan, lambda_choice)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
                                        uncaught: bool = True) -> ExceptionBreakpoint:

@@ -143,6 +143,7 @@ class EventSets:
     async def stop_of(self, found: Found) -> StopState | None:
         """The stop an event set makes, or ``None`` when a filtered step stepped on past a synthetic method."""
         thread = found.suspension.thread
+        self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here
         own = self.steps.of_thread(thread)
         ended: StepKind | None = None
         if own is not None:  # its thread stops: the step ends, completed or cut short by a breakpoint

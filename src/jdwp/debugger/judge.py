@@ -115,6 +115,14 @@ class _Hit:
         self._names = names
         self._evaluator: Evaluator | None = None
         self._ref: FrameRef | None = None
+        self._depth: int | None = None
+
+    async def depth(self) -> int:
+        """How many frames the thread has (``ThreadReference.FrameCount`` 11,7): frame 0's depth, which tells
+        one frame of a method from a call of it deeper or shallower in the stack (:mod:`.lambdas`' passes)."""
+        if self._depth is None:
+            self._depth = await self._judge.vm.thread_reference.frame_count(self.thread)
+        return self._depth
 
     async def frame(self) -> FrameRef:
         if self._ref is None:
@@ -211,10 +219,23 @@ class HitJudge:
         """
         verdict = Verdict([])
         hit = _Hit(self, thread, location, self._names_of(breakpoint_ids))
+        passes = self._breakpoints.passes
         for breakpoint_id in breakpoint_ids:
+            # One pass through a line in one frame stops once (DESIGN.md §8.3): a further code index of it is
+            # let through before anything is evaluated.
+            spot = self._breakpoints.pass_spot(breakpoint_id, location)
+            depth = None
+            if spot is not None:
+                try:
+                    depth = await hit.depth()
+                except CommandError:  # no depth to tell the frame by: a pass of its own
+                    spot = None
+            if spot is not None and depth is not None and passes.same_pass(breakpoint_id, thread, depth, spot):
+                continue
             state = self._breakpoints.hit_state(breakpoint_id)
-            if state is None:  # a plain breakpoint: every hit stops
+            if state is None:  # a plain breakpoint: every hit of a new pass stops
                 verdict.stopping.append(breakpoint_id)
+                passes.stopped(breakpoint_id, thread, depth, spot)
                 continue
             plan, counts = state
             if counts.spent:  # a hit that was on its way when the logpoint was spent
@@ -228,6 +249,7 @@ class HitJudge:
             wanted = plan.options.hit_count
             if error is None and wanted is not None and counts.hits < wanted:
                 continue
+            passes.stopped(breakpoint_id, thread, depth, spot)
             if plan.options.action == "log":
                 await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after)
                 continue

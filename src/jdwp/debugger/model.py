@@ -106,9 +106,30 @@ class BoundLocation:
     class_loader_id: str
     inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: The code index runs a lambda of the line (:mod:`.lambdas`); ``lambda_ordinal`` is its place among the
+    #: line's lambdas in source order, from 0 (IntelliJ's "lambda n").
+    in_lambda: bool = _flag()
+    lambda_ordinal: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "class_name", "method", "source")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SkippedLocation:
+    """A code index of the line a breakpoint does not bind, and why: its condition or log message names a
+    variable that is not in scope there (DESIGN.md §8.3)."""
+
+    class_name: str
+    method: str
+    code_index: int
+    reason: str
+    in_lambda: bool = _flag()
+    lambda_ordinal: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "class_name", "method", "reason")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -137,6 +158,10 @@ class Breakpoint:
     #: With options: hits that passed the condition so far, and logpoint hits not captured (rate limit).
     hits: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: The ``lambda`` choice when not ``"all"`` (:mod:`.lambdas`), and the line's code indexes not bound
+    #: because the condition or message names a variable out of scope there.
+    lambda_choice: str | int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    skipped: tuple[SkippedLocation, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
 
     @property
     def kind(self) -> Literal["line"]:

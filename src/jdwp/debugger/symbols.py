@@ -485,6 +485,20 @@ class Symbols:
         if failure is not None:
             raise failure
 
+    async def prefetch_variable_tables(self, keys: Iterable[tuple[int, int]]) -> None:
+        """Variable tables (``Method.VariableTable`` 6,2) of every (class, method) not cached yet: one round trip.
+        A table the VM cannot give is cached as absent only when it says so; other failures are left uncached."""
+        missing = [k for k in dict.fromkeys(keys) if k not in self._variables]
+        if not missing:
+            return
+        replies = await self._vm.request_all([(Method.VariableTable, MethodOut(ReferenceTypeId(ref), MethodId(method)))
+                                              for ref, method in missing])
+        for key, reply in zip(missing, replies, strict=True):
+            if not isinstance(reply, CommandError):
+                self._variables.setdefault(key, reply)
+            elif _is_absent(reply):
+                self._variables.setdefault(key, None)
+
     async def describe(self, locations: Sequence[Location]) -> list[SourcePosition]:
         """Class, method, source and line of each location, in one round trip.
 

@@ -5,7 +5,8 @@ native top frame in our fixture program.
 What jdb says on the same JVM (``jdb -attach``): a step into ``configureExplicitContentRoots`` from
 ``K2JVMCompiler.kt:89`` lands at ``line=73 bci=0`` (kotlinc's parameter checks come before line 73's entry);
 ``findMainClass`` at index 16 is ``line=225`` (five entries there: 225, 232, 225, 226, 225), and its steps read
-224 → 225 → 226 → 232.
+224 → 225 → 226 → 232. A stop in ``singleOrNull``'s inlined body shows its frame (``_Sequences.kt:332``) above
+``findMainClass`` at the call's line, 232, as IntelliJ shows it (issue 23 item 9).
 """
 
 from __future__ import annotations
@@ -77,6 +78,18 @@ async def test_kotlinc_steps_and_lines_read_as_jdb_reads_them(kotlinc: Debuggee)
             stop = await step(debugger, stop, "over")
             lines.append(where(stop)[2:])
         assert lines == [(225, 16), (226, 23), (232, 39)]  # jdb: 224 → 225 → 226 → 232
+
+        # Into singleOrNull's inlined body (_Sequences.kt:332): its frame above findMainClass at the call (232).
+        stop = await step(debugger, stop, "over")
+        assert stop.location is not None and (stop.location.source, stop.location.line, stop.location.inlined) == (
+            "_Sequences.kt", 332, True)
+        page = await debugger.stack(stop.stop_id, stop.thread_id or "", limit=3)
+        top, real = page.frames[:2]
+        assert (top.class_name, top.method, top.source, top.line, top.inlined) == (
+            "kotlin.sequences.SequencesKt___SequencesKt", "singleOrNull", "_Sequences.kt", 332, True)
+        assert (real.class_name, real.method, real.source, real.line, real.inlined) == (
+            BYTECODE, "findMainClass", "KotlinToJVMBytecodeCompiler.kt", 232, False)
+        assert top.frame_id == f"{real.frame_id}.i1" and top.index == real.index == 0
         await debugger.resume(stop.stop_id)
 
 

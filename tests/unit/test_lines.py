@@ -11,8 +11,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jdwp.debugger.symbols import line_at, line_locations
-from jdwp.protocol.commands.reftypes import LineEntry, LineTableReply
+from jdwp.debugger.inline_frames import inline_chain
+from jdwp.debugger.model import SourcePosition
+from jdwp.debugger.symbols import CodeLine, line_at, line_locations
+from jdwp.protocol.commands.reftypes import LineEntry, LineTableReply, VariableSlot, VariableTableReply
 
 FIND_MAIN_CLASS = [(0, 224), (16, 225), (16, 232), (16, 225), (16, 226), (16, 225), (23, 226), (39, 232), (42, 530),
                    (45, 531), (48, 532), (76, 533), (86, 232), (99, 534), (108, 535), (112, 536), (115, 532),
@@ -63,3 +65,55 @@ def test_the_line_is_the_last_entry_of_the_greatest_start_at_or_before(entries: 
     before = [e for e in ordered if e[0] <= index] or [e for e in ordered if e[0] == ordered[0][0]]
     start = max(e[0] for e in before)
     assert line_at(lines, index) == [line for i, line in before if i == start][-1]
+
+
+# --- inline frames (inline_frames.py) on findMainClass's real tables ------------------------------------------
+
+def variables(*slots: tuple[int, str, int]) -> VariableTableReply:
+    return VariableTableReply(0, [VariableSlot(start, name, "I", length, number)
+                                  for number, (start, name, length) in enumerate(slots)])
+
+
+FIND_MAIN_CLASS_MARKERS = variables((42, "$i$f$singleOrNull", 87),
+                                    (86, "$i$a$-singleOrNull-KotlinToJVMBytecodeCompiler$findMainClass$2", 10),
+                                    (16, "mainFunctionDetector", 117))
+OWN, SEQUENCES = "KotlinToJVMBytecodeCompiler.kt", "_Sequences.kt"
+CLASS = "org.jetbrains.kotlin.cli.jvm.compiler.KotlinToJVMBytecodeCompiler"
+
+
+def mapped(line: int) -> CodeLine:
+    """findMainClass's map, the part these lines use: 1..471 its own file, 530..540 _Sequences.kt 332..342."""
+    if 530 <= line <= 540:
+        return CodeLine(SEQUENCES, line - 198, "kotlin/sequences", "kotlin.sequences.SequencesKt___SequencesKt", True)
+    return CodeLine(OWN, line, "org/jetbrains/kotlin/cli/jvm/compiler", CLASS)
+
+
+def shown(position: SourcePosition) -> tuple[str, str, str | None, int | None, bool]:
+    return position.class_name, position.method, position.source, position.line, position.inlined
+
+
+def at(index: int) -> SourcePosition:
+    code = mapped(line_at(table(FIND_MAIN_CLASS), index) or 0)
+    return SourcePosition(CLASS, "findMainClass", code.source, code.line, index, code.inlined)
+
+
+def test_an_inlined_call_is_a_frame_above_the_real_one_at_its_call() -> None:
+    chain = inline_chain(at(42), table(FIND_MAIN_CLASS), FIND_MAIN_CLASS_MARKERS, mapped)
+    assert chain is not None
+    assert [shown(p) for p in chain.inlined] == [
+        ("kotlin.sequences.SequencesKt___SequencesKt", "singleOrNull", SEQUENCES, 332, True)]
+    assert shown(chain.real) == (CLASS, "findMainClass", OWN, 232, False)
+
+
+def test_an_inlined_lambda_is_a_frame_above_the_function_that_called_it() -> None:
+    chain = inline_chain(at(88), table(FIND_MAIN_CLASS), FIND_MAIN_CLASS_MARKERS, mapped)
+    assert chain is not None
+    assert [shown(p) for p in chain.inlined] == [
+        (f"{CLASS}$findMainClass$2", "invoke", OWN, 232, True),
+        ("kotlin.sequences.SequencesKt___SequencesKt", "singleOrNull", SEQUENCES, 335, True)]  # 533: its call
+    assert shown(chain.real) == (CLASS, "findMainClass", OWN, 232, False)
+
+
+def test_code_outside_every_marker_has_no_inline_frames() -> None:
+    assert inline_chain(at(39), table(FIND_MAIN_CLASS), FIND_MAIN_CLASS_MARKERS, mapped) is None
+    assert inline_chain(at(129), table(FIND_MAIN_CLASS), FIND_MAIN_CLASS_MARKERS, mapped) is None

@@ -73,10 +73,15 @@ async def test_kotlinc_steps_and_lines_read_as_jdb_reads_them(kotlinc: Debuggee)
         # 232 is one of index 16's five entries but not its line: it binds at the loop's code (39, 86) only.
         assert [loc.code_index for loc in wrong.locations if loc.method == "findMainClass"] == [39, 86]
         await debugger.remove_breakpoint(wrong.breakpoint_id)
+        at_225 = await debugger.set_breakpoint(BYTECODE, 225)
+        assert [(loc.method, loc.code_index) for loc in at_225.locations] == [("findMainClass", 16)]
         lines = []
         for _ in range(3):
             stop = await step(debugger, stop, "over")
             lines.append(where(stop)[2:])
+            if len(lines) == 1:  # the step lands on the breakpoint at 225: one stop, reported as line 225
+                assert at_225.breakpoint_id in stop.breakpoint_ids and "step" in stop.reasons
+                await debugger.remove_breakpoint(at_225.breakpoint_id)
         assert lines == [(225, 16), (226, 23), (232, 39)]  # jdb: 224 → 225 → 226 → 232
 
         # Into singleOrNull's inlined body (_Sequences.kt:332): its frame above findMainClass at the call (232).

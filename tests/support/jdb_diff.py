@@ -91,10 +91,10 @@ async def discover(debuggee: Debuggee, entries: list[Case], prefix: str, *, walk
     """About ``want`` cases, in the order the run reaches them: each entry line (reached in that order), and
     lines the run stops at in ``walk`` step-intos from each, of top-level classes named ``prefix…``, spread
     over the walks; only lines whose breakpoint binds at one code index, and one line a method."""
-    seen: list[Case] = []
     methods: set[tuple[str, str]] = set()  # one case a method: a case's step-overs stay clear of the next's line
     async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
         stop: Stop | None = None
+        single: list[Case] = []
         for entry in entries:
             bp = await debugger.set_breakpoint(entry.class_name, entry.line)
             if stop is not None:
@@ -103,34 +103,41 @@ async def discover(debuggee: Debuggee, entries: list[Case], prefix: str, *, walk
             if stop is None:  # the walk before went past it, and it runs once: the entries after it are later
                 break
             await debugger.remove_breakpoint(bp.breakpoint_id)
-            seen.append(entry)
+            if await _binds_once(debugger, entry):  # its class is loaded now: all its locations are known
+                single.append(entry)
             if stop.location is not None:
                 methods.add((stop.location.class_name, stop.location.method))
+            next_stop: Stop | None = stop
             for _ in range(walk):
                 location = stop.location
                 if (location is not None and location.line is not None and not location.inlined
-                        and location.class_name.startswith(prefix) and "$" not in location.class_name):
+                        and location.class_name.startswith(prefix) and "$" not in location.class_name
+                        and (location.class_name, location.method) not in methods):
+                    methods.add((location.class_name, location.method))
+                    # Its binding is read now, while the program runs: a walk may reach the program's end.
                     case = Case(location.class_name, location.line)
-                    if (location.class_name, location.method) not in methods and case not in entries:
-                        methods.add((location.class_name, location.method))
-                        seen.append(case)
+                    if case not in entries and await _binds_once(debugger, case):
+                        single.append(case)
                 await debugger.step(stop.stop_id, stop.thread_id or "", "into")
                 next_stop = await _next_stop(debugger)
                 if next_stop is None:
                     break
                 stop = next_stop
-        single: list[Case] = []
-        for case in seen:
-            bound = await debugger.set_breakpoint(case.class_name, case.line)
-            await debugger.remove_breakpoint(bound.breakpoint_id)
-            if bound.status == "verified" and len(bound.locations) == 1:
-                single.append(case)
+            if next_stop is None:
+                break
         if debugger.current_stop is not None:
             await debugger.resume(debugger.current_stop.stop_id)
     walked = [case for case in single if case not in entries]
     stride = max(1, len(walked) // max(1, want - len(entries)))
     chosen = set(walked[::stride][:max(0, want - len(entries))])
     return [case for case in single if case in entries or case in chosen]
+
+
+async def _binds_once(debugger: Debugger, case: Case) -> bool:
+    """Whether the case's breakpoint binds at exactly one code index (set and removed again)."""
+    bound = await debugger.set_breakpoint(case.class_name, case.line)
+    await debugger.remove_breakpoint(bound.breakpoint_id)
+    return bound.status == "verified" and len(bound.locations) == 1
 
 
 async def engine_trace(debuggee: Debuggee, cases: list[Case]) -> Trace:

@@ -80,8 +80,9 @@ def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, arg
         *([] if not differing else [
             "",
             "Why they differ, by design (docs/tools.md, step_debugger): our step filters are on, as IntelliJ's are. "
-            "A step that lands in a synthetic method (javac's bridge `compare(Object, Object)` of a "
-            "`Comparator<String>`, at the class's line) steps on to the real caller; jdb stops in the bridge. "
+            "A step that lands in a synthetic method (the bridge `compare(Object, Object)` javac writes for "
+            "`NaturalOrdering.compare(Comparable, Comparable)`, at the class's line) steps on to the real caller; "
+            "jdb stops in the bridge. "
             "jdb's own exclusions (`java.*`, `javax.*`, `sun.*`, `com.sun.*`, `jdk.*`) we share."]),
         "",
         "The CI-sized version is `tests/live/test_jdb_diff_live.py` (6 cases a program, all must agree).",

@@ -364,6 +364,8 @@ class Acknowledged:
     acknowledged: bool = True
     note: str | None = optional()
     warnings: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    #: A step made as another kind than asked (``out`` for an ``over`` from a native top frame); else absent.
+    stepped: str | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

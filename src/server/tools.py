@@ -261,9 +261,13 @@ async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
     async with session.lock:
-        await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters)
-    return Acknowledged(note="the stop this step leads to arrives via wait_for_debugger_event",
-                        warnings=art_step_warnings(inp.kind) if isinstance(session.target, AndroidTarget) else ())
+        made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters)
+    note = "the stop this step leads to arrives via wait_for_debugger_event"
+    if made != inp.kind:
+        note = (f"the thread's top frame is native (no line to step {inp.kind}; that step would never finish): "
+                f"stepped {made} instead, to the caller once the native call returns; {note}")
+    return Acknowledged(note=note, warnings=art_step_warnings(inp.kind) if isinstance(session.target, AndroidTarget)
+                        else (), stepped=made if made != inp.kind else None)
 
 
 async def resume(call: Call) -> Acknowledged:
@@ -427,7 +431,9 @@ TOOLS: tuple[Tool, ...] = (
          "and the resulting stop (or a breakpoint of this thread hit first: ended_step) arrives via "
          "wait_for_debugger_event. Other threads' stops may come first: they list the step in pending_steps, and "
          "resuming them lets it go on. Step filters (default on; stepFilters: false turns them off) skip JDK, "
-         "Kotlin-runtime and Android-platform classes and synthetic methods. All IDs of the current stop expire.",
+         "Kotlin-runtime and Android-platform classes and synthetic methods. A step over from a native top frame "
+         "(Thread.sleep after a pause) cannot finish: it steps out instead and says so (stepped: out, note). All "
+         "IDs of the current stop expire.",
          StepInput, step, Acknowledged, read_only=False, idempotent=False, uncertain_on_interrupt=True),
     Tool("resume_debugger", "Resume the app",
          "Resume from the current stop (stopId): releases exactly the suspension that stop holds. If another stop "

@@ -87,7 +87,13 @@ async def test_kotlin_code_binds_stops_and_shows_its_line(kotlin_app: Debuggee, 
             stop = await stop_at(debugger, bp.breakpoint_id)
             assert where(stop.location) == (*expected, "App.kt", line(mark), False)
             page = await debugger.stack(stop.stop_id, stop.thread_id, limit=10)
-            assert where(page.frames[0]) == (*expected, "App.kt", line(mark), False)
+            if mark == "kt-inline-lambda":  # as IntelliJ: the inlined lambda, twice's frame, round at its call
+                assert [where(f) for f in page.frames[:3]] == [
+                    (f"{APP}$round$1", "invoke", "App.kt", line(mark), True),
+                    (f"{PACKAGE}.InlineKt", "twice", "Inline.kt", line("kt-twice-body"), True),
+                    (APP, "round", "App.kt", line(mark) - 1, False)]
+            else:
+                assert where(page.frames[0]) == (*expected, "App.kt", line(mark), False)
             assert_within_files(page.frames)
             await debugger.resume(stop.stop_id)
 
@@ -104,8 +110,15 @@ async def test_an_inline_function_line_binds_where_it_was_inlined(kotlin_app: De
             stop = await stop_at(debugger, bp.breakpoint_id)
             assert where(stop.location) == (APP, "round", "Inline.kt", line("kt-square-body"), True)
             page = await debugger.stack(stop.stop_id, stop.thread_id, limit=5)
-            assert where(page.frames[0]) == (APP, "round", "Inline.kt", line("kt-square-body"), True)
-            assert where(page.frames[1])[:2] == (APP, "main") and not page.frames[1].inlined
+            # As IntelliJ shows it: square, the lambda it was called from, twice, then round at twice's call.
+            assert [where(f) for f in page.frames[:4]] == [
+                (f"{PACKAGE}.InlineKt", "square", "Inline.kt", line("kt-square-body"), True),
+                (f"{APP}$round$1", "invoke", "App.kt", line("kt-inline-lambda"), True),
+                (f"{PACKAGE}.InlineKt", "twice", "Inline.kt", line("kt-twice-body"), True),
+                (APP, "round", "App.kt", line("kt-inline-lambda") - 1, False)]
+            assert where(page.frames[4])[:2] == (APP, "main") and not page.frames[4].inlined
+            assert {f.frame_id for f in page.frames[:4]} == {f"{page.frames[3].frame_id}.i{d}" for d in (1, 2, 3)} | {
+                page.frames[3].frame_id}  # one JVM frame: the inline frames' handles name it too
             assert_within_files(page.frames)
             result = await debugger.locals(stop.stop_id, page.frames[0].frame_id)
             names = [local.name for local in result.locals]

@@ -112,8 +112,10 @@ async def test_kotlin_inline_code_binds_stops_and_reads_as_written() -> None:
         (app, "Inline.kt", options["square_line"], True)}
     top = summary["inline_stack"]["frames"][0]
     assert (top["class_name"], top["method"], top["source"], top["line"], top["inlined"]) == (
-        app, "round", "Inline.kt", options["square_line"], True)
-    assert "inlined" not in summary["inline_stack"]["frames"][1]  # only shown when true
+        "com.example.kt.InlineKt", "square", "Inline.kt", options["square_line"], True)
+    real = summary["inline_stack"]["frames"][3]  # below square, the lambda and twice: round at its call
+    assert (real["class_name"], real["method"], real["frame_id"]) == (app, "round", "stop-1.t1.f0")
+    assert "inlined" not in real  # only shown when true
     names = [local["name"] for local in summary["inline_locals"]["locals"]]
     assert names and not [n for n in names if n.startswith("$i$") or n.endswith("$iv")]
     captured = {local["name"]: local for local in summary["lambda_locals"]["locals"] if local.get("captured")}
@@ -124,9 +126,10 @@ async def test_kotlin_inline_code_binds_stops_and_reads_as_written() -> None:
     (location,) = summary["events"][2]["breakpoint"]["locations"]
     assert (location["class_name"], location["source"], location["line"], location["inlined"]) == (
         late, "Inline.kt", options["cube_line"], True)
-    late_top = summary["late_stack"]["frames"][0]
+    late_top, late_real = summary["late_stack"]["frames"][:2]
     assert (late_top["class_name"], late_top["source"], late_top["line"], late_top["inlined"]) == (
-        late, "Inline.kt", options["cube_line"], True)
+        "com.example.kt.InlineKt", "Inline.kt", options["cube_line"], True)
+    assert (late_real["class_name"], late_real["source"], late_real.get("inlined")) == (late, "Late.kt", None)
     assert summary["cleanup"]["status"] == "complete" and summary["state"] == "detached"
 
 

@@ -137,7 +137,7 @@ async def test_android_kotlin_breakpoint_journey(testbed: Testbed, apps: Apps, k
                                  threadId=stop["thread_id"])
             top = stack["result"]["frames"][0]
             assert (top["class_name"], top["method"], top["source"], top["line"], top["inlined"]) == (
-                "com.example.kt.AppKt", "round", "Inline.kt", square, True)
+                "com.example.kt.InlineKt", "square", "Inline.kt", square, True)  # the inline frame, as IntelliJ
             found = await mcp.ok("get_debugger_locals", debugSessionId=sid, stopId=stop["stop_id"],
                                  frameId=top["frame_id"])
             names = [local["name"] for local in found["result"]["locals"]]

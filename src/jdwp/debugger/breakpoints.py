@@ -65,7 +65,7 @@ from .model import (
 from .names import binary_name_of
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
 from .smap import Smap
-from .symbols import CodeLine, Symbols
+from .symbols import CodeLine, Symbols, line_locations
 from .synthetic import is_nested_in, named_after, package_of
 from .targets import (
     JDK_PACKAGES,
@@ -538,8 +538,10 @@ class Breakpoints:
                 table = self._symbols.cached_line_table(type_id, method_id)
                 if table is None:
                     continue
-                for line_entry in table.lines:
-                    code = self._symbols.code_line(type_id, line_entry.line_number, self._name(type_id))
+                # Only where the line is the one reported there (JDI's line locations: of several entries at
+                # one code index the last): kotlinc's 232 among 225, 232, 225, 226, 225 at one index is not 232.
+                for code_index, line_number in line_locations(table):
+                    code = self._symbols.code_line(type_id, line_number, self._name(type_id))
                     if not of_target(entry.target, code, entry.expected_source):
                         continue
                     entry.any_table = True
@@ -548,7 +550,7 @@ class Breakpoints:
                         seen = True
                     if code.line == entry.line:
                         location = Location(TypeTag.CLASS, ReferenceTypeId(type_id), MethodId(method_id),
-                                            line_entry.line_code_index)
+                                            code_index)
                         targets.append((type_id, location, code))
         unique = list({t[1]: t for t in targets}.values())
         # Which of them the breakpoint keeps: its lambda choice, and the names its condition or message reads.

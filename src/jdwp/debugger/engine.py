@@ -283,7 +283,7 @@ class Debugger(Inspection):
             state = self._stop_for(stop_id)
             await self._release_current(state)
 
-    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True) -> None:
+    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True) -> StepKind:
         """Step one line (``into``/``over``/``out``) on a thread of the current stop, then let it run.
 
         Returns once the VM accepted the step; the stop it leads to arrives as an event later. Other
@@ -291,6 +291,9 @@ class Debugger(Inspection):
         on); a breakpoint of this thread reached first ends it (that stop has ``ended_step``).
         ``filters`` (default on) skips the JDK's, Kotlin's and Android's internals and synthetic
         methods (:mod:`.steps`).
+
+        Returns the kind of step made: ``out`` for an ``over`` whose top frame is native (``Thread.sleep`` after a
+        pause), which could never finish (:meth:`.steps.Steps.kind_for`); else ``kind``.
 
         Raises:
             InvalidArgument: an unknown kind.
@@ -302,8 +305,11 @@ class Debugger(Inspection):
             state = self._stop_for(stop_id)
             thread = self._stops.thread_for(state, thread_id)
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
-            await self._steps.start(thread, name, kind, filters)
+            made = await self._steps.kind_for(thread, kind, state.stop.location if thread_id == state.stop.thread_id
+                                              else None)
+            await self._steps.start(thread, name, made, filters)
             await self._release_current(state)
+            return made
 
     async def _release_current(self, state: StopState) -> None:
         self._stops.current = None  # every ID of this stop is stale from here on, whatever the VM says

@@ -4,13 +4,15 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
 
 Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
 frames' methods together (cached): two round trips for unseen classes, one for seen ones. A frame running
-inlined Kotlin code shows the inline function's source and line (``inlined``). Locals: the method's
-variable table and its class's fields (cached), then ``StackFrame.GetValues`` with ``ThisObject`` (one write,
-:meth:`~jdwp.client.JdwpClient.request_all`), then
-every string's value, every array's length and every object's runtime type together (:mod:`.values`):
-three round trips, and one more for types not seen before. In a lambda or local class, the variables it
-captured are read from ``this`` (``ObjectReference.GetValues``, 9,2): one round more. No ``toString()``,
-no invocation.
+inlined Kotlin code is shown as IntelliJ shows it (:mod:`.inline_frames`): the inline functions' frames
+(``inlined``, their source and line; handles ``….f0.i1``, the same JVM frame) above the real frame, which shows
+the call's line; the variable tables that takes are one more round, only for frames in inlined code.
+Locals (of the JVM frame, for its inline frames too): the method's variable table and its class's fields
+(cached), then ``StackFrame.GetValues`` with ``ThisObject`` (one write,
+:meth:`~jdwp.client.JdwpClient.request_all`), then every string's value, every array's length and every
+object's runtime type together (:mod:`.values`): three round trips, and one more for types not seen before. In
+a lambda or local class, the variables it captured are read from ``this`` (``ObjectReference.GetValues``,
+9,2): one round more. No ``toString()``, no invocation.
 
 Kotlin's locals read as written (:mod:`.synthetic`): its inlining markers (``$i$f$…``, ``$i$a$…``) are
 left out, ``x$iv`` is shown as ``x`` and ``$this$map`` as ``this@map`` unless another variable has that name.
@@ -19,6 +21,7 @@ left out, ``x$iv`` is shown as ``x`` and ``$this$map`` as ``this@map`` unless an
 from __future__ import annotations
 
 import dataclasses
+import logging
 from functools import partial
 from typing import Any
 
@@ -31,11 +34,23 @@ from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
 from ..protocol.values import Value
 from ._gather import gather
-from .model import ABSENT_INFORMATION, EMPTY_OR_UNAVAILABLE, NATIVE_METHOD, Frame, Local, Locals, StackPage
+from .inline_frames import InlineChain, inline_chain
+from .model import (
+    ABSENT_INFORMATION,
+    EMPTY_OR_UNAVAILABLE,
+    NATIVE_METHOD,
+    Frame,
+    Local,
+    Locals,
+    SourcePosition,
+    StackPage,
+)
 from .names import binary_name_of, type_name
 from .symbols import ACC_STATIC, Symbols
 from .synthetic import captured_name, is_inline_marker, source_name
 from .values import Summary, Values, unavailable
+
+log = logging.getLogger("jdwp.debugger")
 
 MAX_FRAMES_PER_STOP = 1000
 MAX_LOCALS = 100
@@ -77,15 +92,54 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
     total = min(total_frames, MAX_FRAMES_PER_STOP)
     raw = tail[: max(0, min(limit, total - offset))]
     positions = await symbols.describe([f.location for f in raw])
+    chains = await _inline_chains(symbols, [f.location for f in raw], positions)
     frames, handles = [], {}
-    for index, (frame, position) in enumerate(zip(raw, positions, strict=True), start=offset):
+    for index, (frame, position, chain) in enumerate(zip(raw, positions, chains, strict=True), start=offset):
         handle = frame_handle.format(index)
-        handles[handle] = FrameRef(thread, frame.frame_id, frame.location)
-        frames.append(Frame(handle, index, position.class_name, position.method, position.source, position.line,
-                            position.code_index, position.inlined, truncated_names=position.truncated_names))
+        ref = FrameRef(thread, frame.frame_id, frame.location)
+        handles[handle] = ref
+        if chain is not None:  # the inline functions' frames above the real one (IntelliJ's)
+            for depth, inlined in zip(range(len(chain.inlined), 0, -1), chain.inlined, strict=True):
+                handles[f"{handle}.i{depth}"] = ref
+                frames.append(_frame(f"{handle}.i{depth}", index, inlined))
+            position = chain.real
+        frames.append(_frame(handle, index, position))
     end = offset + len(frames)
     page = StackPage(tuple(frames), total, end if end < total else None, total_frames > total)
     return page, handles, total_frames
+
+
+def _frame(handle: str, index: int, position: SourcePosition) -> Frame:
+    return Frame(handle, index, position.class_name, position.method, position.source, position.line,
+                 position.code_index, position.inlined, truncated_names=position.truncated_names)
+
+
+async def _inline_chains(symbols: Symbols, locations: list[Location], positions: list[SourcePosition],
+                         ) -> list[InlineChain | None]:
+    """Each frame's inlined calls (:mod:`.inline_frames`), from its method's variable table. The table is read
+    (one round for all) only for a frame whose line is inlined code; one read already (the stop's frame) is
+    used for any frame, which finds an inlined lambda's body too (its lines are its caller's own)."""
+    wanted = [loc for loc, position in zip(locations, positions, strict=True)
+              if symbols.known_variable_table(loc.class_id, loc.method_id) is None and position.inlined]
+    if wanted:
+        await gather([partial(_read_variables, symbols, loc) for loc in dict.fromkeys(wanted)])
+    chains: list[InlineChain | None] = []
+    for loc, position in zip(locations, positions, strict=True):
+        known = symbols.known_variable_table(loc.class_id, loc.method_id)
+        lines = symbols.cached_line_table(loc.class_id, loc.method_id)
+        if known is None or known[0] is None or lines is None:
+            chains.append(None)
+            continue
+        chains.append(inline_chain(position, lines, known[0], partial(symbols.code_line, loc.class_id)))
+    return chains
+
+
+async def _read_variables(symbols: Symbols, location: Location) -> None:
+    """A frame's variable table for its inline frames; one the VM will not give leaves the frame as it is."""
+    try:
+        await symbols.variable_table(location.class_id, location.method_id)
+    except CommandError as exc:
+        log.debug("variable table for inline frames not read: %s", exc)
 
 
 async def _count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int) -> tuple[int, list[Any]]:

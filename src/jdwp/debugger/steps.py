@@ -15,6 +15,11 @@ Step filters, on unless the caller turns them off (IntelliJ's defaults, plus the
 - A step that lands in a synthetic method (a bridge, an accessor, Kotlin's ``$default``) steps on: ``into``
   again (through a bridge into the method it calls), ``over`` and ``out`` as ``out`` (back to the real
   caller). Lambda bodies are synthetic to javac but are app code: they are not skipped.
+
+A step over whose thread's top frame is native (after a pause: ``Thread.sleep``, ``Object.wait``) cannot finish
+where it was asked: there is no line to step over, and HotSpot's back end never completes it (jdb's ``next``
+hangs the same way). It is made a step out (:meth:`Steps.kind_for`), which finishes when the native call
+returns; the caller says so in its answer.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from ..protocol.constants import EventKind, StepDepth, StepSize, SuspendPolicy, 
 from ..protocol.errors import CommandError
 from ..protocol.types import Location, ThreadId
 from ._gather import gather
-from .model import PendingStep, StepKind
+from .model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from .prepares import ClearRequest
 from .symbols import ACC_SYNTHETIC, JDWP_SYNTHETIC, Symbols
 
@@ -71,6 +76,24 @@ class Steps:
     def pending(self, stop_thread: ThreadId) -> tuple[PendingStep, ...]:
         """The steps of threads other than the stop's, which go on once the stop is resumed."""
         return tuple(PendingStep(s.thread_name, s.kind) for t, s in self._by_thread.items() if t != stop_thread)
+
+    async def kind_for(self, thread: ThreadId, kind: StepKind, top: SourcePosition | None) -> StepKind:
+        """The step to arm for ``kind`` on a suspended thread: ``out`` for an ``over`` whose top frame is native.
+
+        ``top`` is the thread's top frame when the stop knows it (its own thread's place); otherwise the top
+        frame is asked (``ThreadReference.Frames``, 11,6, and the method's modifiers when not cached).
+
+        Raises:
+            JdwpError: the VM could not say (the thread is not suspended, or gone).
+        """
+        if kind != "over":
+            return kind
+        if top is not None:
+            native = top.code_index == NO_CODE_INDEX
+        else:
+            frames = await self._vm.thread_reference.frames(thread, 0, 1)
+            native = bool(frames) and await self._symbols.is_native(frames[0].location)
+        return "out" if native else kind
 
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
                     depth: StepDepth | None = None) -> None:

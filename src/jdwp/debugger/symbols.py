@@ -589,10 +589,43 @@ def _is_absent(exc: CommandError) -> bool:
     return isinstance(exc, AbsentInformation) or exc.code == ErrorCode.NATIVE_METHOD
 
 
+def line_locations(table: LineTableReply) -> list[tuple[int, int]]:
+    """The method's line locations as JDI reads its table: ``(code index, line)`` by code index, one per index.
+
+    Of entries with the same code index the last in table order is kept: kotlinc writes several at one index
+    (``KotlinToJVMBytecodeCompiler.findMainClass``: 225, 232, 225, 226, 225 at index 16) and JDI's
+    ``ConcreteMethodImpl.getBaseLocations`` (openjdk/jdk, src/jdk.jdi/share/classes/com/sun/tools/jdi/) records
+    "only the last line entry at a particular location" — the line jdb shows there, 225. HotSpot's back end
+    steps by the same rule (its ``findLineNumber`` in stepControl.c), so a step stops where these lines change.
+    """
+    cached = _LOCATIONS.get(id(table))
+    if cached is not None and cached[0] is table:
+        return cached[1]
+    by_index: dict[int, int] = {}
+    for entry in sorted(table.lines, key=lambda e: e.line_code_index):  # stable: table order within an index
+        by_index[entry.line_code_index] = entry.line_number
+    found = sorted(by_index.items())
+    if len(_LOCATIONS) >= _LOCATIONS_KEPT:
+        _LOCATIONS.pop(next(iter(_LOCATIONS)))
+    _LOCATIONS[id(table)] = (table, found)
+    return found
+
+
+#: :func:`line_locations` of recent tables, keyed by the table object and checked by identity (a stack
+#: describes the same few methods again and again).
+_LOCATIONS: dict[int, tuple[LineTableReply, list[tuple[int, int]]]] = {}
+_LOCATIONS_KEPT = 1024
+
+
 def line_at(table: LineTableReply, index: int) -> int | None:
-    """The line of the code index: the entry with the greatest start at or before it."""
+    """The line of the code index, as JDI's ``ConcreteMethodImpl.codeIndexToLineInfo`` gives it: the line location
+    with the greatest code index at or before it (:func:`line_locations`), and code before the first location
+    belongs to the first location's line ("prolog" code: kotlinc's parameter checks of a public function come
+    before its first entry, so a step into it lands there, on the function's first line as jdb shows it).
+    ``None`` only for a method without line entries, or a native method's index.
+    """
     if not table.lines or index < 0:
         return None
-    entries = sorted((e.line_code_index, e.line_number) for e in table.lines)
-    position = bisect.bisect_right(entries, (index, float("inf"))) - 1
-    return entries[position][1] if position >= 0 else None
+    found = line_locations(table)
+    position = bisect.bisect_right(found, (index, 1 << 62)) - 1
+    return found[max(position, 0)][1]

@@ -1,0 +1,93 @@
+"""The differential test against jdb, at scale: a few dozen breakpoints in kotlinc's and Guava's real classes
+that a run hits; the stop's line and the lines of the next three step-overs, through pyjdwp's engine and through
+``jdb -attach``. Prints ``K/N agree`` per program and in all, and every case that differs.
+
+    python bench/jdb_diff.py [--walk 150] [--cases 24]
+
+How cases are chosen and traced: ``tests/support/jdb_diff.py`` (the live test ``tests/live/test_jdb_diff_live.py``
+runs a smaller set). Needs OpenJDK 17 (java, javac, jdb), kotlinc and Debian's guava.jar (``scripts/test``
+installs them). Asserts nothing; the figure goes into docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import common
+from reliability_doc import machine, write_section
+
+from support.jdb_diff import (
+    GUAVA_ENTRIES,
+    KOTLINC_ENTRIES,
+    Outcome,
+    compare,
+    discover_cases,
+    guava_start,
+    kotlinc_start,
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--walk", type=int, default=150, help="step-intos from each entry line to find cases")
+    parser.add_argument("--cases", type=int, default=24, help="cases per program (about)")
+    parser.add_argument("--write", action="store_true", help="write the figure into docs/reliability.md")
+    args = parser.parse_args()
+    _, _, jdb = common.java_tools()
+    outcomes: list[tuple[str, Outcome]] = []
+    with tempfile.TemporaryDirectory(prefix="jdb-diff-") as scratch:
+        work = Path(scratch)
+        programs = [("kotlinc", kotlinc_start(work), KOTLINC_ENTRIES, "org.jetbrains.kotlin."),
+                    ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common.")]
+        for name, start, entries, prefix in programs:
+            began = time.monotonic()
+            cases = discover_cases(start, entries, prefix, walk=args.walk, want=args.cases)
+            outcome = compare(start, jdb, cases)
+            outcomes.append((name, outcome))
+            print(f"{name}: {outcome.report()}  ({len(cases)} cases chosen, {time.monotonic() - began:.0f} s)")
+    agreed = sum(len(o.agreed) for _, o in outcomes)
+    compared = sum(len(o.compared) for _, o in outcomes)
+    print(f"all: {agreed}/{compared} agree")
+    if args.write:
+        write_section("jdb_diff", section(outcomes, agreed, compared, args))
+
+
+def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, args: argparse.Namespace) -> str:
+    rows = [f"| {name} | {len(o.cases)} | {len(o.compared)} | {len(o.agreed)} |" for name, o in outcomes]
+    differing = [f"- {name} `{case}`: pyjdwp {o.engine.get(case)}, jdb {o.jdb.get(case)}"
+                 for name, o in outcomes for case in o.differing]
+    return "\n".join([
+        "## Lines and steps against jdb",
+        "",
+        f"`python bench/jdb_diff.py --walk {args.walk} --cases {args.cases} --write` ({machine()}).",
+        "",
+        "Breakpoints in kotlinc's own classes (kotlinc 1.3.31 compiling a small file; Debian's kotlin-compiler.jar) "
+        "and Guava's (Debian's guava.jar, called by fixtures/guava), chosen from lines a run stops at (step-intos "
+        "from a few entry lines, through our engine) whose breakpoint binds at one code index. Per case: the "
+        "breakpoint's stop and the next three step-overs, `Class.method:line`, through pyjdwp's engine and through "
+        "`jdb -attach` on fresh JVMs; a case agrees when all four places are equal. Compared: the cases either tool "
+        "reached (a case whose line the steps of an earlier case ran is spent in both).",
+        "",
+        "| program | cases chosen | compared | agree |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+        f"**{agreed}/{compared} agree.**" + ("" if not differing else " Differing:"),
+        *differing,
+        *([] if not differing else [
+            "",
+            "Why they differ, by design (docs/tools.md, step_debugger): our step filters are on, as IntelliJ's are. "
+            "A step that lands in a synthetic method (the bridge `compare(Object, Object)` javac writes for "
+            "`NaturalOrdering.compare(Comparable, Comparable)`, at the class's line) steps on to the real caller; "
+            "jdb stops in the bridge. "
+            "jdb's own exclusions (`java.*`, `javax.*`, `sun.*`, `com.sun.*`, `jdk.*`) we share."]),
+        "",
+        "The CI-sized version is `tests/live/test_jdb_diff_live.py` (6 cases a program, all must agree).",
+    ]) + "\n"
+
+
+if __name__ == "__main__":
+    main()

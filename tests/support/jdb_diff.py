@@ -1,0 +1,388 @@
+"""The differential test against jdb (DESIGN.md §8.2, issue 23): the same breakpoints and step-overs in a real
+program, through pyjdwp's engine and through ``jdb -attach``, and the lines each reports.
+
+Used by ``tests/live/test_jdb_diff_live.py`` (a few cases) and ``bench/jdb_diff.py`` (a few dozen).
+
+1. **Cases** (:func:`discover`): lines a real run hits, found with our own library: a breakpoint at a known
+   entry line, then step-intos through the program, keeping the lines of the program's own top-level classes
+   it stops on; of those, the lines whose breakpoint binds at exactly one code index (read from the classes'
+   line tables through :meth:`Debugger.set_breakpoint`). jdb's ``stop at`` binds the first location of a line
+   only (its ``BreakpointSpec``: "TO DO: handle multiple locations"); we bind them all, so a line of several
+   locations is left out rather than compared on where the two choose to stop.
+2. **Traces** (:func:`engine_trace`, :func:`jdb_trace`): a fresh JVM each; the cases in discovery order, one
+   breakpoint armed at a time: set it, run to it, clear it, three step-overs, set the next, run on. Each stop
+   is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Both follow the same policy on a
+   deterministic program, so a case one reaches and the other does not is a disagreement too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import queue
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+
+import jdwp
+from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, Terminated, open_debugger
+from support.jvm import REPO, Debuggee
+from support.live import require_tool
+from support.real_programs import GUAVA, classpath, kotlinc_debuggee, require_jar
+
+STEPS = 3
+EVENT_TIMEOUT = 90.0  # a step over a call that compiles a whole file is slow on a loaded machine
+_JDB_STOP = re.compile(r"(Breakpoint hit|Step completed): \"thread=[^\"]*\", ([\w.$<>]+)\.([\w$<>]+)\(\), "
+                       r"line=([-\d,]+) bci=\d+")
+GUAVA_SOURCES = REPO / "fixtures" / "guava"  # compiled against guava.jar, apart from fixtures/java
+_JDB_PROMPT = re.compile(r"[\w-]+\[\d+\] ")
+_JDB_EXITED = re.compile(r"The application (exited|has been disconnected)")
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class Case:
+    class_name: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.class_name}:{self.line}"
+
+
+#: Per case: the breakpoint's stop, then each step-over's stop, as ``Class.method:line``.
+Trace = dict[Case, tuple[str, ...]]
+
+
+def place(class_name: str, method: str, line: int | None) -> str:
+    return f"{class_name}.{method}:{-1 if line is None else line}"
+
+
+# --- through pyjdwp ------------------------------------------------------------------------------------
+
+async def _next_stop(debugger: Debugger) -> Stop | None:
+    """The next stop (a VM start is resumed), or ``None`` once the program has ended."""
+    with trio.fail_after(EVENT_TIMEOUT):
+        while True:
+            event = await debugger.events.receive()
+            if isinstance(event, Terminated):
+                return None
+            if isinstance(event, Stopped):
+                if event.stop.reasons == ("vm_start",):
+                    await debugger.resume(event.stop.stop_id)
+                    continue
+                return event.stop
+            if not isinstance(event, BreakpointVerified):
+                continue
+
+
+def _where(stop: Stop) -> str:
+    location = stop.location
+    if location is None:
+        return "?"
+    return place(location.class_name, location.method, location.line)
+
+
+async def discover(debuggee: Debuggee, entries: list[Case], prefix: str, *, walk: int, want: int) -> list[Case]:
+    """About ``want`` cases, in the order the run reaches them: each entry line (reached in that order), and
+    lines the run stops at in ``walk`` step-intos from each, of top-level classes named ``prefix…``, spread
+    over the walks; only lines whose breakpoint binds at one code index, and one line a method."""
+    methods: set[tuple[str, str]] = set()  # one case a method: a case's step-overs stay clear of the next's line
+    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
+        stop: Stop | None = None
+        single: list[Case] = []
+        for entry in entries:
+            bp = await debugger.set_breakpoint(entry.class_name, entry.line)
+            if stop is not None:
+                await debugger.resume(stop.stop_id)
+            stop = await _next_stop(debugger)
+            if stop is None:  # the walk before went past it, and it runs once: the entries after it are later
+                break
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            if await _binds_once(debugger, entry):  # its class is loaded now: all its locations are known
+                single.append(entry)
+            if stop.location is not None:
+                methods.add((stop.location.class_name, stop.location.method))
+            next_stop: Stop | None = stop
+            for _ in range(walk):
+                location = stop.location
+                if (location is not None and location.line is not None and not location.inlined
+                        and location.class_name.startswith(prefix) and "$" not in location.class_name
+                        and (location.class_name, location.method) not in methods):
+                    methods.add((location.class_name, location.method))
+                    # Its binding is read now, while the program runs: a walk may reach the program's end.
+                    case = Case(location.class_name, location.line)
+                    if case not in entries and await _binds_once(debugger, case):
+                        single.append(case)
+                await debugger.step(stop.stop_id, stop.thread_id or "", "into")
+                next_stop = await _next_stop(debugger)
+                if next_stop is None:
+                    break
+                stop = next_stop
+            if next_stop is None:
+                break
+        if debugger.current_stop is not None:
+            await debugger.resume(debugger.current_stop.stop_id)
+    walked = [case for case in single if case not in entries]
+    stride = max(1, len(walked) // max(1, want - len(entries)))
+    chosen = set(walked[::stride][:max(0, want - len(entries))])
+    return [case for case in single if case in entries or case in chosen]
+
+
+async def _binds_once(debugger: Debugger, case: Case) -> bool:
+    """Whether the case's breakpoint binds at exactly one code index (set and removed again)."""
+    bound = await debugger.set_breakpoint(case.class_name, case.line)
+    await debugger.remove_breakpoint(bound.breakpoint_id)
+    return bound.status == "verified" and len(bound.locations) == 1
+
+
+async def engine_trace(debuggee: Debuggee, cases: list[Case]) -> Trace:
+    """Each case's stop and step-overs through pyjdwp's engine (every case armed from the start)."""
+    trace: Trace = {}
+    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
+        owners = {(await debugger.set_breakpoint(c.class_name, c.line)).breakpoint_id: c for c in cases}
+        stop = await _next_stop(debugger)
+        while stop is not None and owners:
+            spent = [bp for bp in stop.breakpoint_ids if bp in owners]
+            for bp in spent:  # a case is recorded once: its breakpoint goes at its first hit
+                await debugger.remove_breakpoint(bp)
+            hit = [owners.pop(bp) for bp in spent]
+            if not hit:
+                await debugger.resume(stop.stop_id)
+                stop = await _next_stop(debugger)
+                continue
+            places = [_where(stop)]
+            for _ in range(STEPS):
+                await debugger.step(stop.stop_id, stop.thread_id or "", "over")
+                stop = await _next_stop(debugger)
+                if stop is None:
+                    break
+                places.append(_where(stop))
+                for bp in stop.breakpoint_ids:  # another case reached by the steps is spent too (as in jdb)
+                    if owners.pop(bp, None) is not None:
+                        await debugger.remove_breakpoint(bp)
+            trace[hit[0]] = tuple(places)
+            if stop is not None:
+                await debugger.resume(stop.stop_id)
+                stop = await _next_stop(debugger) if owners else None
+        if debugger.current_stop is not None:
+            await debugger.resume(debugger.current_stop.stop_id)
+    return trace
+
+
+# --- through jdb ---------------------------------------------------------------------------------------
+
+class Jdb:
+    """``jdb -attach`` driven through a pipe: commands in, its output read by a thread and matched by pattern."""
+
+    def __init__(self, jdb: str, port: int) -> None:
+        self.process = subprocess.Popen([jdb, "-attach", f"127.0.0.1:{port}"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self._chunks: queue.Queue[str | None] = queue.Queue()
+        self.text = ""
+        self._reader = threading.Thread(target=self._read, name="jdb-stdout", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        while chunk := os.read(self.process.stdout.fileno(), 65536):  # prompts end without a newline
+            self._chunks.put(chunk.decode("utf-8", "replace"))
+        self._chunks.put(None)
+
+    def send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def until(self, *patterns: re.Pattern[str], timeout: float = EVENT_TIMEOUT) -> re.Match[str]:
+        """The first match of any pattern in what jdb printed since the last match; that text is consumed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [m for m in (p.search(self.text) for p in patterns) if m is not None]
+            if found:
+                first = min(found, key=lambda m: m.start())
+                self.text = self.text[first.end():]
+                return first
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"jdb printed none of {[p.pattern for p in patterns]}: {self.text[-600:]!r}")
+            try:
+                chunk = self._chunks.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if chunk is None:
+                raise EOFError(f"jdb ended: {self.text[-600:]!r}")
+            self.text += chunk
+
+    def stop(self) -> tuple[str, list[tuple[str, int]]] | None:
+        """The next stop: its place and the breakpoints it hit (class, line), or ``None`` once the program ended.
+
+        jdb prints a line per event of a set (a step that ends at a breakpoint: "Breakpoint hit" and "Step
+        completed") and then its prompt (``main[1] ``): all the lines before the prompt are one stop.
+        """
+        first = self.until(_JDB_STOP, _JDB_EXITED)
+        if first.re is _JDB_EXITED:
+            return None
+        prompt = self.until(_JDB_PROMPT)
+        events = [first, *_JDB_STOP.finditer(prompt.string[:prompt.start()])]
+        hits = [(m[2], int(m[4].replace(",", ""))) for m in events if m[1] == "Breakpoint hit"]
+        return _jdb_place(first), hits
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                self.send("exit")
+                self.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait(timeout=10)
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+
+def _jdb_place(match: re.Match[str]) -> str:
+    return place(match[2], match[3], int(match[4].replace(",", "")))
+
+
+def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
+    """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
+    :func:`engine_trace`."""
+    trace: Trace = {}
+    jdb = Jdb(jdb_path, debuggee.port)
+    try:
+        jdb.until(re.compile(r"> "))
+        armed = {(c.class_name, c.line): c for c in cases}
+        for case in cases:
+            jdb.send(f"stop at {case.class_name}:{case.line}")
+        jdb.send("cont")
+        while armed:
+            stop = jdb.stop()
+            if stop is None:
+                break
+            where, hits = stop
+            hit = [armed.pop(key) for key in hits if key in armed]
+            for case in hit:
+                jdb.send(f"clear {case.class_name}:{case.line}")
+            if not hit:
+                jdb.send("cont")
+                continue
+            places = [where]
+            ended = False
+            for _ in range(STEPS):
+                jdb.send("next")
+                step = jdb.stop()
+                if step is None:
+                    ended = True
+                    break
+                places.append(step[0])
+                for key in step[1]:
+                    spent = armed.pop(key, None)
+                    if spent is not None:
+                        jdb.send(f"clear {spent.class_name}:{spent.line}")
+            trace[hit[0]] = tuple(places)
+            if ended:
+                break
+            jdb.send("cont")
+    finally:
+        jdb.close()
+    return trace
+
+
+# --- both ------------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    cases: list[Case]
+    engine: Trace
+    jdb: Trace
+
+    @property
+    def agreed(self) -> list[Case]:
+        return [c for c in self.cases if c in self.engine and self.engine.get(c) == self.jdb.get(c)]
+
+    @property
+    def differing(self) -> list[Case]:
+        return [c for c in self.cases if self.engine.get(c) != self.jdb.get(c)]
+
+    @property
+    def compared(self) -> list[Case]:
+        """Cases either tool reached (a case neither reached says nothing of lines)."""
+        return [c for c in self.cases if c in self.engine or c in self.jdb]
+
+    def report(self) -> str:
+        lines = [f"{len(self.agreed)}/{len(self.compared)} agree"]
+        for case in self.differing:
+            lines.append(f"  {case}: pyjdwp {self.engine.get(case)} jdb {self.jdb.get(case)}")
+        return "\n".join(lines)
+
+
+def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> Outcome:
+    """Both traces of ``cases``, each on a fresh JVM from ``start``."""
+    debuggee = start()
+    try:
+        engine = trio.run(engine_trace, debuggee, cases)
+    finally:
+        debuggee.stop()
+    debuggee = start()
+    try:
+        other = jdb_trace(jdb_path, debuggee, cases)
+    finally:
+        debuggee.stop()
+    return Outcome(cases, engine, other)
+
+
+def discover_cases(start: Callable[[], Debuggee], entries: list[Case], prefix: str, *, walk: int,
+                   want: int) -> list[Case]:
+    """:func:`discover` on a fresh JVM from ``start``."""
+    debuggee = start()
+    try:
+        found: list[Case] = trio.run(_discover, debuggee, entries, prefix, walk, want)
+    finally:
+        debuggee.stop()
+    return found
+
+
+async def _discover(debuggee: Debuggee, entries: list[Case], prefix: str, walk: int, want: int) -> Any:
+    return await discover(debuggee, entries, prefix, walk=walk, want=want)
+
+
+
+# --- the real programs -------------------------------------------------------------------------------------
+
+KOTLINC = "org.jetbrains.kotlin.cli.jvm"
+#: Lines kotlinc runs, in that order, compiling a small file: doExecute's call of configureExplicitContentRoots
+#: (a step into it is issue 23's ``line: null``), its call of compileBunchOfSources, findMainClass's
+#: index 16 (five entries there: 225, 232, 225, 226, 225).
+KOTLINC_ENTRIES = [Case(f"{KOTLINC}.K2JVMCompiler", 89), Case(f"{KOTLINC}.K2JVMCompiler", 180),
+                   Case(f"{KOTLINC}.compiler.KotlinToJVMBytecodeCompiler", 225)]
+GUAVA_MAIN = "com.example.guava.GuavaMain"
+#: GuavaMain's lines that call Guava (fixtures/guava), in the order they run.
+GUAVA_ENTRIES = [Case(GUAVA_MAIN, 18), Case(GUAVA_MAIN, 19), Case(GUAVA_MAIN, 20), Case(GUAVA_MAIN, 22)]
+KOTLIN_SOURCE = """fun main(args: Array<String>) {
+    val xs = listOf(1, 2, 3)
+    println(xs.map { it * 2 }.sum())
+}
+"""
+
+
+def kotlinc_start(work: Path) -> Callable[[], Debuggee]:
+    """Starts kotlinc (suspended, under the agent) compiling a small file in ``work``."""
+    source = work / "Hello.kt"
+    source.write_text(KOTLIN_SOURCE, encoding="utf-8")
+    return lambda: kotlinc_debuggee([source], work / "kotlinc-out")
+
+
+def guava_start(work: Path) -> Callable[[], Debuggee]:
+    """Compiles fixtures/guava against Debian's guava.jar into ``work``; starts GuavaMain (suspended)."""
+    guava = require_jar(GUAVA)
+    classes = work / "guava-classes"
+    classes.mkdir(exist_ok=True)
+    sources = sorted(str(p) for p in GUAVA_SOURCES.rglob("*.java"))
+    subprocess.run([require_tool("javac"), "-g", "-cp", str(guava), "-d", str(classes), *sources], check=True,
+                   capture_output=True, text=True)
+    return lambda: Debuggee(classpath(classes, guava), GUAVA_MAIN, suspend=True, java=require_tool("java"))

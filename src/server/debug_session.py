@@ -171,6 +171,8 @@ class DebugSession:
                 await self._record_cleanup()
         except BaseException as exc:
             if not started:
+                # The engine detached on the way out: its report decides whether the device stays blocked.
+                await self._record_cleanup()
                 raise
             # A cancellation from outside (server shutdown) reaches us wrapped in the nursery's group.
             cancelled = isinstance(exc, trio.Cancelled) or (

@@ -195,3 +195,55 @@ async def test_stops_of_an_app_not_spared_anrs_warn(testbed: Testbed, apps: Apps
             event, _ = await mcp.wait_for(sid, "stopped")
             assert "about 5 s" in event["warning"] and "launch" in event["warning"]
             await mcp.ok("detach_debugger", debugSessionId=sid)
+
+
+async def test_launch_with_the_default_timeout(testbed: Testbed, launcher: LaunchBed) -> None:
+    """No timeoutMs: attach's own default (60 s, more than any other call's cap) holds to the end — the
+    launched process's target, kept for a cleanup retry, is not validated again as another call's input."""
+    app_id = "com.example.launch.default"
+    launcher.add_app(app_id)
+    with trio.fail_after(120):
+        async with connect(Config(), adb=testbed.client()) as mcp:
+            attached = await mcp.ok("attach_debugger", platform="android", deviceId=testbed.serial, appId=app_id,
+                                    launch={})
+            assert attached["state"] == "paused" and attached["result"]["stop"]["reason"] == "launch"
+            assert attached["result"]["launch"]["pid"] == launcher.started(app_id)[0]
+            await _held_then_hit(mcp, launcher, app_id, attached)
+
+
+@pytest.mark.parametrize("where", ["before-answer", "after-start"])
+async def test_a_launch_attach_that_fails_leaves_nothing_behind(
+        testbed: Testbed, launcher: LaunchBed, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A failure once the app was launched, attached and held — while the attach gathers its facts, or after
+    the session started — answers an error and leaves no session, no suspension and no adb forward: the app
+    runs its start-up code, and the device takes a new session at once."""
+    import server.debug_session
+    from server.models import AttachInput
+
+    def boom(*_: object, **__: object) -> None:
+        raise RuntimeError("injected failure")
+
+    if where == "before-answer":
+        async def anr_boom(*_: object) -> None:
+            boom()
+        monkeypatch.setattr(server.debug_session, "anr_exempt_of", anr_boom)
+    else:
+        monkeypatch.setattr(AttachInput, "launched", boom)
+    app_id = f"com.example.launch.fails.{where.replace('-', '')}"
+    launcher.add_app(app_id)
+    client = testbed.client()
+    with trio.fail_after(120):
+        async with connect(Config(adb_transport="forward"), adb=client) as mcp:
+            failed = await mcp.fails("attach_debugger", "DEBUGGER_WORKER_FAILED", **target(testbed, app_id, launch={}))
+            assert failed["debug_session_id"] is None and "RuntimeError" in failed["error"]["message"]
+            (pid,) = launcher.started(app_id)
+            while "app created" not in launcher.log(app_id):  # released: its start-up code runs
+                await trio.sleep(0.1)
+            assert all(entry.remote != f"jdwp:{pid}" for entry in await client.list_forward())
+            monkeypatch.undo()
+            attached = await mcp.ok("attach_debugger", **target(testbed, app_id, processId=pid))
+            assert attached["state"] == "running"  # no session holds the device, nothing holds the app
+            sid = attached["result"]["debug_session_id"]
+            threads = (await mcp.ok("get_debugger_threads", debugSessionId=sid))["result"]["threads"]
+            assert threads and not any(thread["suspended"] for thread in threads)
+            await mcp.ok("detach_debugger", debugSessionId=sid)

@@ -18,7 +18,7 @@ from android import AdbError, discover
 from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary, ThreadsPage
 
 from .art_costs import art_step_warnings
-from .capabilities import capabilities_for, describe_prerequisites
+from .capabilities import capabilities_for, describe_prerequisites, operations_on
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .launching import anr_warning, debug_states
@@ -158,7 +158,7 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                                             facts.pid == ours_pid, exempt.get(facts.pid)))
     capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke, inp.platform)
     return CapabilitiesResult(
-        prerequisites, tuple(candidates), capabilities.operations, limitations,
+        prerequisites, tuple(candidates), operations_on(capabilities, inp.platform), limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
         "at attach, as DEBUGGER_BUSY")
 

@@ -63,7 +63,7 @@ class SessionManager:
             ToolFailure: DEBUGGER_BUSY (device taken — a JVM under any spelling of its address — or four
                 sessions), DEBUGGER_CLEANUP_FAILED (the device's last cleanup is unconfirmed),
                 INVALID_ARGUMENT (a refused address), DEBUGGER_ATTACH_FAILED (the address did not resolve).
-            AdbError, JdwpError: from resolving or attaching; nothing stays open.
+            AdbError, JdwpError: from resolving or attaching; nothing stays open (:meth:`_abandon`).
         """
         inp = await check_target(inp, self.config)  # a JVM's address, resolved once, before any connection
         keys = device_keys(inp)
@@ -94,13 +94,16 @@ class SessionManager:
                 # A cleanup retry reconnects to the process this launch started; it must never launch again.
                 self._inputs[session.id] = inp.launched(session.launch.pid)
         except BaseException:
-            with trio.CancelScope(shield=True):
-                await self._abandon(session, started)
+            await self._abandon(session, started)
             raise
         return session
 
+    async def abandon(self, session: DebugSession) -> None:
+        """Undo an attach whose answer failed after the session started: as :meth:`_abandon`."""
+        await self._abandon(session, True)
+
     async def _abandon(self, session: DebugSession, started: bool) -> None:
-        """An attach that fails leaves nothing: no session, no suspension of ours, no forward.
+        """An attach that fails leaves nothing: no session, no suspension of ours, no forward. Shielded.
 
         A failure before the session started has been cleaned up by its own task (the engine detached on
         the way out: requests cleared, our suspensions — a launch's hold too — released; the stream closed,
@@ -110,9 +113,12 @@ class SessionManager:
         detach_debugger's retry (the next attach names that session).
         """
         if started:
-            await session.close("failed")
-            with trio.move_on_after(RETRY_DEADLINE + 1):
-                await session.done.wait()
+            with trio.CancelScope(shield=True):
+                await session.close("failed")
+                with trio.move_on_after(RETRY_DEADLINE + 1):
+                    await session.done.wait()
+            if not session.done.is_set():  # its task still ends: it retires the session as any other
+                return
         if session.cleanup is not None and session.cleanup.status == "failed" and session.id in self._ended:
             log.warning("attach failed and its cleanup too: session %s blocks its device until a detach retry",
                         session.id)

@@ -165,7 +165,16 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
 
 async def attach(call: Call) -> AttachResult:
     session = await call.manager.attach(call.input)
+    try:
+        result = _attached(session)
+    except BaseException:  # the app is attached (a launch's held): a failed answer leaves nothing behind
+        await call.manager.abandon(session)
+        raise
     call.session = session
+    return result
+
+
+def _attached(session: DebugSession) -> AttachResult:
     assert session.target is not None  # a session that started has its target
     facts = session.facts
     stop = session.current_stop()

@@ -211,24 +211,27 @@ async def test_launch_with_the_default_timeout(testbed: Testbed, launcher: Launc
             await _held_then_hit(mcp, launcher, app_id, attached)
 
 
-@pytest.mark.parametrize("where", ["before-answer", "after-start"])
+@pytest.mark.parametrize("where", ["before-start", "after-start", "answer"])
 async def test_a_launch_attach_that_fails_leaves_nothing_behind(
         testbed: Testbed, launcher: LaunchBed, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
-    """A failure once the app was launched, attached and held — while the attach gathers its facts, or after
-    the session started — answers an error and leaves no session, no suspension and no adb forward: the app
-    runs its start-up code, and the device takes a new session at once."""
+    """A failure once the app was launched, attached and held — while the attach gathers its facts, after
+    the session started, or while its answer is made — answers an error and leaves no session, no suspension
+    and no adb forward: the app runs its start-up code, and the device takes a new session at once."""
     import server.debug_session
+    import server.tools
     from server.models import AttachInput
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("injected failure")
 
-    if where == "before-answer":
+    if where == "before-start":
         async def anr_boom(*_: object) -> None:
             boom()
         monkeypatch.setattr(server.debug_session, "anr_exempt_of", anr_boom)
-    else:
+    elif where == "after-start":
         monkeypatch.setattr(AttachInput, "launched", boom)
+    else:
+        monkeypatch.setattr(server.tools, "_attached", boom)
     app_id = f"com.example.launch.fails.{where.replace('-', '')}"
     launcher.add_app(app_id)
     client = testbed.client()

@@ -21,6 +21,7 @@ from jdwp.debugger import AGENT_RESET, Cleanup, threads_suspended_now
 from .debug_session import DebugSession
 from .failures import ToolFailure
 from .models import AttachInput, TargetInput
+from .results import AndroidTarget
 from .targets import Config, check_target, connect, device_keys
 
 log = logging.getLogger("pyjdwp.server")
@@ -230,6 +231,11 @@ class SessionManager:
         status as the VM reports it (:func:`threads_suspended_now`). Then goodbye with ``Dispose``.
         """
         inp = self._inputs.get(session.id)
+        if isinstance(inp, AttachInput) and inp.launch is not None:
+            # An attach that failed before it started keeps its launch input: reconnect to the process that
+            # launch started (the target names it once connected), never launch — force-stop — it again.
+            target = session.target
+            inp = inp.launched(target.pid) if isinstance(target, AndroidTarget) else None
         if inp is None:
             return
         with trio.CancelScope(shield=True), trio.move_on_after(RETRY_DEADLINE) as scope:

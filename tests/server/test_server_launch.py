@@ -250,3 +250,42 @@ async def test_a_launch_attach_that_fails_leaves_nothing_behind(
             threads = (await mcp.ok("get_debugger_threads", debugSessionId=sid))["result"]["threads"]
             assert threads and not any(thread["suspended"] for thread in threads)
             await mcp.ok("detach_debugger", debugSessionId=sid)
+
+
+async def test_a_failed_launch_attach_whose_cleanup_failed_blocks_until_a_retry_that_never_relaunches(
+        testbed: Testbed, launcher: LaunchBed, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attach fails before it answers and its cleanup cannot be confirmed: the device takes no new session
+    (the error names the one to detach), and detach_debugger's retry reconnects to the launched process —
+    it never launches (force-stops) the app again."""
+    import re
+
+    import jdwp.debugger.engine
+    import server.debug_session
+    from jdwp.debugger import Cleanup
+
+    async def anr_boom(*_: object) -> None:
+        raise RuntimeError("injected failure")
+
+    async def cleanup_fails(*_: object) -> Cleanup:
+        # Stands for a detach that could not finish; closing the connection still resets the agent.
+        return Cleanup("failed", "unknown", ("unconfirmed: requests, suspensions",), ("injected",))
+
+    monkeypatch.setattr(server.debug_session, "anr_exempt_of", anr_boom)
+    monkeypatch.setattr(jdwp.debugger.engine, "clean_up", cleanup_fails)
+    app_id = "com.example.launch.blocked"
+    launcher.add_app(app_id)
+    with trio.fail_after(120):
+        async with connect(Config(), adb=testbed.client()) as mcp:
+            await mcp.fails("attach_debugger", "DEBUGGER_WORKER_FAILED", **target(testbed, app_id, launch={}))
+            monkeypatch.undo()
+            (pid,) = launcher.started(app_id)
+            blocked = await mcp.fails("attach_debugger", "DEBUGGER_CLEANUP_FAILED",
+                                      **target(testbed, app_id, processId=pid))
+            found = re.search(r"session (dbg-[0-9a-f]+)", blocked["error"]["message"])
+            assert found is not None, blocked["error"]
+            retried = await mcp.ok("detach_debugger", debugSessionId=found.group(1))
+            assert retried["cleanup"]["status"] == "complete", retried["cleanup"]
+            assert retried["cleanup"]["execution_state"] == "running"
+            assert launcher.started(app_id) == [pid]  # reconnected to it, not launched again
+            attached = await mcp.ok("attach_debugger", **target(testbed, app_id, processId=pid))
+            await mcp.ok("detach_debugger", debugSessionId=attached["result"]["debug_session_id"])

@@ -65,6 +65,15 @@ INVOKE_CAPABILITIES = dataclasses.replace(
 
 #: Limitations that hold on one platform only: a JVM session is not told about Android's ANRs.
 PLATFORM_ONLY = {"android_anr": "android"}
+#: Operations of one platform only: ``launch`` starts an Android app (``am start -D``); a JVM is started by
+#: its user, with -agentlib:jdwp (``suspend=y`` holds it before ``main``).
+PLATFORM_OPERATIONS = {"launch": "android"}
+
+
+def operations_on(capabilities: Capabilities, platform: str) -> tuple[str, ...]:
+    """The operations a target of ``platform`` supports (get_debugger_capabilities' ``supported_operations``);
+    ``capabilities.operations`` stays the profile's, over every platform it names."""
+    return tuple(op for op in capabilities.operations if PLATFORM_OPERATIONS.get(op, platform) == platform)
 
 
 def capabilities_for(allow_invoke: bool, platform: str | None = None

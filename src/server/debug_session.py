@@ -171,6 +171,11 @@ class DebugSession:
                 await self._record_cleanup()
         except BaseException as exc:
             if not started:
+                # The engine detached on the way out: its report decides whether the device stays blocked
+                # (kept as an ended session, for detach_debugger's retry).
+                if self.engine is not None:
+                    self._end("failed", f"the attach failed: {type(exc).__name__}")
+                await self._record_cleanup()
                 raise
             # A cancellation from outside (server shutdown) reaches us wrapped in the nursery's group.
             cancelled = isinstance(exc, trio.Cancelled) or (

@@ -106,6 +106,19 @@ class AttachInput(TargetInput):
             raise ValueError("launch starts a new process: give launch or processId, not both")
         return self
 
+    def launched(self, pid: int) -> AttachInput:
+        """This target once its launch started process ``pid``: what a cleanup retry reconnects to, never
+        launching again.
+
+        A copy of this input, which was validated once as the call's input, with ``launch`` traded for the
+        pid the device reported: not validated again, so it holds whatever this input held (its own
+        ``timeoutMs`` default and bound, which no other input shares). Validating it anew as another model
+        failed after the app had been launched and attached (issue 23 item 11).
+        """
+        if pid < 1 or pid > MAX_SAFE_INT:
+            raise ValueError(f"pid {pid} is not a process id")  # a device's answer, never the user's input
+        return self.model_copy(update={"launch": None, "processId": pid})
+
 
 class SessionInput(Input):
     debugSessionId: Text = Field(description="The id attach_debugger returned.")

@@ -298,8 +298,10 @@ class BreakpointAnswer:
         if given is None:
             return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason,
                        lambda_choice=bp.lambda_choice, skipped=bp.skipped)
+        # A logpoint suspends nothing for the user (each hit's thread runs on at once): no suspend to echo.
+        suspend = None if given.action == "log" else given.suspend
         return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, given.condition,
-                   given.hit_count, given.action, given.log_message, given.max_hits, given.suspend, bp.hits,
+                   given.hit_count, given.action, given.log_message, given.max_hits, suspend, bp.hits,
                    bp.dropped, bp.lambda_choice, bp.skipped)
 
 

@@ -20,7 +20,8 @@ from jdwp.debugger import AGENT_RESET, Cleanup, threads_suspended_now
 
 from .debug_session import DebugSession
 from .failures import ToolFailure
-from .models import TargetInput
+from .models import AttachInput, TargetInput
+from .results import AndroidTarget
 from .targets import Config, check_target, connect, device_keys
 
 log = logging.getLogger("pyjdwp.server")
@@ -63,7 +64,7 @@ class SessionManager:
             ToolFailure: DEBUGGER_BUSY (device taken — a JVM under any spelling of its address — or four
                 sessions), DEBUGGER_CLEANUP_FAILED (the device's last cleanup is unconfirmed),
                 INVALID_ARGUMENT (a refused address), DEBUGGER_ATTACH_FAILED (the address did not resolve).
-            AdbError, JdwpError: from resolving or attaching; nothing stays open.
+            AdbError, JdwpError: from resolving or attaching; nothing stays open (:meth:`_abandon`).
         """
         inp = await check_target(inp, self.config)  # a JVM's address, resolved once, before any connection
         keys = device_keys(inp)
@@ -86,18 +87,47 @@ class SessionManager:
         for key in keys:
             self._by_device[key] = session.id
         self._inputs[session.id] = inp
+        started = False
         try:
             await self._nursery.start(self._run, session, inp)
+            started = True
+            if session.launch is not None and isinstance(inp, AttachInput):
+                # A cleanup retry reconnects to the process this launch started; it must never launch again.
+                self._inputs[session.id] = inp.launched(session.launch.pid)
         except BaseException:
-            self._release(session)
-            self._keys.pop(session.id, None)
-            self._inputs.pop(session.id, None)
+            await self._abandon(session, started)
             raise
-        if session.launch is not None:
-            # A cleanup retry reconnects to the process this launch started; it must never launch again.
-            self._inputs[session.id] = TargetInput(**inp.model_dump(exclude={"launch", "processId"}),
-                                                   processId=session.launch.pid)
         return session
+
+    async def abandon(self, session: DebugSession) -> None:
+        """Undo an attach whose answer failed after the session started: as :meth:`_abandon`."""
+        await self._abandon(session, True)
+
+    async def _abandon(self, session: DebugSession, started: bool) -> None:
+        """An attach that fails leaves nothing: no session, no suspension of ours, no forward. Shielded.
+
+        A failure before the session started has been cleaned up by its own task (the engine detached on
+        the way out: requests cleared, our suspensions — a launch's hold too — released; the stream closed,
+        and with it an adb forward). One after it started (the app launched, attached and held) detaches
+        here, as detach_debugger would. The failed attach's answer names no session, so none is kept —
+        unless its cleanup failed: then the device stays blocked on it, with its summary and target, for
+        detach_debugger's retry (the next attach names that session).
+        """
+        if started:
+            with trio.CancelScope(shield=True):
+                await session.close("failed")
+                with trio.move_on_after(RETRY_DEADLINE + 1):
+                    await session.done.wait()
+            if not session.done.is_set():  # its task still ends: it retires the session as any other
+                return
+        if session.cleanup is not None and session.cleanup.status == "failed" and session.id in self._ended:
+            log.warning("attach failed and its cleanup too: session %s blocks its device until a detach retry",
+                        session.id)
+            return
+        self._release(session)
+        self._ended.pop(session.id, None)
+        self._keys.pop(session.id, None)
+        self._inputs.pop(session.id, None)
 
     async def _run(self, session: DebugSession, inp: TargetInput, *,
                    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -201,6 +231,11 @@ class SessionManager:
         status as the VM reports it (:func:`threads_suspended_now`). Then goodbye with ``Dispose``.
         """
         inp = self._inputs.get(session.id)
+        if isinstance(inp, AttachInput) and inp.launch is not None:
+            # An attach that failed before it started keeps its launch input: reconnect to the process that
+            # launch started (the target names it once connected), never launch — force-stop — it again.
+            target = session.target
+            inp = inp.launched(target.pid) if isinstance(target, AndroidTarget) else None
         if inp is None:
             return
         with trio.CancelScope(shield=True), trio.move_on_after(RETRY_DEADLINE) as scope:

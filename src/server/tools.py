@@ -18,7 +18,7 @@ from android import AdbError, discover
 from jdwp.debugger import Debugger, Locals, ObjectPage, StackPage, Summary, ThreadsPage
 
 from .art_costs import art_step_warnings
-from .capabilities import capabilities_for, describe_prerequisites
+from .capabilities import capabilities_for, describe_prerequisites, operations_on
 from .debug_session import DebugSession
 from .failures import ErrorBody, ToolFailure
 from .launching import anr_warning, debug_states
@@ -158,14 +158,23 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                                             facts.pid == ours_pid, exempt.get(facts.pid)))
     capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke, inp.platform)
     return CapabilitiesResult(
-        prerequisites, tuple(candidates), capabilities.operations, limitations,
+        prerequisites, tuple(candidates), operations_on(capabilities, inp.platform), limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
         "at attach, as DEBUGGER_BUSY")
 
 
 async def attach(call: Call) -> AttachResult:
     session = await call.manager.attach(call.input)
+    try:
+        result = _attached(session)
+    except BaseException:  # the app is attached (a launch's held): a failed answer leaves nothing behind
+        await call.manager.abandon(session)
+        raise
     call.session = session
+    return result
+
+
+def _attached(session: DebugSession) -> AttachResult:
     assert session.target is not None  # a session that started has its target
     facts = session.facts
     stop = session.current_stop()

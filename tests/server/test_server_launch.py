@@ -195,3 +195,97 @@ async def test_stops_of_an_app_not_spared_anrs_warn(testbed: Testbed, apps: Apps
             event, _ = await mcp.wait_for(sid, "stopped")
             assert "about 5 s" in event["warning"] and "launch" in event["warning"]
             await mcp.ok("detach_debugger", debugSessionId=sid)
+
+
+async def test_launch_with_the_default_timeout(testbed: Testbed, launcher: LaunchBed) -> None:
+    """No timeoutMs: attach's own default (60 s, more than any other call's cap) holds to the end — the
+    launched process's target, kept for a cleanup retry, is not validated again as another call's input."""
+    app_id = "com.example.launch.default"
+    launcher.add_app(app_id)
+    with trio.fail_after(120):
+        async with connect(Config(), adb=testbed.client()) as mcp:
+            attached = await mcp.ok("attach_debugger", platform="android", deviceId=testbed.serial, appId=app_id,
+                                    launch={})
+            assert attached["state"] == "paused" and attached["result"]["stop"]["reason"] == "launch"
+            assert attached["result"]["launch"]["pid"] == launcher.started(app_id)[0]
+            await _held_then_hit(mcp, launcher, app_id, attached)
+
+
+@pytest.mark.parametrize("where", ["before-start", "after-start", "answer"])
+async def test_a_launch_attach_that_fails_leaves_nothing_behind(
+        testbed: Testbed, launcher: LaunchBed, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A failure once the app was launched, attached and held — while the attach gathers its facts, after
+    the session started, or while its answer is made — answers an error and leaves no session, no suspension
+    and no adb forward: the app runs its start-up code, and the device takes a new session at once."""
+    import server.debug_session
+    import server.tools
+    from server.models import AttachInput
+
+    def boom(*_: object, **__: object) -> None:
+        raise RuntimeError("injected failure")
+
+    if where == "before-start":
+        async def anr_boom(*_: object) -> None:
+            boom()
+        monkeypatch.setattr(server.debug_session, "anr_exempt_of", anr_boom)
+    elif where == "after-start":
+        monkeypatch.setattr(AttachInput, "launched", boom)
+    else:
+        monkeypatch.setattr(server.tools, "_attached", boom)
+    app_id = f"com.example.launch.fails.{where.replace('-', '')}"
+    launcher.add_app(app_id)
+    client = testbed.client()
+    with trio.fail_after(120):
+        async with connect(Config(adb_transport="forward"), adb=client) as mcp:
+            failed = await mcp.fails("attach_debugger", "DEBUGGER_WORKER_FAILED", **target(testbed, app_id, launch={}))
+            assert failed["debug_session_id"] is None and "RuntimeError" in failed["error"]["message"]
+            (pid,) = launcher.started(app_id)
+            while "app created" not in launcher.log(app_id):  # released: its start-up code runs
+                await trio.sleep(0.1)
+            assert all(entry.remote != f"jdwp:{pid}" for entry in await client.list_forward())
+            monkeypatch.undo()
+            attached = await mcp.ok("attach_debugger", **target(testbed, app_id, processId=pid))
+            assert attached["state"] == "running"  # no session holds the device, nothing holds the app
+            sid = attached["result"]["debug_session_id"]
+            threads = (await mcp.ok("get_debugger_threads", debugSessionId=sid))["result"]["threads"]
+            assert threads and not any(thread["suspended"] for thread in threads)
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+
+
+async def test_a_failed_launch_attach_whose_cleanup_failed_blocks_until_a_retry_that_never_relaunches(
+        testbed: Testbed, launcher: LaunchBed, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attach fails before it answers and its cleanup cannot be confirmed: the device takes no new session
+    (the error names the one to detach), and detach_debugger's retry reconnects to the launched process —
+    it never launches (force-stops) the app again."""
+    import re
+
+    import jdwp.debugger.engine
+    import server.debug_session
+    from jdwp.debugger import Cleanup
+
+    async def anr_boom(*_: object) -> None:
+        raise RuntimeError("injected failure")
+
+    async def cleanup_fails(*_: object) -> Cleanup:
+        # Stands for a detach that could not finish; closing the connection still resets the agent.
+        return Cleanup("failed", "unknown", ("unconfirmed: requests, suspensions",), ("injected",))
+
+    monkeypatch.setattr(server.debug_session, "anr_exempt_of", anr_boom)
+    monkeypatch.setattr(jdwp.debugger.engine, "clean_up", cleanup_fails)
+    app_id = "com.example.launch.blocked"
+    launcher.add_app(app_id)
+    with trio.fail_after(120):
+        async with connect(Config(), adb=testbed.client()) as mcp:
+            await mcp.fails("attach_debugger", "DEBUGGER_WORKER_FAILED", **target(testbed, app_id, launch={}))
+            monkeypatch.undo()
+            (pid,) = launcher.started(app_id)
+            blocked = await mcp.fails("attach_debugger", "DEBUGGER_CLEANUP_FAILED",
+                                      **target(testbed, app_id, processId=pid))
+            found = re.search(r"session (dbg-[0-9a-f]+)", blocked["error"]["message"])
+            assert found is not None, blocked["error"]
+            retried = await mcp.ok("detach_debugger", debugSessionId=found.group(1))
+            assert retried["cleanup"]["status"] == "complete", retried["cleanup"]
+            assert retried["cleanup"]["execution_state"] == "running"
+            assert launcher.started(app_id) == [pid]  # reconnected to it, not launched again
+            attached = await mcp.ok("attach_debugger", **target(testbed, app_id, processId=pid))
+            await mcp.ok("detach_debugger", debugSessionId=attached["result"]["debug_session_id"])

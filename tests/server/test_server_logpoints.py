@@ -110,6 +110,7 @@ async def test_a_logpoint_storm_over_stdio_never_starves_state_or_detach(loops: 
             bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=LOOPS, line=STEP_LINE,
                               action="log", logMessage="zq-{i}:{label}", maxHits=10_000)
             assert (bp["result"]["action"], bp["result"]["max_hits"]) == ("log", 10_000)
+            assert "suspend" not in bp["result"]  # a logpoint suspends nothing for the user
             mark = len(loops.lines)
             loops.send("loop 100000000")  # runs far longer than this test: the storm goes on throughout
             seen, _ = await events_until(mcp, sid, "logpoint")

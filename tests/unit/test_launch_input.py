@@ -33,3 +33,24 @@ def test_launch_goes_with_android_only_and_not_with_a_pid() -> None:
         AttachInput(platform="jvm", address="127.0.0.1:5005", launch={})
     with pytest.raises(ValidationError):  # the capabilities tool never launches
         TargetInput(**ANDROID, launch={})
+
+
+def test_the_launched_process_keeps_the_attach_input_as_validated() -> None:
+    """Issue 23 item 11: attach's default timeoutMs (60 s) is above every other call's cap (30 s); the target
+    kept for a cleanup retry is this input with the new pid, never re-validated as another model."""
+    given = AttachInput(**ANDROID, launch={"activity": ".Main"})
+    assert given.timeoutMs == 60000
+    launched = given.launched(8025)
+    assert (launched.launch, launched.processId, launched.timeoutMs) == (None, 8025, 60000)
+    assert AttachInput.model_validate(launched.model_dump()) == launched  # what it holds is valid input
+    assert given.launch is not None and given.processId is None  # the call's input is unchanged
+    for pid in (0, -1, 2**53):
+        with pytest.raises(ValueError, match="not a process id"):
+            given.launched(pid)
+
+
+@pytest.mark.parametrize("timeout", [99, 120001, "60000", 1.5])
+def test_attach_timeouts_are_checked_with_the_input(timeout: object) -> None:
+    with pytest.raises(ValidationError, match="timeoutMs"):
+        AttachInput(**ANDROID, launch={}, timeoutMs=timeout)
+    assert AttachInput(**ANDROID, launch={}, timeoutMs=120000).timeoutMs == 120000

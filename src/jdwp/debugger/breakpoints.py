@@ -610,14 +610,21 @@ class Breakpoints:
     def _why_no_code(entry: _Entry) -> str:
         target = entry.target
         what = target.class_name if isinstance(target, ClassTarget) else target.text
-        armed = "; it stays armed: a class of that source loaded later with code at the line binds it"
+        # Said of the classes loaded so far only: a nested class with code at the line often loads a moment
+        # later (issue 23: rejected, then verified 40-120 ms after), so the reason must not sound final.
+        armed = ("; it may still bind: it stays armed and watches classes that load later (one of that source "
+                 "with code at the line, such as a nested, local or anonymous class, binds it)")
+
+        def classes(count: int) -> str:
+            return f"{count} class" if count == 1 else f"{count} classes"
+
         if not entry.any_table:
-            return f"{what} has no line table (compiled without -g?){armed}"
+            return f"{what} has no line table in the classes loaded so far (compiled without -g?){armed}"
         if isinstance(target, ClassTarget):
             nested = entry.classes_seen - 1
-            among = f" nor in the {nested} classes nested in it loaded so far" if nested > 0 else ""
-            return f"line {entry.line} of {what} has no code{among}{armed}"
-        return f"line {entry.line} of {what} has no code in the {entry.classes_seen} classes of it loaded so far{armed}"
+            among = f" nor in the {classes(nested)} nested in it" if nested > 0 else ""
+            return f"no code at line {entry.line} in {what}{among} loaded so far{armed}"
+        return f"no code at line {entry.line} in the {classes(entry.classes_seen)} of {what} loaded so far{armed}"
 
     # --- class-prepare requests and breakpoint requests -------------------------------------------
 

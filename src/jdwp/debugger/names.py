@@ -15,23 +15,41 @@ from ..protocol.constants import Tag
 _PRIMITIVE_NAMES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long",
                     "F": "float", "D": "double", "V": "void"}
 _IDENTIFIER = r"[A-Za-z_$\u00c0-\uffff][A-Za-z0-9_$\u00c0-\uffff]*"
-BINARY_NAME = re.compile(rf"^{_IDENTIFIER}(?:\.{_IDENTIFIER})*$")
+#: A hidden class's name (below) ends in ``/`` and the suffix its VM chose: HotSpot's is ``0x``
+#: and hex digits (an address); a path such as ``com/example/Foo`` stays no class name.
+BINARY_NAME = re.compile(rf"^{_IDENTIFIER}(?:\.{_IDENTIFIER})*(?:/0x[0-9A-Fa-f]+)?$")
+
+# Hidden classes (JDK 15+, JEP 371: lambdas' proxies, ``Lookup.defineHiddenClass``) are named by the VM: the
+# class file's name, then a suffix. In a JDWP signature a '.' separates the suffix (``Lcom/x/Foo$$Lambda$11.
+# 0x0000000800c03000;``), since '/' separates packages there; ``Class.getName()``, JDI and jdb write the
+# binary name with '/' before it (``com.x.Foo$$Lambda$11/0x0000000800c03000``), as OpenJDK's
+# src/jdk.jdi/share/classes/com/sun/tools/jdi/JNITypeParser.java converts both ways (nextTypeName,
+# typeNameToSignature). No other class's signature or binary name holds that character.
 
 
 def is_binary_name(name: str) -> bool:
-    """A binary class name as ``Class.getName()`` prints it: ``com.example.Outer$Inner``."""
+    """A binary class name as ``Class.getName()`` prints it: ``com.example.Outer$Inner``, or a hidden class's
+    ``com.example.Foo$$Lambda$11/0x0000000800c03000``."""
     return bool(BINARY_NAME.match(name)) and len(name) <= 512
 
 
 def signature_of(binary_name: str) -> str:
-    """``com.example.Foo`` → ``Lcom/example/Foo;``."""
-    return "L" + binary_name.replace(".", "/") + ";"
+    """``com.example.Foo`` → ``Lcom/example/Foo;``; a hidden class's ``com.x.Foo$$Lambda$11/0x…`` →
+    ``Lcom/x/Foo$$Lambda$11.0x…;``."""
+    name, hidden, suffix = binary_name.partition("/")
+    return "L" + name.replace(".", "/") + (f".{suffix}" if hidden else "") + ";"
+
+
+def _class_name(internal: str) -> str:
+    """A class's name inside ``L…;`` → its binary name, a hidden class's with ``/`` before its suffix."""
+    name, hidden, suffix = internal.partition(".")
+    return name.replace("/", ".") + (f"/{suffix}" if hidden else "")
 
 
 def binary_name_of(signature: str) -> str:
     """``Lcom/example/Foo;`` → ``com.example.Foo``; array and primitive signatures → :func:`type_name`."""
     if signature.startswith("L") and signature.endswith(";"):
-        return signature[1:-1].replace("/", ".")
+        return _class_name(signature[1:-1])
     return type_name(signature)
 
 
@@ -40,7 +58,7 @@ def type_name(signature: str) -> str:
     dims = len(signature) - len(signature.lstrip("["))
     element = signature[dims:]
     if element.startswith("L") and element.endswith(";"):
-        base = element[1:-1].replace("/", ".")
+        base = _class_name(element[1:-1])
     else:
         base = _PRIMITIVE_NAMES.get(element, element)
     return base + "[]" * dims

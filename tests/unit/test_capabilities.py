@@ -1,0 +1,42 @@
+"""What get_debugger_capabilities offers a target: operations of the target's platform only (issue 23 item 12)."""
+
+from __future__ import annotations
+
+import socket
+
+import trio
+
+from android import AdbClient
+from android.connection import ServerAddress
+from server.app import call_tool
+from server.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, operations_on
+from server.session_manager import SessionManager
+from server.targets import Config
+
+
+def test_launch_is_an_android_operation_only() -> None:
+    for capabilities in (CAPABILITIES, INVOKE_CAPABILITIES):
+        assert "launch" in capabilities.operations  # the profile's, over both of its platforms
+        android, jvm = operations_on(capabilities, "android"), operations_on(capabilities, "jvm")
+        assert android == capabilities.operations
+        assert jvm == tuple(op for op in capabilities.operations if op != "launch")
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_capabilities_of_a_jvm_and_of_an_android_target() -> None:
+    adb = AdbClient(ServerAddress("127.0.0.1", closed_port()), start_server=False)  # unreachable: facts only
+    async with trio.open_nursery() as nursery:
+        manager = SessionManager(Config(), nursery, adb)
+        jvm = await call_tool(manager, "get_debugger_capabilities", {"platform": "jvm", "address": "127.0.0.1:1"})
+        android = await call_tool(manager, "get_debugger_capabilities",
+                                  {"platform": "android", "deviceId": "emulator-5554", "appId": "com.example.app"})
+        nursery.cancel_scope.cancel()
+    assert jvm["success"] and android["success"]
+    assert "launch" not in jvm["result"]["supported_operations"]
+    assert "launch" in android["result"]["supported_operations"]
+    assert android["result"]["prerequisites"]["adb"]["available"] is False

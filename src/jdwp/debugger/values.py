@@ -192,6 +192,21 @@ class Values:
             return binary_name_of(signature)
         return binary_name_of(await self.symbols.signature(await self.type_id(handle)))
 
+    async def read_text(self, value: Value, units: int) -> Text:
+        """A string value's first ``units`` UTF-16 units and its length, read only as far as that
+        (:mod:`.strings`); ``shown`` is ``None`` (with a note) when the VM could only send it whole and it was
+        too large. For expressions, conditions and logpoints, which need more of a string than a summary shows.
+
+        Raises:
+            StaleReference: the string was collected.
+        """
+        handle = self.handle(value)
+        known = self._known[handle]
+        if known.text is not None and (not known.text.truncated or known.text.shown is None):
+            return known.text
+        with stale_on_collected(handle):
+            return (await self.strings.texts([known.wire], units))[known.wire]
+
     # --- summaries ---------------------------------------------------------------------------------
 
     async def summarize(self, values: Sequence[Value], declared: Sequence[str | None] = ()) -> list[Summary]:

@@ -419,7 +419,8 @@ class Evaluator(Calling):
 
     async def _equal(self, left: Result, right: Result, expr: Binary) -> bool:
         if self._is_string(left) and self._is_string(right):
-            texts: list[StringText] = await gather([partial(self._bounded_text, left), partial(self._bounded_text, right)])
+            texts: list[StringText] = await gather([partial(self._bounded_text, left),
+                                                    partial(self._bounded_text, right)])
             if any(t.shown is None or t.truncated for t in texts):
                 lengths = [t.length for t in texts]
                 if None not in lengths and lengths[0] != lengths[1]:

@@ -161,6 +161,16 @@ def report(rows: list[Row], machine: str, elapsed: float) -> str:
         "",
         f"**{'Every call: app alive, session alive.' if ok else 'Some calls failed: see the table.'}**",
         "",
+        "What bounds them: a string is read from its `value`/`coder` fields, only the units shown, at most 4,096 "
+        "elements per `ArrayReference.GetValues` (its whole `StringReference.Value` would be a 90 MB reply); a "
+        "`StringBuilder` page reads its slice of the backing array; a stack page asks `ThreadReference.Frames` "
+        "for its own frames; a thread listing shows at most 1,000 threads and 2,000 frames in all. Where a VM "
+        "can only send a string whole (ART's `StringReference.Value`), a reply over the 64 MiB packet limit "
+        "fails that request alone: the framing skips its body as it arrives, never holding it, and the value "
+        "is shown `truncated` with `length` from the object's `count` field and a `note`. That path is tested "
+        "with a byte-faithful fake VM (`tests/replay/test_string_bounds.py`, `tests/replay/test_client_faults.py`) "
+        "and sans-IO (`tests/unit/test_oversized_packets.py`); it was not run on a real ART device here.",
+        "",
         "| heap | call | ms | answer bytes | app alive | session alive | error |",
         "|---|---|---|---|---|---|---|",
     ]

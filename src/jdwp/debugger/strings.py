@@ -16,9 +16,9 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``).
 - **ART** keeps a string's characters inline in the object (``art/runtime/mirror/string.h``: ``count_`` and
   a ``value_``/``value_compressed_`` union, no array), so only ``StringReference.Value`` can read them. Its
   reply may exceed the packet cap: the client then fails that request alone (``ReplyTooLarge``, the body
-  skipped unread) and the summary says so, with the length from the ``count`` field
-  (``count_ >> 1`` with string compression: "count_ holds the StringCompressionFlag in the least
-  significant bit and the length in the remaining bits", same header).
+  skipped unread) and the summary says so, with the length from the ``count`` field: with string
+  compression (Android 8 on) that header keeps the compression flag in ``count_``'s lowest bit and the length
+  in the bits above it, so the length is ``count >> 1``.
 - Any other layout: ``StringReference.Value``, and a note without a length when it is too large.
 
 The layout is learnt once per session on HotSpot 9+ (``java.lang.String`` by name, then its declared fields,

@@ -52,10 +52,19 @@ def _heap(layout: str) -> tuple[Heap, list[tuple[str, str, Value]], dict[int, st
     return heap, locals_, texts
 
 
-def _handlers(heap: Heap, local_names: list[tuple[str, str, Value]], version: VersionReply) -> Any:
+def _handlers(heap: Heap, local_names: list[tuple[str, str, Value]], version: VersionReply,
+              lengths: list[int] | None = None) -> Any:
     def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
         table = heap.handlers(vm_ref, local_names)
         table["VirtualMachine.Version"] = lambda out: version
+        region = table["ArrayReference.GetValues"]
+
+        def counted(out: Any) -> Any:
+            if lengths is not None:
+                lengths.append(out.length)
+            return region(out)
+
+        table["ArrayReference.GetValues"] = counted
         return table
     return handlers
 
@@ -66,7 +75,8 @@ async def _frame(debugger: Any, stop_id: str) -> str:
 
 async def test_hotspot_strings_are_read_from_their_fields_as_far_as_shown() -> None:
     heap, local_names, _ = _heap("hotspot")
-    async with scripted(_handlers(heap, local_names, OPENJDK), max_packet=CAP) as (vm, debugger):
+    lengths: list[int] = []
+    async with scripted(_handlers(heap, local_names, OPENJDK, lengths), max_packet=CAP) as (vm, debugger):
         stop_id, found = await locals_at_a_hit(vm, debugger)
         frame = await _frame(debugger, stop_id)
         by_name = {local.name: local for local in found.locals}
@@ -82,6 +92,8 @@ async def test_hotspot_strings_are_read_from_their_fields_as_far_as_shown() -> N
         page = await debugger.object(stop_id, by_name["huge"].object_id, offset=100_000, limit=10_000)
         assert (page.text, page.total, page.next_offset) == (HUGE[100_000:110_000], 120_000, 110_000)
         assert vm.count("StringReference.Value") == 1
+        # Every array read was bounded: the prefixes (257 units of each long one) and the page's 10,000 bytes.
+        assert max(lengths) <= 4096 and sum(lengths) == 257 + 2 * 257 + 10_000
         # The same strings again: read once, kept with their handles.
         before = len(vm.sent)
         again = await debugger.locals(stop_id, frame)

@@ -202,8 +202,8 @@ class Values:
         """
         handle = self.handle(value)
         known = self._known[handle]
-        if known.text is not None and (not known.text.truncated or known.text.shown is None):
-            return known.text
+        if known.text is not None and (not known.text.truncated or known.text.shown is None or units <= MAX_STRING):
+            return known.text  # what a summary read is enough
         with stale_on_collected(handle):
             return (await self.strings.texts([known.wire], units))[known.wire]
 

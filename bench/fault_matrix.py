@@ -5,6 +5,7 @@
     python bench/fault_matrix.py --no-write       # print only
     python bench/fault_matrix.py --journey condition --sample 6   # a conditional breakpoint's journey
     python bench/fault_matrix.py --journey logpoint --sample 6    # a logpoint storm's journey
+    python bench/fault_matrix.py --hostile strings   # hostile heaps: 30M-char strings, 10,000 frames, 5,000 threads
 
 A clean run of the journey (tests/faults/journey.py: attach, a pending and a loaded breakpoint, stop, stack,
 locals, step, resume, a pause with the threads listed and a listed thread's stack, resume, detach, through
@@ -151,9 +152,13 @@ def main() -> None:
     parser.add_argument("--timeout-ms", type=int, default=1000, help="every tool call's timeoutMs (default 1000)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/reliability.md alone")
     parser.add_argument("--journey", choices=JOURNEYS, default="reference", help="which journey (default reference)")
+    parser.add_argument("--hostile", choices=("strings",), help="instead, read-only calls on hostile heaps "
+                        "(bench/hostile_strings.py: strings, stacks, threads)")
     args = parser.parse_args()
     if not shutil.which("java") or not shutil.which("javac"):
         sys.exit("bench/fault_matrix.py needs java and javac (OpenJDK 17) on PATH")
+    if args.hostile == "strings":
+        sys.exit(hostile_strings(args.no_write))
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_fixtures(Path(tmp), javac=shutil.which("javac") or "javac")
         clean, outcomes, restarts, elapsed = trio.run(run, classes, args.sample, args.timeout_ms, args.journey)
@@ -168,6 +173,18 @@ def main() -> None:
         section = "faults" if args.journey == "reference" else f"faults_{args.journey}"
         print(f"wrote {write_section(section, text)}")
     sys.exit(0 if total["clean"] == total["runs"] else 1)
+
+
+def hostile_strings(no_write: bool) -> int:
+    import hostile_strings as hostile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = compile_fixtures(Path(tmp), javac=shutil.which("javac") or "javac")
+        text, ok = hostile.measure(classes, shutil.which("java") or "java", machine())
+    print(text)
+    if not no_write:
+        print(f"wrote {write_section('hostile_strings', text)}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ Design (the MCP SDK's dispatcher, in trio):
   under a deadline. Its entry is removed in ``finally``, so a late reply for a cancelled request is
   dropped. :meth:`JdwpClient.request_all` sends several in one write and waits for them in the calling
   task: a round trip for N commands without a task per command.
+- A reply longer than the packet cap fails its own request with ``ReplyTooLarge`` as soon as its header
+  is in; the framing drops its body as it arrives (never held), and the connection goes on.
 - Writes are serialised by a lock and shielded from cancellation (with their own deadline): a write cut
   in half would desynchronise the peer's framing for every later packet. When nothing else is being
   written, a packet goes straight into the socket without a trip through the scheduler (see
@@ -36,13 +38,14 @@ from .mirrors import Mirrors
 from .protocol.commands import DDM, Command, Empty, Event, VirtualMachine
 from .protocol.commands.events import Composite, DdmChunk
 from .protocol.commands.vm import VersionReply
-from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
+from .protocol.connection import NEED_DATA, Closed, JdwpConnection, Oversized, State
 from .protocol.errors import (
     CommandError,
     CommandTimeout,
     ConnectionClosed,
     JdwpError,
     ProtocolError,
+    ReplyTooLarge,
     UsageError,
 )
 from .protocol.types import IdSizes
@@ -111,7 +114,9 @@ class _Unwaited:
         if self.outcome is not None:
             return
         self.outcome = outcome
-        if isinstance(outcome, JdwpError):
+        if isinstance(outcome, ReplyTooLarge):
+            self._on_error(outcome.named(self._name))
+        elif isinstance(outcome, JdwpError):
             self._on_error(_again(outcome))
         elif outcome.error_code:
             self._on_error(CommandError.for_code(self._name, outcome.error_code))
@@ -175,7 +180,7 @@ class JdwpClient(Mirrors):
         self.first_reply_s: float | None = None
         self._first_answers: list[tuple[tuple[Command[Any, Any], Any], Any]] = []
         self._counts = {"requests": 0, "writes": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
-                        "ddm_dropped": 0, "unknown_commands": 0}
+                        "ddm_dropped": 0, "unknown_commands": 0, "oversized": 0}
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -328,6 +333,9 @@ class JdwpClient(Mirrors):
                     await slots[-1][1].wait()
                 for index, ((command, _), (_, slot)) in enumerate(zip(requests, slots, strict=True)):
                     outcome = await slot.wait()
+                    if isinstance(outcome, ReplyTooLarge):
+                        results.append(outcome.named(command.name))
+                        continue
                     if isinstance(outcome, JdwpError):
                         raise _again(outcome)
                     if outcome.error_code:
@@ -413,6 +421,8 @@ class JdwpClient(Mirrors):
                 raise CommandTimeout(f"{name}: no reply within {seconds:g} s")
         finally:
             self._pending.pop(packet_id, None)
+        if isinstance(outcome, ReplyTooLarge):
+            raise outcome.named(name)
         if isinstance(outcome, JdwpError):
             raise _again(outcome)
         if outcome.error_code:
@@ -524,6 +534,8 @@ class JdwpClient(Mirrors):
                     self._conn.receive_data(await self._receive())
                 elif isinstance(event, Closed):
                     self._finish(event.error())
+                elif isinstance(event, Oversized):
+                    self._oversized(event)
                 else:
                     self._dispatch(event)
         except ProtocolError as exc:
@@ -571,6 +583,21 @@ class JdwpClient(Mirrors):
             self._counts["unknown_commands"] += 1
             log.warning("dropping a command the VM sent that we do not know: set %d, command %d, %d bytes",
                         packet.command_set, packet.command, len(packet.body))
+
+    def _oversized(self, header: Oversized) -> None:
+        """A packet over the cap, whose body the framing is skipping: a reply fails its own request at once;
+        a command (an event set or DDM chunk that big) is lost, and said so."""
+        self._counts["oversized"] += 1
+        if not header.is_reply:
+            log.warning("dropping a %d-byte command packet from the VM (set %d, command %d): over the %d-byte "
+                        "limit", header.length, header.code >> 8, header.code & 0xFF, header.limit)
+            return
+        waiter = self._pending.pop(header.packet_id, None)
+        if waiter is None:
+            self._counts["late_replies"] += 1
+            return
+        self._counts["replies"] += 1
+        waiter.deliver(ReplyTooLarge("", header.length, header.limit))
 
     def _finish(self, error: JdwpError) -> None:
         if self._terminal is not None:
@@ -673,7 +700,7 @@ async def open_jdwp(
             ``Version``), within ``handshake_timeout`` and ``first_reply_timeout`` seconds.
         ProtocolError: the peer is not a JDWP agent.
     """
-    connection = JdwpConnection(max_packet)
+    connection = JdwpConnection(max_packet, skip_oversized=True)
     if handshake:
         try:
             await _handshake(stream, connection, handshake_timeout)

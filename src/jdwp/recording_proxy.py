@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 import trio
 
-from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
+from .protocol.connection import NEED_DATA, Closed, JdwpConnection, Oversized, State
 from .protocol.errors import ProtocolError
 from .protocol.wire import DEFAULT_MAX_PACKET, HANDSHAKE, encode_packet
 from .recording import IN, OUT, Writer
@@ -56,6 +56,7 @@ async def read_packets(stream: trio.abc.Stream, *, max_packet: int = DEFAULT_MAX
         while (event := framing.next_event()) is not NEED_DATA:
             if isinstance(event, Closed):
                 return
+            assert not isinstance(event, Oversized)  # this framing does not skip: an over-cap length raises
             yield encode_packet(event)
         if not data:
             return
@@ -75,6 +76,7 @@ async def _pump(source: trio.abc.Stream, sink: trio.abc.Stream, direction: str, 
             while (event := framing.next_event()) is not NEED_DATA:
                 if isinstance(event, Closed):
                     return
+                assert not isinstance(event, Oversized)  # this framing does not skip: an over-cap length raises
                 writer.packet(direction, event, encode_packet(event))
             if not data:
                 return

@@ -16,7 +16,7 @@ import dataclasses
 
 import trio
 
-from .protocol.connection import NEED_DATA, Closed, JdwpConnection, State
+from .protocol.connection import NEED_DATA, Closed, JdwpConnection, Oversized, State
 from .protocol.errors import JdwpError
 from .protocol.wire import HANDSHAKE, CommandPacket, Packet, ReplyPacket, encode_packet
 from .recording import OUT, Recording
@@ -112,6 +112,7 @@ class ReplayVm:
             if isinstance(event, Closed):
                 return None
             if event is not NEED_DATA:
+                assert not isinstance(event, Oversized)  # this framing does not skip: an over-cap length raises
                 return event
             framing.receive_data(await stream.receive_some(self._receive_size))
 

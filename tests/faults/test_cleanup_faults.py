@@ -17,7 +17,7 @@ from jdwp.debugger import open_debugger
 from jdwp.protocol.commands import VirtualMachine
 from support.fakevm import FakeVm
 
-UNFRAMEABLE = struct.pack(">IIBH", 0xFFFF_FFF0, 1, 0x80, 0)  # a length far past the packet cap
+UNFRAMEABLE = struct.pack(">IIBH", 5, 1, 0x80, 0)  # a length shorter than the header (an over-cap one is skipped)
 
 
 @pytest.mark.parametrize("fault", ["garbage", "eof"])
@@ -46,7 +46,7 @@ async def test_a_garbled_or_lost_dispose_reply_ends_in_a_failed_cleanup(fault: s
                 cleanup = await engine.detach()
             if fault == "garbage":  # the goodbye is unconfirmed
                 assert (cleanup.status, cleanup.execution_state) == ("failed", "unknown")
-                assert "exceeds" in cleanup.errors[0]
+                assert "shorter than" in cleanup.errors[0]
             else:  # the VM closing on Dispose is what Dispose asks for; the evidence came before it
                 assert cleanup.status == "complete"
             assert engine.state == "detached"

@@ -12,7 +12,7 @@ import trio
 import trio.testing
 
 import jdwp
-from jdwp.protocol.commands import VirtualMachine
+from jdwp.protocol.commands import Empty, VirtualMachine
 from jdwp.protocol.commands.vm import VersionReply
 from jdwp.protocol.wire import HANDSHAKE
 from support.fakevm import FakeVm
@@ -94,13 +94,55 @@ async def test_length_below_header_is_a_protocol_error() -> None:
     assert "shorter than" in str(error)
 
 
-async def test_over_cap_length_is_a_protocol_error_not_an_allocation() -> None:
-    async def script(fake: FakeVm) -> None:
-        await fake.stream.send_all(struct.pack(">IIBH", 0xFFFFFFF0, 2, 0x80, 0))
+async def test_an_over_cap_reply_fails_its_request_only_and_is_never_held() -> None:
+    # Stands for ART's StringReference.Value (10,1) of a huge string: the VM sends the whole reply. Its
+    # header fails that request at once; its body is skipped as it streams in; the next request is answered.
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    body = 300_000
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            async def vm_side() -> None:
+                await fake.open()
+                asked = await fake.receive()
+                assert asked is not None
+                await fake.stream.send_all(struct.pack(">IIBH", 11 + body, asked.id, 0x80, 0))
+                for _ in range(body // 10_000):
+                    await fake.stream.send_all(b"\xee" * 10_000)
+                threads = await fake.receive()
+                assert threads is not None
+                await fake.reply(threads, struct.pack(">iQ", 1, 5))
 
-    error = await _open_then(script)
-    assert isinstance(error, jdwp.ProtocolError)
-    assert "exceeds" in str(error)
+            nursery.start_soon(vm_side)
+            async with jdwp.open_jdwp(client_end, max_packet=64 * 1024) as vm:
+                with pytest.raises(jdwp.ReplyTooLarge) as info:
+                    await vm.version()
+                assert (info.value.length, info.value.limit) == (11 + body, 64 * 1024)
+                assert "VirtualMachine.Version" in str(info.value) and "exceeds" in str(info.value)
+                assert isinstance(info.value, jdwp.CommandError)
+                assert await vm.all_threads() == [5]
+                assert not vm.is_closed and vm.statistics()["oversized"] == 1
+
+
+async def test_an_over_cap_reply_in_a_pipelined_write_is_that_request_s_answer() -> None:
+    client_end, vm_end = trio.testing.memory_stream_pair()
+    fake = FakeVm(vm_end)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            async def vm_side() -> None:
+                await fake.open()
+                first, second = await fake.receive(), await fake.receive()
+                assert first is not None and second is not None
+                await fake.stream.send_all(struct.pack(">IIBH", 11 + 5000, first.id, 0x80, 0) + b"\x00" * 5000)
+                await fake.reply(second, struct.pack(">iQ", 1, 6))
+
+            nursery.start_soon(vm_side)
+            async with jdwp.open_jdwp(client_end, max_packet=1024) as vm:
+                answers = await vm.request_all([(VirtualMachine.Version, Empty()),
+                                                (VirtualMachine.AllThreads, Empty())])
+                assert isinstance(answers[0], jdwp.ReplyTooLarge)
+                assert answers[0].command == "VirtualMachine.Version"
+                assert list(answers[1].threads) == [6]
 
 
 async def test_garbage_handshake_is_a_protocol_error() -> None:
@@ -310,7 +352,7 @@ async def test_events_end_when_the_peer_sends_unframeable_bytes() -> None:
                 await fake.open()
                 body = bytes([0, 0, 0, 0, 1, jdwp.EventKind.VM_DEATH]) + struct.pack(">i", 0)
                 await fake.send_command(64, 100, body)
-                await fake.stream.send_all(struct.pack(">IIBH", 0xFFFF_FFF0, 9, 0, 0))  # a length past the cap
+                await fake.stream.send_all(struct.pack(">IIBH", 5, 9, 0, 0))  # a length shorter than the header
 
             nursery.start_soon(vm_side)
             async with jdwp.open_jdwp(client_end) as vm:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..protocol.constants import ErrorCode, Tag
+from ..protocol.constants import ErrorCode
 from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
@@ -47,6 +47,7 @@ from . import arraymaps, linked
 from ._gather import gather
 from .objects import (
     ELEMENT_LIMITS,
+    UNIT_LIMITS,
     ClassInfo,
     Entry,
     Layouts,
@@ -55,8 +56,9 @@ from .objects import (
     element,
     next_of,
     page_bounds,
-    text_page,
+    slice_page,
 )
+from .strings import read_units
 from .values import Values, stale_on_collected
 
 Answer = tuple[ObjectPage | None, str | None]
@@ -313,18 +315,13 @@ class _Reader:
         coder = await self.fields(self.handle, self.chain, owner, "coder")
         count = int(read["count"].value or 0)
         array = ObjectId(int(read["value"].value))  # type: ignore[arg-type]
+        # Only the page's units of the backing array, in bounded chunks (bytes with coder on OpenJDK 9+, chars
+        # on Android): a 10M-char builder's page no longer reads the other 9,99x,xxx.
+        start, end = page_bounds(self.offset, self.limit, count, UNIT_LIMITS, "UTF-16 units")
+        units = 1 if coder and coder["coder"].value == 1 else None
         with stale_on_collected(self.handle):
-            region = await self.values.vm.array_reference.get_values(
-                array, 0, count * (2 if coder and coder["coder"].value == 1 else 1)) if count else None
-        if region is None:
-            text = ""
-        elif region.tag == Tag.CHAR:
-            text = "".join(region.values)
-        elif coder and coder["coder"].value == 1:  # UTF-16 in the platform's byte order: little-endian here
-            text = bytes(b & 0xFF for b in region.values).decode("utf-16-le", "surrogatepass")
-        else:
-            text = bytes(b & 0xFF for b in region.values).decode("latin-1")
-        return text_page(self.handle, "object", self.runtime, text, self.offset, self.limit), None
+            part = await read_units(self.values.vm, array, units, start, end)
+        return slice_page(self.handle, "object", self.runtime, count, start, end, part), None
 
 
 def _capacity(read: dict[str, Value], size: int) -> int | None:

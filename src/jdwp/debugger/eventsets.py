@@ -157,10 +157,13 @@ class EventSets:
             lambda: self.vm.thread_reference.name(thread),
             lambda: self.symbols.describe([location] if location else []),
             lambda: self.steps.drop_ended_threads(thread),
-            partial(self.symbols.prefetch_variable_table, location)]
+            partial(self.symbols.prefetch_variable_table, location),
+            # java.lang.String's layout, once per session on HotSpot (the strings of the stop's locals are read
+            # by it, .strings): here it overlaps the stop's own round trips instead of adding to the locals'.
+            self.values.strings.reading_layout]
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
-        name, positions, _, _, *thrown = await gather(thunks)
+        name, positions, _, _, _, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self.steps.step_past_synthetic(found.step, location):
                 return None

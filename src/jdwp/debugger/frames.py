@@ -83,8 +83,9 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
     Returns the page, the new frame handles it issued, and the frame count.
     """
     if known_count is None:
-        # The count and the frames go out together; "all from offset" cannot overrun the stack.
-        total_frames, tail = await _count_and_frames(vm, thread, offset)
+        # The count and the page's frames go out together (DESIGN.md §8.1: never "all from offset", which is
+        # a 10,000-frame reply on a deep recursion).
+        total_frames, tail = await _count_and_frames(vm, thread, offset, min(limit, MAX_FRAMES_PER_STOP - offset))
     else:
         total_frames = known_count
         wanted = min(limit, min(known_count, MAX_FRAMES_PER_STOP) - offset)
@@ -142,15 +143,22 @@ async def _read_variables(symbols: Symbols, location: Location) -> None:
         log.debug("variable table for inline frames not read: %s", exc)
 
 
-async def _count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int) -> tuple[int, list[Any]]:
-    """``FrameCount`` and every frame from ``offset`` (none past the bottom of the stack), in one write."""
+async def _count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int, limit: int) -> tuple[int, list[Any]]:
+    """``FrameCount`` (11,7) and at most ``limit`` frames from ``offset`` (``Frames`` 11,6), in one write. A
+    stack that ends within the page answers the frames ``INVALID_LENGTH``; the count, which came with it,
+    says how many there are, and they are asked again (one more round trip, for a short stack only)."""
+    if limit <= 0:
+        return (await vm.thread_reference.frame_count(thread)), []
     count, frames = await vm.request_all([(ThreadReference.FrameCount, ThreadOut(thread)),
-                                          (ThreadReference.Frames, FramesOut(thread, offset, -1))])
+                                          (ThreadReference.Frames, FramesOut(thread, offset, limit))])
     if isinstance(count, CommandError):
         raise count
     if isinstance(frames, CommandError):
         if frames.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
-            return count.frame_count, []  # offset at or past the bottom of the stack
+            remaining = min(limit, count.frame_count - offset)
+            if remaining <= 0:
+                return count.frame_count, []  # offset at or past the bottom of the stack
+            return count.frame_count, await vm.thread_reference.frames(thread, offset, remaining)
         raise frames
     return count.frame_count, frames.frames
 
@@ -393,4 +401,4 @@ def _is_live(variable: VariableSlot, index: int) -> bool:
 def _local(name: str, declared: str, summary: Summary) -> Local:
     kind = "unavailable" if summary.kind == "void" else summary.kind  # a variable is never void
     return Local(name, declared, kind, summary.value, summary.truncated, summary.length,
-                 summary.object_id, summary.runtime_type, summary.reason)
+                 summary.object_id, summary.runtime_type, summary.reason, note=summary.note)

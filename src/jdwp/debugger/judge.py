@@ -44,10 +44,10 @@ from .frame_guess import FrameGuesses
 from .frames import FrameRef, WrongFrameGuess, frame_locals
 from .hits import HitCounts, HitPlan
 from .model import BreakpointSpent, EngineEvent, Locals, LogpointHit, SourcePosition
-from .names import java_text
+from .names import java_prefix, java_text
 from .objects import Layouts
 from .symbols import Symbols
-from .values import Summary, ValueKind, Values
+from .values import MAX_STRING, Summary, ValueKind, Values
 
 LOGPOINTS_PER_SECOND = 100  # per session, DESIGN.md §7.6
 SHOWN_LOCALS = 20
@@ -330,8 +330,9 @@ class HitJudge:
             except (DebuggerError, CommandError) as exc:
                 parts.append(f"<{exc}>")
                 continue
-            if isinstance(result, Text):
-                parts.append(result.text)
+            if isinstance(result, Text):  # a made string (a concatenation): cut as a string summary is
+                shown, length = java_prefix(result.text, MAX_STRING)
+                parts.append(shown + ("…" if length > MAX_STRING else ""))
             else:
                 (summary,) = await self.values.summarize([result])
                 parts.append(_shown(summary, quote=False))

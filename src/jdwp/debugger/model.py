@@ -317,6 +317,8 @@ class Local:
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     captured: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: Why the value is shown only in part or not at all (a string too large for the VM to send whole).
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "name", "type")

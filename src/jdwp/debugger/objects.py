@@ -20,13 +20,14 @@ from typing import Any, Literal
 
 from ..protocol.commands.reftypes import FieldInfo
 from ..protocol.constants import Tag
-from ..protocol.errors import CommandError
+from ..protocol.errors import CommandError, ReplyTooLarge
 from ..protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ..protocol.values import Value
 from ._gather import gather
 from .errors import InvalidArgument
 from .model import OMIT_EMPTY, bound_names
 from .names import binary_name_of, java_length, type_name
+from .strings import read_units
 from .values import Summary, Values, stale_on_collected
 
 ObjectKind = Literal["object", "array", "string"]
@@ -55,6 +56,7 @@ class ObjectField:
     object_id: str | None = None
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "name", "declaring_class", "declared_type")
@@ -71,6 +73,7 @@ class Element:
     length: int | None = None
     object_id: str | None = None
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -339,12 +342,12 @@ async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...],
 def _field(info: FieldInfo, owner: ClassInfo, summary: Summary) -> ObjectField:
     return ObjectField(info.name, owner.name, type_name(info.signature), bool(info.mod_bits & ACC_STATIC),
                        summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                       summary.runtime_type)
+                       summary.runtime_type, note=summary.note)
 
 
 def element(index: int, summary: Summary) -> Element:
     return Element(index, summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                   summary.runtime_type)
+                   summary.runtime_type, note=summary.note)
 
 
 def as_values(region: Any) -> list[Value]:
@@ -370,10 +373,35 @@ async def array_page(values: Values, handle: str, offset: int, limit: int | None
 
 
 async def string_page(values: Values, handle: str, offset: int, limit: int | None) -> ObjectPage:
+    """A page of a string's text: on HotSpot only the page's units of its ``value`` array
+    (:meth:`.strings.Strings.backing`); elsewhere the whole text (``StringReference.Value``), or, when the VM's
+    reply is over the packet cap, no text, the length where the object's fields give it, and a note."""
     wire, _ = values.resolve(handle)
     with stale_on_collected(handle):
-        text = await values.vm.string_reference.value(ObjectId(wire))
+        backing = await values.strings.backing(wire)
+        if backing is not None:
+            array, coder, length = backing
+            start, end = page_bounds(offset, limit, length, UNIT_LIMITS, "UTF-16 units")
+            part = await read_units(values.vm, array, coder, start, end) if array is not None else ""
+            return slice_page(handle, "string", "java.lang.String", length, start, end, part)
+        try:
+            text = await values.vm.string_reference.value(ObjectId(wire))
+        except ReplyTooLarge as exc:
+            read = await values.strings.too_large(wire, exc)
+            total = read.length or 0
+            start, _ = page_bounds(offset, limit, total, UNIT_LIMITS, "UTF-16 units")
+            return ObjectPage(handle, "string", "java.lang.String", "string", start, total, None,
+                              length=read.length, note=read.note)
     return text_page(handle, "string", "java.lang.String", text, offset, limit)
+
+
+def slice_page(handle: str, kind: ObjectKind, runtime: str, length: int, start: int, end: int, part: str,
+               view: View = "string") -> ObjectPage:
+    """A page of units ``[start, end)`` of a text of ``length`` units, read alone (``part``); it ends before a
+    high surrogate whose pair would be cut, as :func:`text_page` does."""
+    if end < length and end - start > 1 and part and 0xD800 <= ord(part[-1]) <= 0xDBFF:
+        part, end = part[:-1], end - 1
+    return ObjectPage(handle, kind, runtime, view, start, length, next_of(end, length), length=length, text=part)
 
 
 def text_page(handle: str, kind: ObjectKind, runtime: str, text: str, offset: int, limit: int | None,

@@ -40,6 +40,9 @@ __all__ = ["MAX_DEPTH", "MAX_THREADS", "Listing", "Monitor", "ThreadInfo", "Thre
 
 MAX_THREADS = 1000
 MAX_DEPTH = 50
+#: Frames one listing carries in all (DESIGN.md §8.1: 1,000 threads x 50 frames would be a 12 MB answer):
+#: past it each thread gets an equal share, at least one frame, and the note says so.
+MAX_LISTED_FRAMES = 2000
 ThreadStatusName = Literal["running", "sleeping", "waiting", "monitor", "zombie", "not_started"]
 #: JDWP ThreadStatus (0–4); 5 is JDI's "not started", which some back ends send for a thread not yet run.
 STATUS: dict[int, ThreadStatusName] = {0: "zombie", 1: "running", 2: "sleeping", 3: "monitor", 4: "waiting",
@@ -148,6 +151,15 @@ def pause_stop(stop_id: str) -> Stop:
     return Stop(stop_id, ("pause",), None, None, None, (), note=PAUSE_NOTE)
 
 
+def _shared_depth(held: Sequence[_Thread], depth: int) -> int:
+    """``depth``, or the equal share of :data:`MAX_LISTED_FRAMES` (at least 1) when the threads' frames would
+    exceed it."""
+    wanted = sum(min(depth, t.frame_count or 0) for t in held)
+    if wanted <= MAX_LISTED_FRAMES or not held:
+        return depth
+    return max(1, min(depth, MAX_LISTED_FRAMES // len(held)))
+
+
 async def _tolerant(thunk: Callable[[], Awaitable[Any]]) -> Any:
     """The thunk's result, or ``None`` when its thread (or object) is gone or not suspended."""
     try:
@@ -199,13 +211,18 @@ class Threads:
         listed = await self._basics(everyone[:MAX_THREADS])
         held = [t for t in listed if t.suspended and t.status != 0]
         groups, _ = await gather([partial(self._group_names, listed), partial(self._monitors_and_counts, held, caps)])
-        await self._frames_and_owners(held, depth, caps)
+        shared = _shared_depth(held, depth)
+        await self._frames_and_owners(held, shared, caps)
         listing = Listing(ThreadsPage((), 0, False))
         listing.names = {t.id: t.name for t in listed}
         handle = partial(_handle, stop_id)
         infos = await self._stop_infos(listed, groups, handle, listing)
         cycles = _deadlocks(held, handle) if caps.contended else []
         note = None if caps.owned and caps.contended else NO_MONITORS_NOTE
+        if shared < depth:
+            cut = (f"stackDepth {depth} was cut to {shared} frame{'s' if shared != 1 else ''} a thread: a listing "
+                   f"carries at most {MAX_LISTED_FRAMES:,} frames; get_debugger_stack pages one thread's stack")
+            note = cut if note is None else f"{cut}; {note}"
         listing.page = ThreadsPage(tuple(infos), len(everyone), len(everyone) > MAX_THREADS, tuple(cycles), note)
         return listing
 

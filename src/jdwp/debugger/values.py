@@ -11,9 +11,13 @@ until it is disposed, so the map needs no pinning: we never call ``ObjectReferen
 
 **Summaries.** :meth:`Values.summarize` turns tagged values into :class:`Summary` records: primitives as
 Java prints them, strings (cut at 256 UTF-16 units, with their length), arrays (with their length) and
-objects, each with its runtime type. One write asks every string's text, every array's length and
-every object's type together (``StringReference.Value`` 10,1, ``ArrayReference.Length`` 13,1,
-``ObjectReference.ReferenceType`` 9,1); a second one the signatures of types not seen before. A type or
+objects, each with its runtime type. One write asks every array's length and every object's type
+together (``ArrayReference.Length`` 13,1, ``ObjectReference.ReferenceType`` 9,1); a second one the
+signatures of types not seen before. Strings are read as far as they are shown (:mod:`.strings`): on
+HotSpot from their ``value`` and ``coder`` fields, alongside those questions; elsewhere with
+``StringReference.Value`` in the first write, where a reply over the packet cap makes a summary with
+``truncated``, the length where the object's fields give it, and a ``note``. What was read of a string is
+kept with its handle (a string never changes). A type or
 an array length, once known, is kept with the handle: neither changes during an object's life. An array
 declared of a primitive type (``int[]``, ``byte[][]``) is of exactly that type (such arrays have no
 subtypes), so its type is not asked.
@@ -31,13 +35,14 @@ from typing import Any, Literal
 from ..client import JdwpClient
 from ..protocol.commands import ArrayReference, ObjectReference, StringReference
 from ..protocol.constants import ErrorCode, Tag
-from ..protocol.errors import CommandError
+from ..protocol.errors import CommandError, ReplyTooLarge
 from ..protocol.types import ObjectId, ReferenceTypeId
 from ..protocol.values import Value
 from ._gather import gather
 from .errors import NotFound, StaleReference
 from .model import OMIT_EMPTY
 from .names import binary_name_of, java_prefix, java_text
+from .strings import Strings, Text
 from .symbols import Symbols
 
 ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
@@ -81,6 +86,8 @@ class Summary:
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: Set when the value is an exception an invoked method threw (the summary is the exception object).
     thrown: Thrown | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: Why a value is shown only in part or not at all (a string the VM could only send whole, too large).
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(slots=True)
@@ -93,6 +100,8 @@ class _Known:
     type_id: int | None = None
     length: int | None = None
     signature: str | None = None
+    #: What was read of a string: its first :data:`MAX_STRING` units and length (kept: strings never change).
+    text: Text | None = None
 
 
 @contextmanager
@@ -116,6 +125,7 @@ class Values:
         self._prefix = prefix
         self._by_wire: dict[int, str] = {}
         self._known: dict[str, _Known] = {}
+        self.strings = Strings(vm, symbols)
         #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
         #: so that opening an object shown in a summary needs no round trip for its class.
         self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
@@ -185,6 +195,21 @@ class Values:
             return binary_name_of(signature)
         return binary_name_of(await self.symbols.signature(await self.type_id(handle)))
 
+    async def read_text(self, value: Value, units: int) -> Text:
+        """A string value's first ``units`` UTF-16 units and its length, read only as far as that
+        (:mod:`.strings`); ``shown`` is ``None`` (with a note) when the VM could only send it whole and it was
+        too large. For expressions, conditions and logpoints, which need more of a string than a summary shows.
+
+        Raises:
+            StaleReference: the string was collected.
+        """
+        handle = self.handle(value)
+        known = self._known[handle]
+        if known.text is not None and (not known.text.truncated or known.text.shown is None or units <= MAX_STRING):
+            return known.text  # what a summary read is enough
+        with stale_on_collected(handle):
+            return (await self.strings.texts([known.wire], units))[known.wire]
+
     # --- summaries ---------------------------------------------------------------------------------
 
     async def summarize(self, values: Sequence[Value], declared: Sequence[str | None] = ()) -> list[Summary]:
@@ -194,10 +219,11 @@ class Values:
         a field's); an array declared of a primitive type needs no question about its type.
         """
         handles = [self.handle(v) if v.is_object and not v.is_null else None for v in values]
-        texts: dict[str, str] = {}
+        texts: set[str] = set()  # the strings among the values (no type to ask)
         requests: list[tuple[Any, Any]] = []
         asked: list[tuple[str, str]] = []  # (what, handle) of each request
         seen: set[str] = set()
+        unread: list[str] = []  # strings not read yet
         for index, (value, handle) in enumerate(zip(values, handles, strict=True)):
             if handle is None or handle in seen:
                 continue
@@ -205,9 +231,9 @@ class Values:
             known = self._known[handle]
             wire = ObjectId(known.wire)
             if value.tag == Tag.STRING:
-                texts[handle] = ""
-                requests.append((StringReference.Value, StringReference.Value.out(string_object=wire)))
-                asked.append(("text", handle))
+                texts.add(handle)
+                if known.text is None:
+                    unread.append(handle)
                 continue
             if known.type_id is None and known.signature is None:
                 exact = exact_array_type(declared[index]) if index < len(declared) else None
@@ -219,8 +245,15 @@ class Values:
             if value.tag == Tag.ARRAY and known.length is None:
                 requests.append((ArrayReference.Length, ArrayReference.Length.out(array_object=wire)))
                 asked.append(("length", handle))
-        if requests:
-            self._learn(asked, await self.vm.request_all(requests), texts)
+        if unread and (await self.strings.reading_layout()).kind == "compact":
+            await self._read_strings(unread, requests, asked)
+        else:
+            for handle in unread:
+                requests.append((StringReference.Value, StringReference.Value.out(
+                    string_object=ObjectId(self._known[handle].wire))))
+                asked.append(("text", handle))
+            if requests:
+                await self._learn(asked, await self.vm.request_all(requests))
         types = [ReferenceTypeId(t) for t in dict.fromkeys(self._known[h].type_id for h in handles
                                                               if h is not None and h not in texts) if t is not None]
         classes = [ReferenceTypeId(t) for t in dict.fromkeys(
@@ -231,7 +264,7 @@ class Values:
         else:
             await self.symbols.prefetch_signatures(types)
         await self._read_inline(handles)
-        return [self._summary(v, h, texts) for v, h in zip(values, handles, strict=True)]
+        return [self._summary(v, h) for v, h in zip(values, handles, strict=True)]
 
     async def _read_inline(self, handles: list[str | None]) -> None:
         """The inline values (a box's primitive, an enum's name) of objects not read yet: one batch."""
@@ -246,14 +279,37 @@ class Values:
         if unread:
             self._inline.update(await self.inline_texts(list(unread.items())))
 
-    def _learn(self, asked: list[tuple[str, str]], answers: list[Any], texts: dict[str, str]) -> None:
+    async def _read_strings(self, unread: list[str], requests: list[tuple[Any, Any]],
+                            asked: list[tuple[str, str]]) -> None:
+        """Compact strings read from their fields (:meth:`Strings.texts`) while the other questions are asked."""
+        wires = [self._known[h].wire for h in unread]
+
+        async def others() -> None:
+            if requests:
+                await self._learn(asked, await self.vm.request_all(requests))
+
+        async def strings() -> None:
+            try:
+                read = await self.strings.texts(wires, MAX_STRING)
+            except CommandError as exc:
+                with stale_on_collected(unread[0]):
+                    raise exc from None
+            for handle, wire in zip(unread, wires, strict=True):
+                self._known[handle].text = read[wire]
+
+        await gather([others, strings])
+
+    async def _learn(self, asked: list[tuple[str, str]], answers: list[Any]) -> None:
         """Keep what one write of questions answered; the first error is raised (after the rest is kept)."""
         failure: tuple[str, CommandError] | None = None
         for (what, handle), answer in zip(asked, answers, strict=True):
-            if isinstance(answer, CommandError):
+            if what == "text" and isinstance(answer, ReplyTooLarge):
+                self._known[handle].text = await self.strings.too_large(self._known[handle].wire, answer)
+            elif isinstance(answer, CommandError):
                 failure = failure or (handle, answer)
             elif what == "text":
-                texts[handle] = answer.string_value
+                shown, length = java_prefix(answer.string_value, MAX_STRING)
+                self._known[handle].text = Text(shown, length)
             elif what == "type":
                 self._known[handle].type_id = answer.type_id
             else:
@@ -262,15 +318,16 @@ class Values:
             with stale_on_collected(failure[0]):
                 raise failure[1]
 
-    def _summary(self, value: Value, handle: str | None, texts: dict[str, str]) -> Summary:
+    def _summary(self, value: Value, handle: str | None) -> Summary:
         if value.is_null:
             return Summary("null", None)
         if handle is None:
             return Summary("primitive", java_text(value.tag, value.value))
-        if value.tag == Tag.STRING:
-            shown, length = java_prefix(texts[handle], MAX_STRING)
-            return Summary("string", shown, length > MAX_STRING, length, handle, _STRING_TYPE)
         known = self._known[handle]
+        if value.tag == Tag.STRING:
+            text = known.text
+            assert text is not None  # read by summarize
+            return Summary("string", text.shown, text.truncated, text.length, handle, _STRING_TYPE, note=text.note)
         if known.type_id is not None:
             runtime = self.symbols.cached_name(known.type_id)
         else:

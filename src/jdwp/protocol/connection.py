@@ -5,6 +5,13 @@ Layer: ``jdwp.protocol`` (no trio, no sockets). Spec: "JDWP Handshake", "JDWP Pa
 States: ``AWAIT_HANDSHAKE`` → ``OPEN`` → ``CLOSED`` (the peer ended the stream), or ``ERROR`` (the peer
 sent bytes we cannot frame), which is permanent. Either side can use it: the debugger (our client) and
 a VM (the test fakes and the recorder), since both send the same handshake and the same packets.
+
+A packet longer than the cap is a well-framed packet we refuse to hold, not garbage: with
+``skip_oversized`` (the client's choice) its header is returned as an :class:`Oversized` event and its body
+is dropped as it arrives, a receive at a time, so the connection goes on with the next packet (DESIGN.md
+§8.1: a VM that must send a whole 30M-char string in ``StringReference.Value`` fails that call only).
+Without it (the recorder, the replayer and the test fakes, which must see every byte) such a length is a
+``FramingError`` as before.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from .wire import (
     HEADER,
     HEADER_SIZE,
     MAX_ID,
+    REPLY_FLAG,
     CommandPacket,
     Packet,
     ReplyPacket,
@@ -67,6 +75,19 @@ class Closed:
         return ConnectionClosed(f"the peer closed the JDWP connection mid-packet ({self.partial}{of} bytes)")
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Oversized:
+    """``next_event()`` result for a packet whose length exceeds the cap (with ``skip_oversized``): its
+    header only. Its body is skipped without being kept; the next event is the packet after it."""
+
+    packet_id: int
+    is_reply: bool
+    #: The error code of a reply, ``(command set << 8) | command`` of a command.
+    code: int
+    length: int
+    limit: int
+
+
 class JdwpConnection:
     """Framing, handshake and packet IDs for one JDWP connection, with no I/O.
 
@@ -74,9 +95,12 @@ class JdwpConnection:
     stream), and call :meth:`next_event` until it returns :data:`NEED_DATA` or a :class:`Closed`.
     """
 
-    def __init__(self, max_packet: int = DEFAULT_MAX_PACKET) -> None:
+    def __init__(self, max_packet: int = DEFAULT_MAX_PACKET, *, skip_oversized: bool = False) -> None:
         self.state = State.AWAIT_HANDSHAKE
         self.max_packet = max_packet
+        self.skip_oversized = skip_oversized
+        self._skip = 0  # bytes of an oversized packet's body still to drop
+        self._skipping = 0  # that packet's full length (0 when none is being skipped)
         self._buf = bytearray()
         self._eof = False
         self._next_id = 1
@@ -166,30 +190,56 @@ class JdwpConnection:
         self._error = error
         raise error
 
-    def next_event(self) -> Packet | Literal[NeedData.NEED_DATA] | Closed:
-        """The next whole packet, :data:`NEED_DATA`, or :class:`Closed` after the end of the stream.
+    def next_event(self) -> Packet | Oversized | Literal[NeedData.NEED_DATA] | Closed:
+        """The next whole packet, an :class:`Oversized` header (with ``skip_oversized``), :data:`NEED_DATA`,
+        or :class:`Closed` after the end of the stream.
 
         Raises:
-            ProtocolError: the bytes cannot be framed (a length below the header size or above the cap);
-                the connection stays in ``ERROR`` and raises the same error from then on.
+            ProtocolError: the bytes cannot be framed (a length below the header size, or above the cap
+                without ``skip_oversized``); the connection stays in ``ERROR`` and raises the same error from
+                then on.
         """
         if self._error is not None:
             raise self._error
         if self.state is State.AWAIT_HANDSHAKE:
             return NEED_DATA
         if self.state is State.OPEN:
-            try:
-                packet = take_packet(self._buf, self.max_packet)
-            except ProtocolError as exc:
-                self._fail(exc)
-            if packet is not None:
-                return packet
+            if self._skip:
+                dropped = min(self._skip, len(self._buf))
+                del self._buf[:dropped]
+                self._skip -= dropped
+            if not self._skip:
+                self._skipping = 0
+                oversized = self._take_oversized()
+                if oversized is not None:
+                    return oversized
+                try:
+                    packet = take_packet(self._buf, self.max_packet)
+                except ProtocolError as exc:
+                    self._fail(exc)
+                if packet is not None:
+                    return packet
             if not self._eof:
                 return NEED_DATA
             self.state = State.CLOSED
+        if self._skipping:
+            return Closed(self._skipping - self._skip, self._skipping)
         return Closed(len(self._buf), pending_length(self._buf))
+
+    def _take_oversized(self) -> Oversized | None:
+        """The header of an over-cap packet at the front of the buffer, with as much of its body as is here
+        dropped and the rest to be dropped as it comes."""
+        if not self.skip_oversized or len(self._buf) < HEADER_SIZE:
+            return None
+        length, packet_id, flags, code = HEADER.unpack_from(self._buf)
+        if length <= self.max_packet:
+            return None
+        dropped = min(length, len(self._buf))
+        del self._buf[:dropped]
+        self._skip, self._skipping = length - dropped, length
+        return Oversized(packet_id, bool(flags & REPLY_FLAG), code, length, self.max_packet)
 
     @property
     def buffered(self) -> int:
-        """Bytes received and not yet returned as packets."""
+        """Bytes received and not yet returned as packets (an oversized packet's skipped bytes are not kept)."""
         return len(self._buf)

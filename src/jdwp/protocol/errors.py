@@ -56,6 +56,36 @@ class CommandError(JdwpError):
         return _BY_CODE.get(code, cls)(command, code)
 
 
+class ReplyTooLarge(CommandError):
+    """The VM's reply to one command was longer than the packet cap: its body was skipped unread and only
+    that command fails; the connection goes on (DESIGN.md §8.1). ``code`` is 0: the VM reported no error.
+
+    Attributes:
+        length: the reply packet's length in bytes; ``limit``: the cap it exceeds.
+    """
+
+    def __init__(self, command: str, length: int, limit: int) -> None:
+        self.command = command
+        self.code = 0
+        self.error = "REPLY_TOO_LARGE"
+        self.length = length
+        self.limit = limit
+        Exception.__init__(self, f"{command}: the VM's reply of {length} bytes exceeds the {limit}-byte packet "
+                                 "limit; it was skipped (the connection is unaffected)")
+        self.args = (command, length, limit)
+
+    def __str__(self) -> str:
+        return (f"{self.command}: the VM's reply of {self.length} bytes exceeds the {self.limit}-byte packet "
+                "limit; it was skipped (the connection is unaffected)")
+
+    def __reduce__(self) -> tuple[type[ReplyTooLarge], tuple[str, int, int]]:  # type: ignore[override]
+        return (type(self), (self.command, self.length, self.limit))
+
+    def named(self, command: str) -> ReplyTooLarge:
+        """The same failure, named after the command it answered."""
+        return ReplyTooLarge(command, self.length, self.limit)
+
+
 class InvalidThread(CommandError):
     pass
 

@@ -41,6 +41,7 @@ from ..errors import EvaluationFailed
 from ..model import Local, Locals
 from ..names import binary_name_of, java_length, java_prefix, java_text, type_name
 from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
+from ..strings import Text as StringText
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
 from .calls import Calling
@@ -56,6 +57,15 @@ _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double
 _LITERAL_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
                  "boolean": Tag.BOOLEAN}
 _STRING = "java.lang.String"
+#: The most UTF-16 units of a string an expression reads (a comparison or concatenation with a longer one is
+#: refused, and says so): the most a string page shows (objects.UNIT_LIMITS).
+MAX_EXPRESSION_TEXT = 65_536
+
+
+def _too_long(read: StringText, expr: Expr) -> str:
+    length = f"{read.length:,} characters" if read.length is not None else "too long for the VM to send"
+    return (f"column {expr.column}: the string is {length}; expressions read strings of at most "
+            f"{MAX_EXPRESSION_TEXT:,} (read a page of it with get_debugger_object)")
 #: Entries a map lookup reads per round: small pages find early keys fast; the 2 s deadline bounds the rest.
 MAP_PAGE = 100
 
@@ -97,8 +107,7 @@ class Evaluator(Calling, KotlinForms):
         message = await self._member(exception, "detailMessage")
         text = None
         if message is not None and message.tag == Tag.STRING and not message.is_null:
-            text = java_prefix(await self._vm.string_reference.value(ObjectId(int(message.value))),  # type: ignore[arg-type]
-                               MAX_STRING)[0]
+            text = (await self._values.read_text(message, MAX_STRING)).shown
         return dataclasses.replace(summary, thrown=Thrown(summary.runtime_type or "java.lang.Throwable", text))
 
     async def evaluate(self, expr: Expr) -> Result:
@@ -430,6 +439,12 @@ class Evaluator(Calling, KotlinForms):
         except num.IntegerDivisionByZero:
             raise EvaluationFailed(f"column {expr.column}: integer division by zero") from None
 
+    async def _bounded_text(self, value: Result) -> StringText:
+        if isinstance(value, Text):
+            return StringText(value.text, java_length(value.text))
+        assert isinstance(value, Value)
+        return await self._values.read_text(value, MAX_EXPRESSION_TEXT)
+
     @staticmethod
     def _is_string(value: Result) -> bool:
         return isinstance(value, Text) or (value.tag == Tag.STRING and not value.is_null)
@@ -440,9 +455,11 @@ class Evaluator(Calling, KotlinForms):
         if value.is_null:
             return "null"
         if value.tag == Tag.STRING:
-            handle = self._values.handle(value)
-            with stale_on_collected(handle):
-                return await self._vm.string_reference.value(ObjectId(int(value.value)))  # type: ignore[arg-type]
+            # Read as far as an expression may use (DESIGN.md §8.1): a 30M-char string is refused, not read.
+            read = await self._values.read_text(value, MAX_EXPRESSION_TEXT)
+            if read.shown is None or read.truncated:
+                raise EvaluationFailed(_too_long(read, expr))
+            return read.shown
         if value.is_object:
             raise EvaluationFailed(f"column {expr.column}: an object in a string concatenation would need its "
                                    "toString(), which is not run: concatenate strings and primitives only")
@@ -455,7 +472,14 @@ class Evaluator(Calling, KotlinForms):
 
     async def _equal(self, left: Result, right: Result, expr: Binary) -> bool:
         if self._is_string(left) and self._is_string(right):
-            return await self._text_of(left, expr) == await self._text_of(right, expr)
+            texts: list[StringText] = await gather([partial(self._bounded_text, left),
+                                                    partial(self._bounded_text, right)])
+            if any(t.shown is None or t.truncated for t in texts):
+                lengths = [t.length for t in texts]
+                if None not in lengths and lengths[0] != lengths[1]:
+                    return False  # strings of different lengths differ, however long
+                raise EvaluationFailed(_too_long(next(t for t in texts if t.shown is None or t.truncated), expr))
+            return texts[0].shown == texts[1].shown
         if isinstance(left, Text) or isinstance(right, Text):
             # A made string is a new object: identical to nothing in the VM, and not null.
             return False

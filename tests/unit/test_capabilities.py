@@ -8,8 +8,8 @@ import trio
 
 from android import AdbClient
 from android.connection import ServerAddress
-from server.app import call_tool
 from server.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, operations_on
+from server.handling import call_tool
 from server.session_manager import SessionManager
 from server.targets import Config
 

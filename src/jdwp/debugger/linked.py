@@ -18,6 +18,7 @@ Fields each reader checks (OpenJDK 17, verified live); a missing one shows the o
   ``hash``/``key``/``val``/``next``. A bin headed by a ``TreeBin`` (hash -2) is walked from its ``first``
   along ``next``; a ``ReservationNode`` (hash -3, a ``computeIfAbsent`` in flight) holds nothing. A
   ``ForwardingNode`` (hash -1) means the VM stopped during a resize: the map is shown as fields, with a note.
+  The table is scanned as far as the page needs and kept for the stop (:class:`.hashscan.TableScan`).
 
 Cycles: a node met twice is not followed again. Links that end before the page does (a thread the stop did
 not suspend was changing the container) make that page the last one, with a note.
@@ -25,13 +26,17 @@ not suspend was changing the container) make that page the last one, with a note
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
 from ._gather import gather
+from .hashscan import Resizing, TableScan, no_chains, read_fields, walk_chains
 from .objects import ELEMENT_LIMITS, ClassInfo, Entry, Layouts, as_values, element, page_bounds
+from .tables import read_region
 from .values import stale_on_collected
 
 if TYPE_CHECKING:
@@ -139,8 +144,7 @@ async def array_deque(reader: _Reader, owner: str) -> Answer:
     spans = [(first, last - first + 1)] if first <= last else [(first, length - first), (0, last + 1)]
     vm = reader.values.vm
     with stale_on_collected(reader.handle):
-        regions = await gather([partial(vm.array_reference.get_values, _wire(array), index, count)
-                                for index, count in spans])
+        regions = await gather([partial(read_region, vm, _wire(array), index, count) for index, count in spans])
     return await _list_page(reader, [v for region in regions for v in as_values(region)], size, start, end)
 
 
@@ -217,61 +221,81 @@ async def concurrent_map(reader: _Reader, owner: str) -> Answer:
     if end == start or read["table"].is_null:
         return await _map_page(reader, [], size, start, end, "map")
     table = read["table"]
-    length = await reader.values.array_length(reader.values.handle(table))
-    with stale_on_collected(reader.handle):
-        region = await reader.values.vm.array_reference.get_values(_wire(table), 0, length)
-    heads = [v for v in region.values if not v.is_null]
-    if not heads:
-        return await _map_page(reader, [], size, start, end, "map")
-    ids = await _node_fields(reader, heads[0], f"{_CHM}$Node", "hash", "key", "val", "next")
-    if ids is None:
-        return None, "the map's nodes do not have the fields hash, key, val, next this server reads; shown as fields"
-    pairs: list[tuple[Value, Value]] = []
-    seen: set[int] = set()
-    position = 0
-    while position < len(heads) and len(pairs) < end:
-        batch = heads[position:position + max(1, end - len(pairs))]
-        position += len(batch)
-        chains: list[list[tuple[Value, Value]]] = [[] for _ in batch]
-        current = list(enumerate(batch))
-        while current:  # one round trip per chain level, for every bucket of the batch
-            following: list[tuple[int, Value]] = []
-            for (slot, node), (hash_, key, val, nxt) in zip(current, await _read_nodes(
-                    reader, [n for _, n in current], ids), strict=True):
-                seen.add(int(node.value))
-                code = int(hash_.value)  # type: ignore[arg-type]
-                if code == _MOVED:
-                    return None, "the map was being resized when the VM stopped (a ForwardingNode in its table); " \
+    key = ("chm", int(table.value), size)  # type: ignore[arg-type]
+    scan = reader.values.scans.get(key)
+    if scan is None:
+        scan = TableScan(reader.values.vm, int(table.value), size, no_chains, [])  # type: ignore[arg-type]
+        with stale_on_collected(reader.handle):
+            await scan.start(partial(reader.values.array_length, reader.values.handle(table)), None, end)
+        if scan.heads or scan.scanned < (scan.length or 0):
+            head = scan.heads[0] if scan.heads else await _first_head(reader, scan)
+            if head is not None:
+                ids = await _node_fields(reader, Value(Tag.OBJECT, head), f"{_CHM}$Node", "hash", "key", "val", "next")
+                if ids is None:
+                    return None, "the map's nodes do not have the fields hash, key, val, next this server reads; " \
                                  "shown as fields"
-                if code == _TREEBIN:
-                    first = await _tree_bin_first(reader, node)
-                    if first is None:
-                        return None, "the map's TreeBin does not have the field first this server reads; shown as " \
-                                     "fields"
-                    nxt = first
-                elif code != _RESERVED:
-                    chains[slot].append((key, val))
-                if not nxt.is_null and int(nxt.value) not in seen:  # type: ignore[arg-type]
-                    following.append((slot, nxt))
-            current = following
-        for found in chains:
-            pairs.extend(found)
-    return await _map_page(reader, pairs[start:end], size, start, end, "map")
+                scan.use(partial(_bins, reader, ids, size + 1), ids[1:3])
+        reader.values.scans.put(key, scan)
+    try:
+        with stale_on_collected(reader.handle):
+            pairs = await scan.entries(start, end)
+    except Resizing:
+        reader.values.scans.put(key, None)
+        return None, "the map was being resized when the VM stopped (a ForwardingNode in its table); shown as fields"
+    except _NoFirst:
+        return None, "the map's TreeBin does not have the field first this server reads; shown as fields"
+    return await _map_page(reader, pairs, size, start, end, "map")
 
 
-async def _tree_bin_first(reader: _Reader, bin_: Value) -> Value | None:
-    ids = await _node_fields(reader, bin_, f"{_CHM}$TreeBin", "first")
-    if ids is None:
-        return None
-    ((first,),) = await _read_nodes(reader, [bin_], ids)
-    return first
+class _NoFirst(Exception):
+    pass
+
+
+async def _first_head(reader: _Reader, scan: TableScan) -> int | None:
+    """The first node of the table (scanning on), to learn the nodes' class from; ``None`` for an empty table."""
+    while not scan.heads and scan.length is not None and scan.scanned < scan.length:
+        with stale_on_collected(reader.handle):
+            await scan.scan_more(1)
+    return scan.heads[0] if scan.heads else None
+
+
+async def _bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[int]
+                ) -> list[list[tuple[int, Value, Value]]]:
+    """Each bin's entries: a plain bin's chain; a ``TreeBin``'s (hash -2) from its ``first`` along ``next``;
+    none for a ``ReservationNode`` (hash -3). A ``ForwardingNode`` (hash -1) raises :class:`Resizing`."""
+    vm = reader.values.vm
+    out: list[list[tuple[int, Value, Value]]] = [[] for _ in heads]
+    follow: list[tuple[int, int]] = []  # (bin, node) whose chain is walked from that node on
+    bins: list[tuple[int, int]] = []
+    for slot, (head, (hash_, key, val, nxt)) in enumerate(zip(heads, await read_fields(vm, heads, ids), strict=True)):
+        code = int(hash_.value)  # type: ignore[arg-type]
+        if code == _MOVED:
+            raise Resizing
+        if code == _TREEBIN:
+            bins.append((slot, head))
+        elif code != _RESERVED:
+            out[slot].append((head, key, val))
+            if not nxt.is_null:
+                follow.append((slot, int(nxt.value)))  # type: ignore[arg-type]
+    if bins:
+        first_ids = await _node_fields(reader, Value(Tag.OBJECT, bins[0][1]), f"{_CHM}$TreeBin", "first")
+        if first_ids is None:
+            raise _NoFirst
+        for (slot, _), (first,) in zip(bins, await read_fields(vm, [b for _, b in bins], first_ids), strict=True):
+            if not first.is_null:
+                follow.append((slot, int(first.value)))  # type: ignore[arg-type]
+    if follow:
+        chains = await walk_chains(vm, [node for _, node in follow], ids[1:], limit)
+        for (slot, _), chain in zip(follow, chains, strict=True):
+            out[slot].extend(chain)
+    return out
 
 
 async def _counter_cells(reader: _Reader, cells: Value) -> int | None:
     """The sum of the cells' values (``CounterCell.value``), or ``None`` when a cell lacks the field."""
     length = await reader.values.array_length(reader.values.handle(cells))
     with stale_on_collected(reader.handle):
-        region = await reader.values.vm.array_reference.get_values(_wire(cells), 0, length)
+        region = await read_region(reader.values.vm, _wire(cells), 0, length)
     present = [v for v in region.values if not v.is_null]
     if not present:
         return 0

@@ -36,6 +36,7 @@ from ..protocol.types import ObjectId, ReferenceTypeId
 from ..protocol.values import Value
 from ._gather import gather
 from .errors import NotFound, StaleReference
+from .hashscan import Scans
 from .model import OMIT_EMPTY
 from .names import binary_name_of, java_prefix, java_text
 from .symbols import Symbols
@@ -119,6 +120,8 @@ class Values:
         #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
         #: so that opening an object shown in a summary needs no round trip for its class.
         self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
+        #: Hash tables read as far as pages needed, kept for the current stop (:mod:`.hashscan`).
+        self.scans = Scans()
 
     # --- handles -----------------------------------------------------------------------------------
 

@@ -42,9 +42,9 @@ from typing import Any
 from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
-from . import arraymaps, linked
+from . import arraymaps, hashbins, linked
 from ._gather import gather
-from .hashscan import LinkedScan, TableScan, no_chains, walk_chains
+from .hashscan import PAGE_BUDGET, LinkedScan, Resizing, TableScan, Unfinished, no_chains, walk_chains
 from .objects import (
     ELEMENT_LIMITS,
     ClassInfo,
@@ -101,6 +101,14 @@ class _Reader:
 
     def missing(self, owner: str, names: str) -> Answer:
         return None, f"{owner} does not have the fields {names} this server reads; shown as fields"
+
+    def unfinished(self, view: str, size: int, start: int, unfinished: Unfinished) -> ObjectPage:
+        """A page whose entries were not located in time: none, the same offset next, and a note."""
+        contents: dict[str, Any] = {"entries": ()} if view == "map" else {"elements": ()}
+        return self.page(view, size, start, start, **contents, note=(
+            f"not located yet: {unfinished.located:,} of the {unfinished.wanted:,} entries this page must walk "
+            f"past were read in {PAGE_BUDGET:g} s (JDWP reads one node a command, and an entry's place is known "
+            "only from the chains before it); they are kept for this stop: ask for the same page again to go on"))
 
     def page(self, view: str, size: int, start: int, end: int, **contents: Any) -> ObjectPage:
         return ObjectPage(self.handle, "object", self.runtime, view, start, size, next_of(end, size),  # type: ignore[arg-type]
@@ -160,7 +168,10 @@ class _Reader:
         if ordered:
             await prefetch()
             if end > start and not links["head"].is_null:
-                found = await self.insertion_order(links["head"], links["tail"], size, start, end)
+                try:
+                    found = await self.insertion_order(links["head"], links["tail"], size, start, end)
+                except Unfinished as unfinished:
+                    return self.unfinished(view, size, start, unfinished), None
                 if found is None:
                     return None, "the map's entries do not have the fields key, value, after, before this server reads"
                 pairs = found
@@ -179,8 +190,11 @@ class _Reader:
             if not await self.use_nodes(scan, node_info):
                 return None, "the map's nodes do not have the fields key, value, next this server reads"
             self.values.scans.put(key, scan)
-            with stale_on_collected(self.handle):
-                pairs = await scan.entries(start, end)
+            try:
+                with stale_on_collected(self.handle):
+                    pairs = await scan.entries(start, end)
+            except Unfinished as unfinished:
+                return self.unfinished(view, size, start, unfinished), None
         else:
             await prefetch()
         flat = await self.values.summarize([v for pair in pairs for v in pair])
@@ -200,12 +214,16 @@ class _Reader:
             return True
         names = ("key", "value", "next")
         node_chain: tuple[ClassInfo, ...] = (node_info,) if node_info is not None else ()
-        if any(Layouts.find(node_chain, n) is None for n in names) and scan.heads:  # not the table's node class
+        if any(Layouts.find(node_chain, n) is None for n in names):  # not the table's node class: ask a node
+            with stale_on_collected(self.handle):
+                head = await scan.first_head()
+            if head is None:
+                return True  # an empty table: no node to read
             node_chain = await self.layouts.chain(await self.values.type_id(self.values.handle(
-                Value(Tag.OBJECT, scan.heads[0]))))
+                Value(Tag.OBJECT, head))))
         found = [Layouts.find(node_chain, n) for n in names]
         if any(f is None for f in found):
-            return not scan.heads  # an empty table needs no fields
+            return False
         ids = [FieldId(f.field_id) for f in found if f is not None]
         scan.use(partial(walk_chains, self.values.vm, ids=ids, limit=scan.size + 1), ids[:2])
         return True
@@ -359,3 +377,52 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
         if name == "java.lang.AbstractStringBuilder":
             return await reader.builder(name)
     return None, None
+
+
+async def bin_entries(values: Values, layouts: Layouts, handle: str, chain: tuple[ClassInfo, ...],
+                      codes: set[int]) -> list[tuple[Value, Value]] | None:
+    """The entries of the bins a ``HashMap`` (``LinkedHashMap``) or ``ConcurrentHashMap`` keeps keys of the
+    ``hashCode``\\ s ``codes`` in (:mod:`.hashbins`): the table's length and those slots, then each bin's chain
+    (a treeified bin keeps its ``next`` chain; a ``ConcurrentHashMap`` ``TreeBin`` is walked from ``first``).
+    ``None`` when the object is no such map, its layout differs, or it was stopped mid-resize: then the caller
+    scans its entries."""
+    names = {info.name for info in chain}
+    concurrent = "java.util.concurrent.ConcurrentHashMap" in names
+    owner = "java.util.concurrent.ConcurrentHashMap" if concurrent else "java.util.HashMap"
+    if owner not in names:
+        return None
+    reader = _Reader(values, layouts, handle, chain, 0, None, 0)
+    read = await reader.fields(handle, chain, owner, "table")
+    if read is None:
+        return None
+    if read["table"].is_null:
+        return []
+    table = read["table"]
+    wire = ObjectId(int(table.value))  # type: ignore[arg-type]
+    with stale_on_collected(handle):
+        length = await values.array_length(values.handle(table))
+        if length <= 0 or length & (length - 1):
+            return None  # not a power of two: not the layout these rules are for
+        spread = hashbins.concurrent_spread if concurrent else hashbins.hash_map_spread
+        slots = sorted({hashbins.bin_index(spread(code), length) for code in codes})
+        regions = await gather([partial(read_region, values.vm, wire, slot, 1) for slot in slots])
+        heads = [int(v.value) for region in regions for v in region.values if not v.is_null]
+        if not heads:
+            return []
+        head = Value(Tag.OBJECT, heads[0])
+        if concurrent:
+            ids = await linked.node_fields(reader, head, "java.util.concurrent.ConcurrentHashMap$Node", "hash", "key",
+                                           "val", "next")
+            if ids is None:
+                return None
+            try:
+                bins = await linked.bins(reader, ids, 1 << 20, heads)
+            except (Resizing, linked.NoFirst):
+                return None
+        else:
+            node_chain = await layouts.chain(await values.type_id(values.handle(head)))
+            found = [Layouts.find(node_chain, n) for n in ("key", "value", "next")]
+            if any(f is None for f in found):
+                return None
+            bins = await walk_chains(values.vm, heads, [FieldId(f.field_id) for f in found if f is not None], 1 << 20)
+    return [(key, value) for chain_ in bins for _, key, value in chain_]

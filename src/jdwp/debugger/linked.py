@@ -34,7 +34,7 @@ from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
 from ._gather import gather
-from .hashscan import Resizing, TableScan, no_chains, read_fields, walk_chains
+from .hashscan import Resizing, TableScan, Unfinished, no_chains, read_fields, walk_chains
 from .objects import ELEMENT_LIMITS, ClassInfo, Entry, Layouts, as_values, element, page_bounds
 from .tables import read_region
 from .values import stale_on_collected
@@ -50,7 +50,7 @@ def _wire(value: Value) -> ObjectId:
     return ObjectId(int(value.value))  # type: ignore[arg-type]
 
 
-async def _node_fields(reader: _Reader, node: Value, owner: str, *names: str) -> list[FieldId] | None:
+async def node_fields(reader: _Reader, node: Value, owner: str, *names: str) -> list[FieldId] | None:
     """The field IDs of ``names`` declared in ``owner``, found from one node's class (asked once per class)."""
     chain = await reader.layouts.chain(await reader.values.type_id(reader.values.handle(node)))
     found = [Layouts.find(chain, name, owner) for name in names]
@@ -105,7 +105,7 @@ async def linked_list(reader: _Reader, owner: str) -> Answer:
         return await _list_page(reader, [], size, start, end)
     backwards = start > size - end  # walk from the nearer end: fewer nodes read
     here = read["last"] if backwards else read["first"]
-    ids = await _node_fields(reader, here, "java.util.LinkedList$Node", "item", "next", "prev")
+    ids = await node_fields(reader, here, "java.util.LinkedList$Node", "item", "next", "prev")
     if ids is None:
         return None, "the list's nodes do not have the fields item, next, prev this server reads; shown as fields"
     wanted = size - start if backwards else end
@@ -170,7 +170,7 @@ async def tree_map(reader: _Reader, handle: str, chain: tuple[ClassInfo, ...], v
                              else "elements")
     if end == start or read["root"].is_null:
         return await _map_page(reader, [], size, start, end, view)
-    ids = await _node_fields(reader, read["root"], "java.util.TreeMap$Entry", "key", "value", "left", "right")
+    ids = await node_fields(reader, read["root"], "java.util.TreeMap$Entry", "key", "value", "left", "right")
     if ids is None:
         return None, "the map's entries do not have the fields key, value, left, right this server reads; shown " \
                      "as fields"
@@ -227,14 +227,14 @@ async def concurrent_map(reader: _Reader, owner: str) -> Answer:
         scan = TableScan(reader.values.vm, int(table.value), size, no_chains, [])  # type: ignore[arg-type]
         with stale_on_collected(reader.handle):
             await scan.start(partial(reader.values.array_length, reader.values.handle(table)), None, end)
-        if scan.heads or scan.scanned < (scan.length or 0):
-            head = scan.heads[0] if scan.heads else await _first_head(reader, scan)
-            if head is not None:
-                ids = await _node_fields(reader, Value(Tag.OBJECT, head), f"{_CHM}$Node", "hash", "key", "val", "next")
-                if ids is None:
-                    return None, "the map's nodes do not have the fields hash, key, val, next this server reads; " \
-                                 "shown as fields"
-                scan.use(partial(_bins, reader, ids, size + 1), ids[1:3])
+        with stale_on_collected(reader.handle):
+            head = await scan.first_head()
+        if head is not None:
+            ids = await node_fields(reader, Value(Tag.OBJECT, head), f"{_CHM}$Node", "hash", "key", "val", "next")
+            if ids is None:
+                return None, "the map's nodes do not have the fields hash, key, val, next this server reads; " \
+                             "shown as fields"
+            scan.use(partial(bins, reader, ids, size + 1), ids[1:3])
         reader.values.scans.put(key, scan)
     try:
         with stale_on_collected(reader.handle):
@@ -242,24 +242,18 @@ async def concurrent_map(reader: _Reader, owner: str) -> Answer:
     except Resizing:
         reader.values.scans.put(key, None)
         return None, "the map was being resized when the VM stopped (a ForwardingNode in its table); shown as fields"
-    except _NoFirst:
+    except Unfinished as unfinished:
+        return reader.unfinished("map", size, start, unfinished), None
+    except NoFirst:
         return None, "the map's TreeBin does not have the field first this server reads; shown as fields"
     return await _map_page(reader, pairs, size, start, end, "map")
 
 
-class _NoFirst(Exception):
+class NoFirst(Exception):
     pass
 
 
-async def _first_head(reader: _Reader, scan: TableScan) -> int | None:
-    """The first node of the table (scanning on), to learn the nodes' class from; ``None`` for an empty table."""
-    while not scan.heads and scan.length is not None and scan.scanned < scan.length:
-        with stale_on_collected(reader.handle):
-            await scan.scan_more(1)
-    return scan.heads[0] if scan.heads else None
-
-
-async def _bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[int]
+async def bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[int]
                 ) -> list[list[tuple[int, Value, Value]]]:
     """Each bin's entries: a plain bin's chain; a ``TreeBin``'s (hash -2) from its ``first`` along ``next``;
     none for a ``ReservationNode`` (hash -3). A ``ForwardingNode`` (hash -1) raises :class:`Resizing`."""
@@ -278,9 +272,9 @@ async def _bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence
             if not nxt.is_null:
                 follow.append((slot, int(nxt.value)))  # type: ignore[arg-type]
     if bins:
-        first_ids = await _node_fields(reader, Value(Tag.OBJECT, bins[0][1]), f"{_CHM}$TreeBin", "first")
+        first_ids = await node_fields(reader, Value(Tag.OBJECT, bins[0][1]), f"{_CHM}$TreeBin", "first")
         if first_ids is None:
-            raise _NoFirst
+            raise NoFirst
         for (slot, _), (first,) in zip(bins, await read_fields(vm, [b for _, b in bins], first_ids), strict=True):
             if not first.is_null:
                 follow.append((slot, int(first.value)))  # type: ignore[arg-type]
@@ -299,7 +293,7 @@ async def _counter_cells(reader: _Reader, cells: Value) -> int | None:
     present = [v for v in region.values if not v.is_null]
     if not present:
         return 0
-    ids = await _node_fields(reader, present[0], f"{_CHM}$CounterCell", "value")
+    ids = await node_fields(reader, present[0], f"{_CHM}$CounterCell", "value")
     if ids is None:
         return None
     return sum(int(fields[0].value or 0) for fields in await _read_nodes(reader, present, ids))

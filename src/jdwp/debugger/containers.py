@@ -225,7 +225,8 @@ class _Reader:
         if any(f is None for f in found):
             return False
         ids = [FieldId(f.field_id) for f in found if f is not None]
-        scan.use(partial(walk_chains, self.values.vm, ids=ids, limit=scan.size + 1), ids[:2])
+        vm, limit = self.values.vm, scan.size + 1
+        scan.use(lambda heads, pairs: walk_chains(vm, heads, ids, limit, pairs), ids[:2])
         return True
 
     async def insertion_order(self, head: Value, tail: Value, size: int, start: int, end: int

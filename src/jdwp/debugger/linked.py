@@ -253,15 +253,18 @@ class NoFirst(Exception):
     pass
 
 
-async def bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[int]
-                ) -> list[list[tuple[int, Value, Value]]]:
+async def bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[int], pairs: bool = True
+               ) -> list[list[tuple[int, Value, Value]]]:
     """Each bin's entries: a plain bin's chain; a ``TreeBin``'s (hash -2) from its ``first`` along ``next``;
     none for a ``ReservationNode`` (hash -3). A ``ForwardingNode`` (hash -1) raises :class:`Resizing`."""
     vm = reader.values.vm
     out: list[list[tuple[int, Value, Value]]] = [[] for _ in heads]
     follow: list[tuple[int, int]] = []  # (bin, node) whose chain is walked from that node on
     bins: list[tuple[int, int]] = []
-    for slot, (head, (hash_, key, val, nxt)) in enumerate(zip(heads, await read_fields(vm, heads, ids), strict=True)):
+    none = Value.null()
+    read = await read_fields(vm, heads, ids if pairs else [ids[0], ids[3]])
+    for slot, (head, fields) in enumerate(zip(heads, read, strict=True)):
+        hash_, key, val, nxt = fields if pairs else (fields[0], none, none, fields[1])
         code = int(hash_.value)  # type: ignore[arg-type]
         if code == _MOVED:
             raise Resizing
@@ -279,7 +282,7 @@ async def bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[
             if not first.is_null:
                 follow.append((slot, int(first.value)))  # type: ignore[arg-type]
     if follow:
-        chains = await walk_chains(vm, [node for _, node in follow], ids[1:], limit)
+        chains = await walk_chains(vm, [node for _, node in follow], ids[1:], limit, pairs)
         for (slot, _), chain in zip(follow, chains, strict=True):
             out[slot].extend(chain)
     return out

@@ -285,6 +285,9 @@ class Evaluator(Calling):
         return page if page is not None and page.view in ("list", "set", "map") else None
 
     async def _container_index(self, target: Value, index: Result, expr: Index) -> Value:
+        found = await self._in_bins(target, index, expr)
+        if found is not None and found[0]:
+            return found[1]
         first = await self._container(target, 0, 1)
         runtime = await self._values.type_name(self._values.handle(target))
         if first is None or first.view == "set":
@@ -301,11 +304,8 @@ class Evaluator(Calling):
             page = first if position == 0 else await self._container(target, position, 1)
             assert page is not None and page.elements is not None
             return self._from_summary(page.elements[0].kind, page.elements[0].object_id, expr)
-        found = await self._in_bins(target, index, expr)
         if found is not None:
-            if not found[0]:
-                raise EvaluationFailed(f"column {expr.column}: the {runtime} has no such key (of {total} entries)")
-            return found[1]
+            raise EvaluationFailed(f"column {expr.column}: the {runtime} has no such key (of {total} entries)")
         offset = 0
         while offset < total:
             page = await self._container(target, offset, MAP_PAGE)

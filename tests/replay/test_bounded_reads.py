@@ -7,6 +7,7 @@ of 16,384 buckets (Integer ``k`` in bucket ``k``, as on OpenJDK) and an ``ArrayL
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -57,7 +58,7 @@ def test_spans_cover_a_region_in_bounded_chunks() -> None:
 
 
 async def test_no_array_read_asks_for_more_than_4096_elements() -> None:
-    async with recorded() as (vm, debugger, stop_id, by_name, frame, asked):
+    async with recorded() as (_, debugger, stop_id, by_name, frame, asked):
         for offset in (0, 100, 5_000, 9_900):
             page = await debugger.object(stop_id, by_name["map"].object_id, offset=offset, limit=100)
             assert [e.index for e in page.entries] == list(range(offset, offset + 100))
@@ -70,13 +71,13 @@ async def test_no_array_read_asks_for_more_than_4096_elements() -> None:
         # The table was read once for the stop, as far as the last page needed (entry 9,999 is in slot 9,999):
         # no slot twice, and not all 16,384.
         table_reads = sorted((first, length) for first, length in asked if length > 1 and length != 1000)
-        assert all(a + n <= b for (a, n), (b, _) in zip(table_reads, table_reads[1:]))
+        assert all(a + n <= b for (a, n), (b, _) in itertools.pairwise(table_reads))
         assert 10_000 <= sum(length for _, length in table_reads) < 16_384
         await debugger.resume(stop_id)
 
 
 async def test_a_second_page_at_the_same_stop_reads_no_table() -> None:
-    async with recorded() as (vm, debugger, stop_id, by_name, _, asked):
+    async with recorded() as (_, debugger, stop_id, by_name, _frame, asked):
         await debugger.object(stop_id, by_name["map"].object_id, limit=100)
         first = len(asked)
         assert first == 1 and asked[0] == (0, MAX_ELEMENTS)  # as far as the page needs: one chunk

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "reliability.md"
-ORDER = ("faults", "faults_condition", "faults_logpoint", "fuzz", "soak")
+ORDER = ("faults", "faults_condition", "faults_logpoint", "fuzz", "soak", "hostile_containers")
 HEAD = """# Reliability: fault injection, fuzzing, soak
 
 Every number below was written by a script in `bench/`; rerun the command in a section to regenerate it

@@ -7,9 +7,11 @@ maps and sets, a 1,000,000-element ``Object[]``/``ArrayList`` and a 10,000,000-e
     python bench/fault_matrix.py --hostile-containers  # every row, written to docs/reliability.md
 
 Each row is one read through the engine (what ``get_debugger_object`` and ``evaluate_debugger_expression``
-call) on loopback through bench/roundtrips.py's counting proxy (no injected delay): the calls it took (a deep
-hash map page answers "not located yet" after :data:`jdwp.debugger.hashscan.PAGE_BUDGET` and is asked
-again, the walk kept for the stop), the rounds, the commands and the wall time. Asserts nothing about time.
+call) straight on loopback (a relaying proxy would cost more than the VM: about 250 µs a packet): the calls it
+took (a deep hash map page answers "not located yet" after :data:`jdwp.debugger.hashscan.PAGE_BUDGET` and is
+asked again, the walk kept for the stop), the writes the client sent them in (each awaited before the next:
+one round trip each, as bench/roundtrips.py's proxy counts rounds), the commands and the wall time. Asserts
+nothing about time.
 """
 
 from __future__ import annotations
@@ -27,8 +29,6 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from roundtrips import DelayProxy
 
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
@@ -51,7 +51,7 @@ LOOKUPS = ('hashMap["k69999"]', 'linkedMap["k999999"]', 'concurrentMap["k123456"
 class Row:
     label: str
     calls: int
-    rounds: int
+    writes: int
     commands: int
     ms: float
     answer: str
@@ -71,20 +71,16 @@ async def measure(classes: Path, pages: tuple[tuple[str, str, int], ...] = PAGES
                             cwd=Path(cwd))
         try:
             debuggee.wait_for_line("^ready$", timeout=180)
-            proxy = DelayProxy(debuggee.port, 0.0)
-            async with trio.open_nursery() as nursery:
-                port = await nursery.start(proxy.serve)
-                async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm, open_debugger(vm) as debugger:
-                    rows, session_alive = await _rows(debugger, proxy, pages, lookups)
-                    await debugger.detach()
-                nursery.cancel_scope.cancel()
+            async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
+                rows, session_alive = await _rows(debugger, pages, lookups)
+                await debugger.detach()
             health = Health(debuggee.process.poll() is None, bool(list(Path(cwd).glob("hs_err*"))), session_alive)
         finally:
             debuggee.stop()
     return rows, health
 
 
-async def _rows(debugger: Debugger, proxy: DelayProxy, pages: tuple[tuple[str, str, int], ...],
+async def _rows(debugger: Debugger, pages: tuple[tuple[str, str, int], ...],
                 lookups: tuple[str, ...]) -> tuple[list[Row], bool]:
     await debugger.set_breakpoint(BIG, find_mark("big-containers")[1])
     event = await debugger.events.receive()
@@ -97,7 +93,7 @@ async def _rows(debugger: Debugger, proxy: DelayProxy, pages: tuple[tuple[str, s
     label = ""
     for written, name, offset in pages:
         label = written or label
-        proxy.reset()
+        before = debugger.vm.statistics()
         start = time.perf_counter()
         calls, page = 0, None
         while calls < 50:
@@ -107,22 +103,28 @@ async def _rows(debugger: Debugger, proxy: DelayProxy, pages: tuple[tuple[str, s
                 break
         assert page is not None
         items: Any = page.entries if page.entries is not None else page.elements
-        rows.append(Row(f"{label}: page of 100 at {offset:,}", calls, proxy.rounds, proxy.commands,
-                        (time.perf_counter() - start) * 1000, f"{len(items or ())} items of {page.total:,}"))
+        rows.append(_row(f"{label}: page of 100 at {offset:,}", calls, debugger, before, start,
+                         f"{len(items or ())} items of {page.total:,}"))
     for expression in lookups:
-        proxy.reset()
+        before = debugger.vm.statistics()
         start = time.perf_counter()
         summary = await debugger.evaluate(stop.stop_id, frame, expression)
-        rows.append(Row(f"lookup {expression}", 1, proxy.rounds, proxy.commands,
-                        (time.perf_counter() - start) * 1000, f"{summary.kind} {summary.value}"))
+        rows.append(_row(f"lookup {expression}", 1, debugger, before, start,
+                         f"{summary.kind} {summary.value or summary.runtime_type}"))
     again = await debugger.locals(stop.stop_id, frame)  # the session still answers
     await debugger.resume(stop.stop_id)
     return rows, bool(again.locals)
 
 
+def _row(label: str, calls: int, debugger: Debugger, before: dict[str, int], start: float, answer: str) -> Row:
+    after = debugger.vm.statistics()
+    return Row(label, calls, after["writes"] - before["writes"], after["requests"] - before["requests"],
+               (time.perf_counter() - start) * 1000, answer)
+
+
 def table(rows: list[Row], health: Health) -> str:
-    lines = ["| read | calls | rounds | commands | ms | answer |", "|---|---:|---:|---:|---:|---|"]
-    lines += [f"| {r.label} | {r.calls} | {r.rounds} | {r.commands:,} | {r.ms:,.0f} | {r.answer} |" for r in rows]
+    lines = ["| read | calls | writes (round trips) | commands | ms | answer |", "|---|---:|---:|---:|---:|---|"]
+    lines += [f"| {r.label} | {r.calls} | {r.writes:,} | {r.commands:,} | {r.ms:,.0f} | {r.answer} |" for r in rows]
     lines += ["", f"After every read: the JVM process {'alive' if health.process_alive else 'DEAD'}, "
               f"{'an hs_err file written' if health.hs_err else 'no hs_err file'}, the session "
               f"{'answering' if health.session_alive else 'NOT answering'}."]

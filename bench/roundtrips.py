@@ -343,7 +343,7 @@ async def big_maps(classes: Path) -> None:
 
     rows, health = await hostile_containers.measure(classes, hostile_containers.PAGES[:6], ())
     for row in rows:
-        print(f"  (m) {row.label:<58} {row.rounds:>5} rounds  {row.commands:>7} commands  {row.calls:>2} calls  "
+        print(f"  (m) {row.label:<58} {row.writes:>5} rounds  {row.commands:>7} commands  {row.calls:>2} calls  "
               f"{row.ms:9.0f} ms")
     print(f"  app alive: {health.process_alive}, hs_err: {health.hs_err}, session alive: {health.session_alive}")
 

@@ -25,10 +25,12 @@ note, and the object is shown as fields. Readers on OpenJDK 17, verified live:
 Android's libcore uses the same names for these classes (``LinkedHashMap``'s entries are
 ``LinkedHashMapEntry`` there, with the same ``after``), which the field checks confirm at run time.
 
-A page reads only what it needs: a list page is one ``ArrayReference.GetValues`` (13,2) of the backing
-array; a hash map page reads the bucket table, then the chains of as many buckets as the page needs, level
-by level (all buckets' next nodes in one round trip). A map with insertion order reads every node (its
-order is known only from the links) — in round trips per chain level, not per entry. A session's first hash
+A page reads only what it needs, and no command more than a VM's agent survives (:mod:`.tables`): a list
+page is one ``ArrayReference.GetValues`` (13,2) of the backing array's slice; a hash map page scans the
+bucket table only as far as the page's end and walks the chains of the buckets before it, level by level
+(:mod:`.hashscan`, kept for the stop, within a time budget per call); a map with insertion order walks its
+links from the nearer end, one node a round trip (each link is known only from the node before). A key
+lookup reads only the key's bins (:func:`bin_entries`, :mod:`.hashbins`). A session's first hash
 map page also resolves the boxed primitives' classes by name (``VirtualMachine.ClassesBySignature`` 1,2, with
 the map's fields) and their layouts (with the table): keys and values of those classes are then named by
 their type IDs, without a round trip of their own after the nodes.

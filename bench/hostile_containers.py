@@ -9,9 +9,9 @@ maps and sets, a 1,000,000-element ``Object[]``/``ArrayList`` and a 10,000,000-e
 Each row is one read through the engine (what ``get_debugger_object`` and ``evaluate_debugger_expression``
 call) straight on loopback (a relaying proxy would cost more than the VM: about 250 µs a packet): the calls it
 took (a deep hash map page answers "not located yet" after :data:`jdwp.debugger.hashscan.PAGE_BUDGET` and is
-asked again, the walk kept for the stop), the writes the client sent them in (each awaited before the next:
-one round trip each, as bench/roundtrips.py's proxy counts rounds), the commands and the wall time. Asserts
-nothing about time.
+asked again, the walk kept for the stop), the writes the client sent them in (at least the round trips:
+commands sent together from several tasks are several writes in one round trip; bench/roundtrips.py's proxy
+counts rounds), the commands and the wall time. Asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _row(label: str, calls: int, debugger: Debugger, before: dict[str, int], sta
 
 
 def table(rows: list[Row], health: Health) -> str:
-    lines = ["| read | calls | writes (round trips) | commands | ms | answer |", "|---|---:|---:|---:|---:|---|"]
+    lines = ["| read | calls | writes (≥ round trips) | commands | ms | answer |", "|---|---:|---:|---:|---:|---|"]
     lines += [f"| {r.label} | {r.calls} | {r.writes:,} | {r.commands:,} | {r.ms:,.0f} | {r.answer} |" for r in rows]
     lines += ["", f"After every read: the JVM process {'alive' if health.process_alive else 'DEAD'}, "
               f"{'an hs_err file written' if health.hs_err else 'no hs_err file'}, the session "

@@ -169,8 +169,8 @@ class TableScan:
                 await self.scan_more(end - len(self.nodes))
                 continue
             batch = self.heads[self.walked:self.walked + min(MAX_COMMANDS_PER_WRITE, end - len(self.nodes))]
-            # Far before the page, only the links are read (a third of the work for the VM); near it, the
-            # entries too (a guess: a node placed in the page without them is read after).
+            # Far before the page, only the links are read (a smaller reply; the VM's cost is mostly per
+            # command); near it, the entries too (a guess: a node placed in the page without them is read after).
             pairs = len(self.nodes) + 2 * len(batch) >= start
             chains = await self._chains(batch, pairs)
             self.walked += len(batch)  # only once read: a read cancelled (a deadline) leaves the scan whole

@@ -5,23 +5,23 @@ Layer: ``jdwp.debugger`` (via ``jdwp.client``). DESIGN.md §8.1 ("no command may
 survives").
 
 Why a bound at all: HotSpot's back end answers ``ArrayReference.GetValues`` for an object array inside one JNI
-local frame sized for the whole region — ``writeObjectComponents`` in OpenJDK's
-``src/jdk.jdwp.agent/share/native/libjdwp/ArrayReferenceImpl.c`` calls
-``JNI_FUNC_PTR(env,PushLocalFrame)(env, length)`` with the requested ``length`` — and ``PushLocalFrame``
-failing there is fatal: it reports ``EXIT_ERROR(AGENT_ERROR_OUT_OF_MEMORY, "PushLocalFrame: Unable to push JNI
-frame")``, which ends the whole VM (``JDWP exit error AGENT_ERROR_OUT_OF_MEMORY(188)``, an ``hs_err`` file).
-HotSpot refuses frames above its local-reference capacity (``JNIHandleBlock``'s bound behind
-``-XX:MaxJNILocalCapacity``, 65,536 by default), so 65,537 references in one command kill the app.
+local frame sized for the whole region: ``writeObjectComponents`` in OpenJDK's
+``src/jdk.jdwp.agent/share/native/libjdwp/ArrayReferenceImpl.c`` opens ``WITH_LOCAL_REFS(env, length)`` with
+the requested ``length``, and that macro's ``createLocalRefSpace`` (``libjdwp/util.c``) calls
+``PushLocalFrame(env, capacity)`` and, when it fails, ``EXIT_ERROR(AGENT_ERROR_OUT_OF_MEMORY, "PushLocalFrame:
+Unable to push JNI frame")``, which ends the whole VM (``JDWP exit error AGENT_ERROR_OUT_OF_MEMORY(188)``, an
+``hs_err`` file). HotSpot's ``jni_PushLocalFrame`` (``src/hotspot/share/prims/jni.cpp``) answers ``JNI_ERR`` for
+a capacity above ``-XX:MaxJNILocalCapacity`` (65,536 by default), so 65,537 references in one command kill
+the app (issue 23 measured it at a 65,536-slot table and more).
 
-ART runs the same agent (AOSP ``external/oj-libjdwp``, whose ``ArrayReferenceImpl.c`` has the same
-``PushLocalFrame(env, length)`` and ``EXIT_ERROR``) on its JVMTI; there the frame is bounded by the thread's
-local reference table: ``art/runtime/jni/local_reference_table.h`` (``kMaxTableSizeInBytes``; older
-releases' ``indirect_reference_table.h`` ``kLocalsInitial``/``kLocalsMax`` = 512) and
-``art/runtime/jni/jni_env_ext.cc`` ``JNIEnvExt::EnsureLocalCapacity``, which fails above its maximum: the same
-abort. Releases before the growable table refuse more than ``kLocalsInitial`` (512) less the references the
-thread holds already (``art/runtime/jni/jni_internal.cc`` ``EnsureLocalCapacityInternal``), so an Android VM
-(``java.vm.name`` ``Dalvik``) is read :data:`MAX_ART_ELEMENTS` at a time. :data:`MAX_ELEMENTS` (4,096) is far
-below HotSpot's bound (checked on OpenJDK 17 here; ART from its sources only, not on a device).
+ART runs the same agent (AOSP ``external/oj-libjdwp``, the same ``ArrayReferenceImpl.c`` and ``util.c``) on its
+JVMTI, so its bound is ART's ``PushLocalFrame``: ``art/runtime/jni/jni_internal.cc`` passes the capacity to
+``EnsureLocalCapacityInternal``, which in the releases before the growable local reference table refuses more
+than ``kLocalsInitial`` (512) less the references the thread already holds ("TODO: we should try to expand
+the table if necessary"); current releases grow the table (``art/runtime/jni/local_reference_table.h``,
+``EnsureFreeCapacity``, doubling from ``kInitialLrtBytes``) up to its maximum. So an Android VM
+(``java.vm.name`` ``Dalvik``) is read :data:`MAX_ART_ELEMENTS` at a time, well below 512. :data:`MAX_ELEMENTS`
+(4,096) is far below HotSpot's bound. Checked on OpenJDK 17 here; ART from its sources only, not on a device.
 Primitive regions are bounded too: their replies are 4 bytes an element or more, and a 10,000,000-element
 ``int[]`` in one reply would pass the client's packet cap.
 """

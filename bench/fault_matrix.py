@@ -6,6 +6,7 @@
     python bench/fault_matrix.py --journey condition --sample 6   # a conditional breakpoint's journey
     python bench/fault_matrix.py --journey logpoint --sample 6    # a logpoint storm's journey
     python bench/fault_matrix.py --hostile strings   # hostile heaps: 30M-char strings, 10,000 frames, 5,000 threads
+    python bench/fault_matrix.py --hostile-containers   # 1M-entry maps/sets, 10M-element arrays (no faults)
 
 A clean run of the journey (tests/faults/journey.py: attach, a pending and a loaded breakpoint, stop, stack,
 locals, step, resume, a pause with the threads listed and a listed thread's stack, resume, detach, through
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hostile_containers as hostile
 from reliability_doc import machine, write_section
 
 from faults.journey import JOURNEYS, Bench, Outcome, packet_points, summarise
@@ -146,6 +148,22 @@ def report(clean: Outcome, outcomes: list[Outcome], restarts: int, elapsed: floa
     return "\n".join(lines) + "\n"
 
 
+def hostile_containers(classes: Path, write: bool) -> None:
+    """The hostile heaps' containers (bench/hostile_containers.py): read-only calls on 1,000,000-entry maps and
+    sets and 1,000,000/10,000,000-element arrays; the app and the session must stay alive."""
+    rows, health = trio.run(hostile.measure, classes)
+    text = (f"## Hostile heaps: containers\n\n`python bench/fault_matrix.py --hostile-containers` on {machine()}. "
+            "No command asks for more than 4,096 array elements (HotSpot's agent ends the VM above ~65,536 "
+            "references in one `ArrayReference.GetValues`); a deep hash map page walks the chains before it once "
+            "per stop, at most 10 s a call (then \"not located yet\", asked again: `calls`).\n\n"
+            + hostile.table(rows, health))
+    print(text)
+    if write:
+        print(f"wrote {write_section('hostile_containers', text)}")
+    if not (health.process_alive and health.session_alive and not health.hs_err):
+        sys.exit(1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, help="this many packet points, spread evenly (default: all)")
@@ -154,11 +172,16 @@ def main() -> None:
     parser.add_argument("--journey", choices=JOURNEYS, default="reference", help="which journey (default reference)")
     parser.add_argument("--hostile", choices=("strings",), help="instead, read-only calls on hostile heaps "
                         "(bench/hostile_strings.py: strings, stacks, threads)")
+    parser.add_argument("--hostile-containers", action="store_true", help="the hostile heaps' containers instead")
     args = parser.parse_args()
     if not shutil.which("java") or not shutil.which("javac"):
         sys.exit("bench/fault_matrix.py needs java and javac (OpenJDK 17) on PATH")
     if args.hostile == "strings":
         sys.exit(hostile_strings(args.no_write))
+    if args.hostile_containers:
+        with tempfile.TemporaryDirectory() as tmp:
+            hostile_containers(compile_fixtures(Path(tmp), javac=shutil.which("javac") or "javac"), not args.no_write)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_fixtures(Path(tmp), javac=shutil.which("javac") or "javac")
         clean, outcomes, restarts, elapsed = trio.run(run, classes, args.sample, args.timeout_ms, args.journey)

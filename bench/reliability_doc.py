@@ -1,7 +1,7 @@
 """docs/reliability.md, written by the scripts that measure it: each owns one section between markers.
 
-    bench/fault_matrix.py -> section "faults" ("hostile_strings" with --hostile strings);  bench/fuzz.py -> "fuzz";
-    bench/soak.py -> "soak";  bench/jdb_diff.py -> "jdb_diff"
+    bench/fault_matrix.py -> section "faults" ("hostile_strings" with --hostile strings, "hostile_containers" with
+    --hostile-containers);  bench/fuzz.py -> "fuzz";  bench/soak.py -> "soak";  bench/jdb_diff.py -> "jdb_diff"
 
 Rerunning a script replaces its own section and keeps the others.
 """
@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "reliability.md"
-ORDER = ("faults", "faults_condition", "faults_logpoint", "hostile_strings", "fuzz", "soak", "jdb_diff")
+ORDER = ("faults", "faults_condition", "faults_logpoint", "hostile_strings", "hostile_containers", "fuzz", "soak",
+         "jdb_diff")
 HEAD = """# Reliability: fault injection, fuzzing, soak
 
 Every number below was written by a script in `bench/`; rerun the command in a section to regenerate it

@@ -28,6 +28,8 @@ pipelined requests is one round however many packets it holds. Measured, each in
 - (i) a page of 100 entries of a 10,000-entry ``HashMap`` and (j) of a 10,000-element ``ArrayList`` (the
   first page and one at offset 5000), (k) an object of 50 fields with 20 strings, (l) the expression
   ``a.b.c[3].d`` — in ``Heap.look``, each object first seen in the frame's locals.
+- (m) on loopback, a page of 100 at offsets 0 and 900,000 of a 1,000,000-entry ``HashMap`` and
+  ``ConcurrentHashMap`` (``hostile.BigContainers``; bench/hostile_containers.py has the other containers).
 
 Each bind is the first breakpoint of a fresh session (so it also asks the VM's capabilities).
 Goals: issue 3, at most 3 sequential round trips for (a) and (b); issue 10, attach 2, set_breakpoint 4,
@@ -368,6 +370,22 @@ def main() -> None:
             trio.run(run, classes, rtt_ms)
         print("loopback, no injected delay")
         trio.run(loopback, classes)
+        print("hostile containers, loopback (bench/hostile_containers.py; pages of 100)")
+        trio.run(big_maps, classes)
+
+
+async def big_maps(classes: Path) -> None:
+    """(m) a page of 100 at offsets 0 and 900,000 (then 900,100, the walk kept) of a 1,000,000-entry
+    ``HashMap`` and ``ConcurrentHashMap``, straight on loopback (this proxy would cost more than the VM): the
+    client's writes (at least the round trips), commands, calls (a deep page is asked again after its 10 s
+    budget) and the wall time."""
+    import hostile_containers
+
+    rows, health = await hostile_containers.measure(classes, hostile_containers.PAGES[:6], ())
+    for row in rows:
+        print(f"  (m) {row.label:<58} {row.writes:>5} writes  {row.commands:>7} commands  {row.calls:>2} calls  "
+              f"{row.ms:9.0f} ms")
+    print(f"  app alive: {health.process_alive}, hs_err: {health.hs_err}, session alive: {health.session_alive}")
 
 
 if __name__ == "__main__":

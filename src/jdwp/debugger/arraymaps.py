@@ -25,7 +25,8 @@ These layouts were checked in the published sources and class files, not on a de
 tests read stand-ins with the same fields (fixtures/java/android, fixtures/java/androidx).
 
 A page is the fields (one ``ObjectReference.GetValues`` 9,2), then the backing array's length and the
-page's slots together (``ArrayReference.Length`` 13,1 and ``GetValues`` 13,2), then the summaries.
+page's slots together (``ArrayReference.Length`` 13,1 and ``GetValues`` 13,2, in chunks of at most 4,096:
+:mod:`.tables`), then the summaries.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
 from ._gather import gather
 from .objects import ACC_STATIC, ELEMENT_LIMITS, Entry, Layouts, as_values, element, page_bounds
+from .tables import read_region
 from .values import stale_on_collected
 
 if TYPE_CHECKING:
@@ -74,7 +76,7 @@ async def _slots(reader: _Reader, array: Value, first: int, count: int) -> list[
     vm = reader.values.vm
     thunks: list[Any] = [partial(reader.values.array_length, reader.values.handle(array))]
     if count:
-        thunks.append(partial(vm.array_reference.get_values, _wire(array), first, count))
+        thunks.append(partial(read_region, vm, _wire(array), first, count))
     replies = await _read_arrays(reader, thunks)
     if replies is None:
         return None
@@ -159,8 +161,8 @@ async def _sparse_slots(reader: _Reader, keys: Value, values: Value, first: int,
     if count == 0:
         return []
     vm = reader.values.vm
-    thunks: list[Any] = [partial(vm.array_reference.get_values, _wire(keys), first, count),
-                         partial(vm.array_reference.get_values, _wire(values), first, count)]
+    thunks: list[Any] = [partial(read_region, vm, _wire(keys), first, count),
+                         partial(read_region, vm, _wire(values), first, count)]
     if marker is not None:
         thunks.append(marker)
     replies = await _read_arrays(reader, thunks)

@@ -25,10 +25,12 @@ note, and the object is shown as fields. Readers on OpenJDK 17, verified live:
 Android's libcore uses the same names for these classes (``LinkedHashMap``'s entries are
 ``LinkedHashMapEntry`` there, with the same ``after``), which the field checks confirm at run time.
 
-A page reads only what it needs: a list page is one ``ArrayReference.GetValues`` (13,2) of the backing
-array; a hash map page reads the bucket table, then the chains of as many buckets as the page needs, level
-by level (all buckets' next nodes in one round trip). A map with insertion order reads every node (its
-order is known only from the links) — in round trips per chain level, not per entry. A session's first hash
+A page reads only what it needs, and no command more than a VM's agent survives (:mod:`.tables`): a list
+page is one ``ArrayReference.GetValues`` (13,2) of the backing array's slice; a hash map page scans the
+bucket table only as far as the page's end and walks the chains of the buckets before it, level by level
+(:mod:`.hashscan`, kept for the stop, within a time budget per call); a map with insertion order walks its
+links from the nearer end, one node a round trip (each link is known only from the node before). A key
+lookup reads only the key's bins (:func:`bin_entries`, :mod:`.hashbins`). A session's first hash
 map page also resolves the boxed primitives' classes by name (``VirtualMachine.ClassesBySignature`` 1,2, with
 the map's fields) and their layouts (with the table): keys and values of those classes are then named by
 their type IDs, without a round trip of their own after the nodes.
@@ -39,12 +41,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..protocol.constants import ErrorCode
-from ..protocol.errors import CommandError
+from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
-from . import arraymaps, linked
+from . import arraymaps, hashbins, linked
 from ._gather import gather
+from .hashscan import PAGE_BUDGET, LinkedScan, Resizing, TableScan, Unfinished, no_chains, walk_chains
 from .objects import (
     ELEMENT_LIMITS,
     UNIT_LIMITS,
@@ -59,6 +61,7 @@ from .objects import (
     slice_page,
 )
 from .strings import read_units
+from .tables import read_region
 from .values import Values, stale_on_collected
 
 Answer = tuple[ObjectPage | None, str | None]
@@ -103,6 +106,14 @@ class _Reader:
     def missing(self, owner: str, names: str) -> Answer:
         return None, f"{owner} does not have the fields {names} this server reads; shown as fields"
 
+    def unfinished(self, view: str, size: int, start: int, unfinished: Unfinished) -> ObjectPage:
+        """A page whose entries were not located in time: none, the same offset next, and a note."""
+        contents: dict[str, Any] = {"entries": ()} if view == "map" else {"elements": ()}
+        return self.page(view, size, start, start, **contents, note=(
+            f"not located yet: {unfinished.located:,} of the {unfinished.wanted:,} entries this page must walk "
+            f"past were read in {PAGE_BUDGET:g} s (JDWP reads one node a command, and an entry's place is known "
+            "only from the chains before it); they are kept for this stop: ask for the same page again to go on"))
+
     def page(self, view: str, size: int, start: int, end: int, **contents: Any) -> ObjectPage:
         return ObjectPage(self.handle, "object", self.runtime, view, start, size, next_of(end, size),  # type: ignore[arg-type]
                           size=size, **contents)
@@ -126,8 +137,7 @@ class _Reader:
         summaries = []
         if end > start:
             with stale_on_collected(self.handle):
-                region = await self.values.vm.array_reference.get_values(ObjectId(int(array.value)), start,  # type: ignore[arg-type]
-                                                                         end - start)
+                region = await read_region(self.values.vm, ObjectId(int(array.value)), start, end - start)  # type: ignore[arg-type]
             summaries = await self.values.summarize(as_values(region))
         return self.page(view, size, start, end,
                          elements=tuple(element(start + i, s) for i, s in enumerate(summaries))), None
@@ -143,119 +153,104 @@ class _Reader:
         # Two waves, each sent at once (not two chains, whose second steps would leave apart): the map's fields
         # with, by name, the nodes' class (the table's type names it) and the boxed primitives' classes (the
         # likeliest keys and values, then named by their type IDs: no round trip of their own at the end);
-        # then the table with its length, and those classes' layouts.
+        # then the table's length and first slots (a scan's start, unless this stop has one), and those
+        # classes' layouts.
         names = ([node_class] if node_class is not None else []) + list(_BOXED_SIGNATURES)
-        read, _ = await gather([partial(self.fields, handle, chain, owner, "table", "size", *sizing),
-                                partial(self.layouts.resolve, names)])
-        second: list[Any] = [partial(self.layouts.prefetch, [t for n in names
-                                                             if (t := self.layouts.candidate(n)) is not None])]
-        if read is not None and not read["table"].is_null:
-            size = int(read["size"].value or 0)
-            start, end = page_bounds(self.offset, self.limit, size, ELEMENT_LIMITS, "entries")
-            if end > start:
-                second.insert(0, partial(self.table_slots, read["table"], _capacity(read, size)))
-        slots = (await gather(second))[0] if len(second) == 2 else None
-        node_info = await self.node_class(node_class)  # asked above: no round trip unless the VM refused it
-        head = await self.fields(handle, chain, "java.util.LinkedHashMap", "head") if ordered else {}
-        if read is None or head is None:
-            return self.missing(owner, "table, size (head for LinkedHashMap)")
+        link_names = ("head", "tail") if ordered else ()
+        first: list[Any] = [partial(self.fields, handle, chain, owner, "table", "size", *sizing),
+                            partial(self.layouts.resolve, names)]
+        if ordered:
+            first.append(partial(self.fields, handle, chain, "java.util.LinkedHashMap", *link_names))
+        read, _, *linked_fields = await gather(first)
+        links = linked_fields[0] if ordered else {}
+        if read is None or links is None:
+            return self.missing(owner, "table, size (head, tail for LinkedHashMap)")
         size = int(read["size"].value or 0)
         start, end = page_bounds(self.offset, self.limit, size, ELEMENT_LIMITS, "entries")
-        nodes: list[tuple[Value, Value]] = []
-        if slots is not None:
-            heads = [v for v in slots if not v.is_null]
-            # As many filled buckets as entries: every bucket holds one node, so entry i is the i-th filled
-            # bucket's and a page reads its own nodes only (else the chains before it are walked).
-            alone = not ordered and len(heads) == size
-            found = await self.walk_table(heads[start:end] if alone else heads, end - start if alone else
-                                          size if ordered else end, ordered, node_info)
-            if found is None:
+        prefetch = partial(self.layouts.prefetch, [t for n in names if (t := self.layouts.candidate(n)) is not None])
+        pairs: list[tuple[Value, Value]] = []
+        if ordered:
+            await prefetch()
+            if end > start and not links["head"].is_null:
+                try:
+                    found = await self.insertion_order(links["head"], links["tail"], size, start, end)
+                except Unfinished as unfinished:
+                    return self.unfinished(view, size, start, unfinished), None
+                if found is None:
+                    return None, "the map's entries do not have the fields key, value, after, before this server reads"
+                pairs = found
+        elif end > start and not read["table"].is_null:
+            table = read["table"]
+            key = ("hash", int(table.value), size)
+            scan = self.values.scans.get(key)
+            second: list[Any] = [prefetch]
+            if scan is None:
+                scan = TableScan(self.values.vm, int(table.value), size, no_chains, [])
+                second.insert(0, partial(scan.start, partial(self.values.array_length, self.values.handle(table)),
+                                         _capacity(read, size), end))
+            with stale_on_collected(self.handle):
+                await gather(second)
+            node_info = await self.node_class(node_class)  # asked above: no round trip unless the VM refused it
+            if not await self.use_nodes(scan, node_info):
                 return None, "the map's nodes do not have the fields key, value, next this server reads"
-            if alone and any(not node[3].is_null for node in found):  # a chain after all: changing meanwhile
-                found = await self.walk_table(heads, end, ordered, node_info) or []
-                alone = False
-            if ordered:
-                found = self.linked_order(found, head["head"])
-            nodes = [(key, value) for key, value, *_ in (found if alone else found[start:end])]
-        flat = await self.values.summarize([v for pair in nodes for v in pair])
+            self.values.scans.put(key, scan)
+            try:
+                with stale_on_collected(self.handle):
+                    pairs = await scan.entries(start, end)
+            except Unfinished as unfinished:
+                return self.unfinished(view, size, start, unfinished), None
+        else:
+            await prefetch()
+        flat = await self.values.summarize([v for pair in pairs for v in pair])
         if view == "set":
-            elements = tuple(element(start + i, flat[2 * i]) for i in range(len(nodes)))
-            return self.page("set", size, start, start + len(nodes), elements=elements), None
-        entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(len(nodes)))
-        return self.page("map", size, start, start + len(nodes), entries=entries), None
+            elements = tuple(element(start + i, flat[2 * i]) for i in range(len(pairs)))
+            return self.page("set", size, start, start + len(pairs), elements=elements), None
+        entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(len(pairs)))
+        return self.page("map", size, start, start + len(pairs), entries=entries), None
 
     async def node_class(self, signature: str | None) -> ClassInfo | None:
         return await self.layouts.named(signature) if signature is not None else None
 
-    async def table_slots(self, table: Value, capacity: int | None) -> list[Any]:
-        """Every slot of a hash table. With its likely length (from the map's threshold), the slots are read
-        with the length, in one round trip; a wrong guess costs a second read."""
-        table_handle = self.values.handle(table)
-        wire = ObjectId(int(table.value))  # type: ignore[arg-type]
-        vm = self.values.vm
-
-        async def guessed() -> Any:
-            try:
-                return await vm.array_reference.get_values(wire, 0, capacity) if capacity else None
-            except CommandError as exc:
-                if exc.code in (ErrorCode.INVALID_LENGTH, ErrorCode.INVALID_INDEX):
-                    return None
-                raise
-
-        with stale_on_collected(self.handle):
-            length, region = await gather([partial(self.values.array_length, table_handle), guessed])
-            if region is None or length != capacity:
-                region = await vm.array_reference.get_values(wire, 0, length)
-        return list(region.values)
-
-    async def walk_table(self, heads: list[Any], wanted: int, ordered: bool, node_info: ClassInfo | None = None
-                         ) -> list[tuple[Value, ...]] | None:
-        """Nodes in bucket order from the buckets' first nodes ``heads``, chains followed: at least ``wanted``
-        of them (all when fewer), each ``(key, value, node, next[, after])``."""
-        if not heads:
-            return []
-        names = ("key", "value", "next") + (("after",) if ordered else ())
+    async def use_nodes(self, scan: TableScan, node_info: ClassInfo | None) -> bool:
+        """Give ``scan`` the nodes' fields (``key``, ``value``, ``next``): from the table's node class, else from
+        a node's own class; ``False`` when they lack one."""
+        if scan.pair_ids:
+            return True
+        names = ("key", "value", "next")
         node_chain: tuple[ClassInfo, ...] = (node_info,) if node_info is not None else ()
         if any(Layouts.find(node_chain, n) is None for n in names):  # not the table's node class: ask a node
-            node_chain = await self.layouts.chain(await self.values.type_id(self.values.handle(heads[0])))
-        ids = [Layouts.find(node_chain, n) for n in names]
-        if any(i is None for i in ids):
-            return None
-        field_ids = [FieldId(i.field_id) for i in ids if i is not None]
-        out: list[tuple[Value, ...]] = []
-        seen: set[int] = set()
-        position = 0
-        while position < len(heads) and len(out) < wanted:
-            batch = heads[position:position + max(1, wanted - len(out))]
-            position += len(batch)
-            chains: list[list[tuple[Value, ...]]] = [[] for _ in batch]
-            current = list(enumerate(batch))
-            while current:  # one round trip per chain level, for every bucket of the batch
-                reads = await gather([partial(self.values.vm.object_reference.get_values, ObjectId(int(n.value)),
-                                              field_ids) for _, n in current])
-                following = []
-                for (slot, node), fields in zip(current, reads, strict=True):
-                    seen.add(int(node.value))
-                    chains[slot].append((fields[0], fields[1], node, *fields[2:]))
-                    nxt = fields[2]
-                    if not nxt.is_null and int(nxt.value) not in seen:
-                        following.append((slot, nxt))
-                current = following
-            for found in chains:
-                out.extend(found)
-        return out
+            with stale_on_collected(self.handle):
+                head = await scan.first_head()
+            if head is None:
+                return True  # an empty table: no node to read
+            node_chain = await self.layouts.chain(await self.values.type_id(self.values.handle(
+                Value(Tag.OBJECT, head))))
+        found = [Layouts.find(node_chain, n) for n in names]
+        if any(f is None for f in found):
+            return False
+        ids = [FieldId(f.field_id) for f in found if f is not None]
+        vm, limit = self.values.vm, scan.size + 1
+        scan.use(lambda heads, pairs: walk_chains(vm, heads, ids, limit, pairs), ids[:2])
+        return True
 
-    @staticmethod
-    def linked_order(nodes: list[tuple[Value, ...]], head: Value) -> list[tuple[Value, ...]]:
-        """Nodes in insertion order, from ``head`` along ``after`` (read with the nodes, last)."""
-        by_id = {int(n[2].value): n for n in nodes}  # type: ignore[arg-type]
-        ordered: list[tuple[Value, ...]] = []
-        current = head
-        while not current.is_null and int(current.value) in by_id and len(ordered) < len(nodes):  # type: ignore[arg-type]
-            node = by_id.pop(int(current.value))  # type: ignore[arg-type]
-            ordered.append(node)
-            current = node[4]
-        return ordered
+    async def insertion_order(self, head: Value, tail: Value, size: int, start: int, end: int
+                              ) -> list[tuple[Value, Value]] | None:
+        """Entries ``start`` … ``end-1`` of a ``LinkedHashMap`` in insertion order (``head``/``after`` or
+        ``tail``/``before``, from the nearer end; kept for the stop), or ``None`` when the entries' class lacks
+        the fields."""
+        key = ("linked", int(head.value), int(tail.value) if not tail.is_null else 0, size)  # type: ignore[arg-type]
+        scan: LinkedScan | None = self.values.scans.get(key)
+        if scan is None:
+            entry_chain = await self.layouts.chain(await self.values.type_id(self.values.handle(head)))
+            found = [Layouts.find(entry_chain, n) for n in ("key", "value", "after", "before")]
+            if any(f is None for f in found):
+                return None
+            ids = [FieldId(f.field_id) for f in found if f is not None]
+            scan = LinkedScan(self.values.vm, size, int(head.value), int(tail.value) if not tail.is_null else 0,  # type: ignore[arg-type]
+                              ids)
+            self.values.scans.put(key, scan)
+        with stale_on_collected(self.handle):
+            return await scan.entries(start, end)
 
     async def hash_set(self, owner: str) -> Answer:
         read = await self.fields(self.handle, self.chain, owner, "map")
@@ -382,3 +377,52 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
         if name == "java.lang.AbstractStringBuilder":
             return await reader.builder(name)
     return None, None
+
+
+async def bin_entries(values: Values, layouts: Layouts, handle: str, chain: tuple[ClassInfo, ...],
+                      codes: set[int]) -> list[tuple[Value, Value]] | None:
+    """The entries of the bins a ``HashMap`` (``LinkedHashMap``) or ``ConcurrentHashMap`` keeps keys of the
+    ``hashCode``\\ s ``codes`` in (:mod:`.hashbins`): the table's length and those slots, then each bin's chain
+    (a treeified bin keeps its ``next`` chain; a ``ConcurrentHashMap`` ``TreeBin`` is walked from ``first``).
+    ``None`` when the object is no such map, its layout differs, or it was stopped mid-resize: then the caller
+    scans its entries."""
+    names = {info.name for info in chain}
+    concurrent = "java.util.concurrent.ConcurrentHashMap" in names
+    owner = "java.util.concurrent.ConcurrentHashMap" if concurrent else "java.util.HashMap"
+    if owner not in names:
+        return None
+    reader = _Reader(values, layouts, handle, chain, 0, None, 0)
+    read = await reader.fields(handle, chain, owner, "table")
+    if read is None:
+        return None
+    if read["table"].is_null:
+        return []
+    table = read["table"]
+    wire = ObjectId(int(table.value))  # type: ignore[arg-type]
+    with stale_on_collected(handle):
+        length = await values.array_length(values.handle(table))
+        if length <= 0 or length & (length - 1):
+            return None  # not a power of two: not the layout these rules are for
+        spread = hashbins.concurrent_spread if concurrent else hashbins.hash_map_spread
+        slots = sorted({hashbins.bin_index(spread(code), length) for code in codes})
+        regions = await gather([partial(read_region, values.vm, wire, slot, 1) for slot in slots])
+        heads = [int(v.value) for region in regions for v in region.values if not v.is_null]
+        if not heads:
+            return []
+        head = Value(Tag.OBJECT, heads[0])
+        if concurrent:
+            ids = await linked.node_fields(reader, head, "java.util.concurrent.ConcurrentHashMap$Node", "hash", "key",
+                                           "val", "next")
+            if ids is None:
+                return None
+            try:
+                bins = await linked.bins(reader, ids, 1 << 20, heads)
+            except (Resizing, linked.NoFirst):
+                return None
+        else:
+            node_chain = await layouts.chain(await values.type_id(values.handle(head)))
+            found = [Layouts.find(node_chain, n) for n in ("key", "value", "next")]
+            if any(f is None for f in found):
+                return None
+            bins = await walk_chains(values.vm, heads, [FieldId(f.field_id) for f in found if f is not None], 1 << 20)
+    return [(key, value) for chain_ in bins for _, key, value in chain_]

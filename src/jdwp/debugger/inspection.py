@@ -100,7 +100,7 @@ class Inspection:
                 a handle of this session, or its object was collected (StaleReference).
             InvalidArgument: a bad view, offset or limit.
         """
-        self._stop_for(stop_id)
+        self.values.scans.begin(self._stop_for(stop_id))
         return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
 
     async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
@@ -123,6 +123,7 @@ class Inspection:
             self._stops.raise_for_handle(state, frame_id, "frame")
         tree = parse_expression(expression)
         self._calls.check_free(ref.thread)
+        self.values.scans.begin(state)
         invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
                                    state.stop.reasons) if self.allow_invoke else None
         context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
@@ -132,6 +133,7 @@ class Inspection:
                 return await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
             if self._calls.made != made:
+                self.values.scans.clear()  # app code ran: a table read before may have changed
                 await refresh_frames(self.vm, state.frames, ref.thread)
         self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught

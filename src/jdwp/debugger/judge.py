@@ -168,6 +168,7 @@ class _Hit:
             location = self._location if self._location is not None else (await self.frame()).location
             context = FrameContext(location.class_id, self.raw_locals)
             self._evaluator = Evaluator(self._judge.values, self._judge.layouts, context)
+        self._judge.values.scans.begin(self)  # a hit's tables are read anew: the app ran since the last one
         with trio.move_on_after(EVALUATION_DEADLINE):
             return await self._evaluator.evaluate(expr)
         raise _TooSlow(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned")

@@ -18,6 +18,7 @@ Fields each reader checks (OpenJDK 17, verified live); a missing one shows the o
   ``hash``/``key``/``val``/``next``. A bin headed by a ``TreeBin`` (hash -2) is walked from its ``first``
   along ``next``; a ``ReservationNode`` (hash -3, a ``computeIfAbsent`` in flight) holds nothing. A
   ``ForwardingNode`` (hash -1) means the VM stopped during a resize: the map is shown as fields, with a note.
+  The table is scanned as far as the page needs and kept for the stop (:class:`.hashscan.TableScan`).
 
 Cycles: a node met twice is not followed again. Links that end before the page does (a thread the stop did
 not suspend was changing the container) make that page the last one, with a note.
@@ -25,13 +26,17 @@ not suspend was changing the container) make that page the last one, with a note
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..protocol.constants import Tag
 from ..protocol.types import FieldId, ObjectId
 from ..protocol.values import Value
 from ._gather import gather
+from .hashscan import Resizing, TableScan, Unfinished, no_chains, read_fields, walk_chains
 from .objects import ELEMENT_LIMITS, ClassInfo, Entry, Layouts, as_values, element, page_bounds
+from .tables import read_region
 from .values import stale_on_collected
 
 if TYPE_CHECKING:
@@ -45,7 +50,7 @@ def _wire(value: Value) -> ObjectId:
     return ObjectId(int(value.value))  # type: ignore[arg-type]
 
 
-async def _node_fields(reader: _Reader, node: Value, owner: str, *names: str) -> list[FieldId] | None:
+async def node_fields(reader: _Reader, node: Value, owner: str, *names: str) -> list[FieldId] | None:
     """The field IDs of ``names`` declared in ``owner``, found from one node's class (asked once per class)."""
     chain = await reader.layouts.chain(await reader.values.type_id(reader.values.handle(node)))
     found = [Layouts.find(chain, name, owner) for name in names]
@@ -100,7 +105,7 @@ async def linked_list(reader: _Reader, owner: str) -> Answer:
         return await _list_page(reader, [], size, start, end)
     backwards = start > size - end  # walk from the nearer end: fewer nodes read
     here = read["last"] if backwards else read["first"]
-    ids = await _node_fields(reader, here, "java.util.LinkedList$Node", "item", "next", "prev")
+    ids = await node_fields(reader, here, "java.util.LinkedList$Node", "item", "next", "prev")
     if ids is None:
         return None, "the list's nodes do not have the fields item, next, prev this server reads; shown as fields"
     wanted = size - start if backwards else end
@@ -139,8 +144,7 @@ async def array_deque(reader: _Reader, owner: str) -> Answer:
     spans = [(first, last - first + 1)] if first <= last else [(first, length - first), (0, last + 1)]
     vm = reader.values.vm
     with stale_on_collected(reader.handle):
-        regions = await gather([partial(vm.array_reference.get_values, _wire(array), index, count)
-                                for index, count in spans])
+        regions = await gather([partial(read_region, vm, _wire(array), index, count) for index, count in spans])
     return await _list_page(reader, [v for region in regions for v in as_values(region)], size, start, end)
 
 
@@ -166,7 +170,7 @@ async def tree_map(reader: _Reader, handle: str, chain: tuple[ClassInfo, ...], v
                              else "elements")
     if end == start or read["root"].is_null:
         return await _map_page(reader, [], size, start, end, view)
-    ids = await _node_fields(reader, read["root"], "java.util.TreeMap$Entry", "key", "value", "left", "right")
+    ids = await node_fields(reader, read["root"], "java.util.TreeMap$Entry", "key", "value", "left", "right")
     if ids is None:
         return None, "the map's entries do not have the fields key, value, left, right this server reads; shown " \
                      "as fields"
@@ -217,65 +221,82 @@ async def concurrent_map(reader: _Reader, owner: str) -> Answer:
     if end == start or read["table"].is_null:
         return await _map_page(reader, [], size, start, end, "map")
     table = read["table"]
-    length = await reader.values.array_length(reader.values.handle(table))
-    with stale_on_collected(reader.handle):
-        region = await reader.values.vm.array_reference.get_values(_wire(table), 0, length)
-    heads = [v for v in region.values if not v.is_null]
-    if not heads:
-        return await _map_page(reader, [], size, start, end, "map")
-    ids = await _node_fields(reader, heads[0], f"{_CHM}$Node", "hash", "key", "val", "next")
-    if ids is None:
-        return None, "the map's nodes do not have the fields hash, key, val, next this server reads; shown as fields"
-    pairs: list[tuple[Value, Value]] = []
-    seen: set[int] = set()
-    position = 0
-    while position < len(heads) and len(pairs) < end:
-        batch = heads[position:position + max(1, end - len(pairs))]
-        position += len(batch)
-        chains: list[list[tuple[Value, Value]]] = [[] for _ in batch]
-        current = list(enumerate(batch))
-        while current:  # one round trip per chain level, for every bucket of the batch
-            following: list[tuple[int, Value]] = []
-            for (slot, node), (hash_, key, val, nxt) in zip(current, await _read_nodes(
-                    reader, [n for _, n in current], ids), strict=True):
-                seen.add(int(node.value))
-                code = int(hash_.value)  # type: ignore[arg-type]
-                if code == _MOVED:
-                    return None, "the map was being resized when the VM stopped (a ForwardingNode in its table); " \
-                                 "shown as fields"
-                if code == _TREEBIN:
-                    first = await _tree_bin_first(reader, node)
-                    if first is None:
-                        return None, "the map's TreeBin does not have the field first this server reads; shown as " \
-                                     "fields"
-                    nxt = first
-                elif code != _RESERVED:
-                    chains[slot].append((key, val))
-                if not nxt.is_null and int(nxt.value) not in seen:  # type: ignore[arg-type]
-                    following.append((slot, nxt))
-            current = following
-        for found in chains:
-            pairs.extend(found)
-    return await _map_page(reader, pairs[start:end], size, start, end, "map")
+    key = ("chm", int(table.value), size)  # type: ignore[arg-type]
+    scan = reader.values.scans.get(key)
+    if scan is None:
+        scan = TableScan(reader.values.vm, int(table.value), size, no_chains, [])  # type: ignore[arg-type]
+        with stale_on_collected(reader.handle):
+            await scan.start(partial(reader.values.array_length, reader.values.handle(table)), None, end)
+        with stale_on_collected(reader.handle):
+            head = await scan.first_head()
+        if head is not None:
+            ids = await node_fields(reader, Value(Tag.OBJECT, head), f"{_CHM}$Node", "hash", "key", "val", "next")
+            if ids is None:
+                return None, "the map's nodes do not have the fields hash, key, val, next this server reads; " \
+                             "shown as fields"
+            scan.use(partial(bins, reader, ids, size + 1), ids[1:3])
+        reader.values.scans.put(key, scan)
+    try:
+        with stale_on_collected(reader.handle):
+            pairs = await scan.entries(start, end)
+    except Resizing:
+        reader.values.scans.put(key, None)
+        return None, "the map was being resized when the VM stopped (a ForwardingNode in its table); shown as fields"
+    except Unfinished as unfinished:
+        return reader.unfinished("map", size, start, unfinished), None
+    except NoFirst:
+        return None, "the map's TreeBin does not have the field first this server reads; shown as fields"
+    return await _map_page(reader, pairs, size, start, end, "map")
 
 
-async def _tree_bin_first(reader: _Reader, bin_: Value) -> Value | None:
-    ids = await _node_fields(reader, bin_, f"{_CHM}$TreeBin", "first")
-    if ids is None:
-        return None
-    ((first,),) = await _read_nodes(reader, [bin_], ids)
-    return first
+class NoFirst(Exception):
+    pass
+
+
+async def bins(reader: _Reader, ids: list[FieldId], limit: int, heads: Sequence[int], pairs: bool = True
+               ) -> list[list[tuple[int, Value, Value]]]:
+    """Each bin's entries: a plain bin's chain; a ``TreeBin``'s (hash -2) from its ``first`` along ``next``;
+    none for a ``ReservationNode`` (hash -3). A ``ForwardingNode`` (hash -1) raises :class:`Resizing`."""
+    vm = reader.values.vm
+    out: list[list[tuple[int, Value, Value]]] = [[] for _ in heads]
+    follow: list[tuple[int, int]] = []  # (bin, node) whose chain is walked from that node on
+    bins: list[tuple[int, int]] = []
+    none = Value.null()
+    read = await read_fields(vm, heads, ids if pairs else [ids[0], ids[3]])
+    for slot, (head, fields) in enumerate(zip(heads, read, strict=True)):
+        hash_, key, val, nxt = fields if pairs else (fields[0], none, none, fields[1])
+        code = int(hash_.value)  # type: ignore[arg-type]
+        if code == _MOVED:
+            raise Resizing
+        if code == _TREEBIN:
+            bins.append((slot, head))
+        elif code != _RESERVED:
+            out[slot].append((head, key, val))
+            if not nxt.is_null:
+                follow.append((slot, int(nxt.value)))  # type: ignore[arg-type]
+    if bins:
+        first_ids = await node_fields(reader, Value(Tag.OBJECT, bins[0][1]), f"{_CHM}$TreeBin", "first")
+        if first_ids is None:
+            raise NoFirst
+        for (slot, _), (first,) in zip(bins, await read_fields(vm, [b for _, b in bins], first_ids), strict=True):
+            if not first.is_null:
+                follow.append((slot, int(first.value)))  # type: ignore[arg-type]
+    if follow:
+        chains = await walk_chains(vm, [node for _, node in follow], ids[1:], limit, pairs)
+        for (slot, _), chain in zip(follow, chains, strict=True):
+            out[slot].extend(chain)
+    return out
 
 
 async def _counter_cells(reader: _Reader, cells: Value) -> int | None:
     """The sum of the cells' values (``CounterCell.value``), or ``None`` when a cell lacks the field."""
     length = await reader.values.array_length(reader.values.handle(cells))
     with stale_on_collected(reader.handle):
-        region = await reader.values.vm.array_reference.get_values(_wire(cells), 0, length)
+        region = await read_region(reader.values.vm, _wire(cells), 0, length)
     present = [v for v in region.values if not v.is_null]
     if not present:
         return 0
-    ids = await _node_fields(reader, present[0], f"{_CHM}$CounterCell", "value")
+    ids = await node_fields(reader, present[0], f"{_CHM}$CounterCell", "value")
     if ids is None:
         return None
     return sum(int(fields[0].value or 0) for fields in await _read_nodes(reader, present, ids))

@@ -8,7 +8,8 @@ Fields: the runtime class and its superclasses (``ClassType.Superclass`` 3,1; ``
 2,4; kept per class for the session), instance fields first, most derived class first, then static
 fields. One page costs one ``ObjectReference.GetValues`` (9,2) with every instance field of the page and
 one ``ReferenceType.GetValues`` (2,6) per class with statics in it, all sent together; then the values'
-summaries (:mod:`.values`). Arrays: one ``ArrayReference.GetValues`` (13,2) per page.
+summaries (:mod:`.values`). Arrays: one ``ArrayReference.GetValues`` (13,2) per page (chunked by
+:mod:`.tables` where a VM's agent needs it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .errors import InvalidArgument
 from .model import OMIT_EMPTY, bound_names
 from .names import binary_name_of, java_length, type_name
 from .strings import read_units
+from .tables import read_region
 from .values import Summary, Values, stale_on_collected
 
 ObjectKind = Literal["object", "array", "string"]
@@ -365,7 +367,7 @@ async def array_page(values: Values, handle: str, offset: int, limit: int | None
     if end > start:
         wire, _ = values.resolve(handle)
         with stale_on_collected(handle):
-            region = await values.vm.array_reference.get_values(wire, start, end - start)
+            region = await read_region(values.vm, wire, start, end - start)
         summaries = await values.summarize(as_values(region))
     elements = tuple(element(start + i, s) for i, s in enumerate(summaries))
     return ObjectPage(handle, "array", runtime, "array", start, length, next_of(end, length), length=length,

@@ -9,7 +9,7 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``).
   (0 = LATIN1, 1 = UTF16, two bytes a unit in the platform's order, little-endian on the x86 and ARM VMs we
   meet). One ``ObjectReference.GetValues`` (9,2) reads both, ``ArrayReference.Length`` (13,1) gives the
   length (``length >> coder`` units), and only the shown prefix of ``value`` is read, at most
-  :data:`CHUNK` elements per ``ArrayReference.GetValues`` (13,2): HotSpot's libjdwp makes a JNI local
+  :data:`.tables.MAX_ELEMENTS` elements per ``ArrayReference.GetValues`` (13,2): HotSpot's libjdwp makes a JNI local
   frame per reply, and a very large one takes the VM down (issue 23 measured a VM death above ~65,536
   references). A string whose whole text is shown (``length <= units``) is asked with
   ``StringReference.Value``: its reply is bounded by then, and the VM decodes it.
@@ -42,9 +42,8 @@ from ..protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ._gather import gather
 from .names import java_prefix
 from .symbols import Symbols
+from .tables import read_region
 
-#: Elements per ``ArrayReference.GetValues`` (13,2): what DESIGN.md §8.1 allows a command.
-CHUNK = 4096
 _STRING = "Ljava/lang/String;"
 
 
@@ -98,24 +97,13 @@ def decode_units(region: Any, coder: int | None) -> str:
 
 
 async def read_units(vm: JdwpClient, array: ObjectId, coder: int | None, start: int, end: int) -> str:
-    """UTF-16 units ``[start, end)`` of a backing array (compact bytes with ``coder``, or chars), in
-    commands of at most :data:`CHUNK` elements, all in one write."""
+    """UTF-16 units ``[start, end)`` of a backing array (compact bytes with ``coder``, or chars), read in
+    bounded chunks (:func:`.tables.read_region`)."""
     shift = 1 if coder == 1 else 0
     first, last = start << shift, end << shift
     if last <= first:
         return ""
-    requests = [(ArrayReference.GetValues, ArrayReference.GetValues.out(
-        array_object=array, first_index=index, length=min(CHUNK, last - index))) for index in range(first, last, CHUNK)]
-    parts = await vm.request_all(requests)
-    for part in parts:
-        if isinstance(part, CommandError):
-            raise part
-    if len(parts) == 1:
-        return decode_units(parts[0].values, coder)
-    tag = parts[0].values.tag
-    joined = dataclasses.replace(parts[0].values, values=[v for part in parts for v in part.values.values])
-    assert joined.tag == tag
-    return decode_units(joined, coder)
+    return decode_units(await read_region(vm, array, first, last - first), coder)
 
 
 class Strings:

@@ -40,6 +40,7 @@ from ..protocol.types import ObjectId, ReferenceTypeId
 from ..protocol.values import Value
 from ._gather import gather
 from .errors import NotFound, StaleReference
+from .hashscan import Scans
 from .model import OMIT_EMPTY
 from .names import binary_name_of, java_prefix, java_text
 from .strings import Strings, Text
@@ -132,6 +133,8 @@ class Values:
         #: The inline text of boxes and enum constants among ``(handle, runtime class)`` pairs (:mod:`.inline`).
         self.inline_texts: Callable[[list[tuple[str, ReferenceTypeId]]], Awaitable[dict[str, str]]] | None = None
         self._inline: dict[str, str] = {}  # boxes and enum constants are immutable: read once per handle
+        #: Hash tables read as far as pages needed, kept for the current stop (:mod:`.hashscan`).
+        self.scans = Scans()
 
     # --- handles -----------------------------------------------------------------------------------
 

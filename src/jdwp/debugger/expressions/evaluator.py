@@ -14,7 +14,9 @@ runtime type's superclasses and interfaces (``ClassType.Superclass`` 3,1, ``Refe
 2,10) and compares names, so the named type need not be loaded.
 
 Containers go through the ``view: "auto"`` readers of :mod:`..containers` (their fields, never their
-methods): ``.size`` of a list, set or map, ``list[i]`` (one element read), and ``map[key]``, which walks
+methods): ``.size`` of a list, set or map, ``list[i]`` (one element read), and ``map[key]``: on a ``HashMap``,
+``LinkedHashMap`` or ``ConcurrentHashMap`` with a string, number, boolean or null key, only the bins Java's
+``hashCode`` of the key's type(s) puts it in (:mod:`..hashbins`); otherwise it walks
 the entries a page of :data:`MAP_PAGE` at a time in iteration order until a key matches (a string key by its text, a
 number or boolean by the boxed key's ``value`` field, any other object by identity); an absent key is an
 error, as Java's ``get`` would answer ``null`` for it and for a null value alike. Strings are compared
@@ -36,8 +38,9 @@ from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
-from ..containers import read_container
+from ..containers import bin_entries, read_container
 from ..errors import EvaluationFailed
+from ..hashbins import number_hashes, string_hash
 from ..model import Local, Locals
 from ..names import binary_name_of, java_length, java_prefix, java_text, type_name
 from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
@@ -328,6 +331,9 @@ class Evaluator(Calling, KotlinForms):
         return page if page is not None and page.view in ("list", "set", "map") else None
 
     async def _container_index(self, target: Value, index: Result, expr: Index) -> Value:
+        found = await self._in_bins(target, index, expr)
+        if found is not None and found[0]:
+            return found[1]
         first = await self._container(target, 0, 1)
         runtime = await self._values.type_name(self._values.handle(target))
         if first is None or first.view == "set":
@@ -344,6 +350,8 @@ class Evaluator(Calling, KotlinForms):
             page = first if position == 0 else await self._container(target, position, 1)
             assert page is not None and page.elements is not None
             return self._from_summary(page.elements[0].kind, page.elements[0].object_id, expr)
+        if found is not None:
+            raise EvaluationFailed(f"column {expr.column}: the {runtime} has no such key (of {total} entries)")
         offset = 0
         while offset < total:
             page = await self._container(target, offset, MAP_PAGE)
@@ -356,6 +364,29 @@ class Evaluator(Calling, KotlinForms):
             if not page.entries:
                 break
         raise EvaluationFailed(f"column {expr.column}: the {runtime} has no such key (of {total} entries)")
+
+    async def _in_bins(self, target: Value, index: Result, expr: Index) -> tuple[bool, Value] | None:
+        """Whether the hash map has the key ``index`` and its value, from the bins a string, number or boolean
+        key falls in (:func:`..containers.bin_entries`); ``None`` when that does not apply (another key, another
+        map): then the entries are scanned."""
+        if isinstance(index, Value) and index.is_null:
+            codes = {0}
+        elif self._is_string(index):
+            codes = {string_hash(await self._text_of(index, expr))}
+        elif isinstance(index, Value) and not index.is_object and index.tag in (*num.NUMERIC, Tag.BOOLEAN):
+            codes = number_hashes(index.tag, index.value)
+        else:
+            return None
+        handle = self._values.handle(target)
+        chain = await self._layouts.chain(await self._values.type_id(handle))
+        pairs = await bin_entries(self._values, self._layouts, handle, chain, codes)
+        if pairs is None:
+            return None
+        matches = await self._keys_matching(await self._values.summarize([key for key, _ in pairs]), index, expr)
+        for (_, value), matched in zip(pairs, matches, strict=True):
+            if matched:
+                return True, value
+        return False, Value.null()
 
     def _from_summary(self, kind: str, object_id: str | None, expr: Expr) -> Value:
         if kind == "null" or object_id is None:

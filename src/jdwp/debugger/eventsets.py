@@ -26,6 +26,7 @@ from ..protocol.commands.events import (
     VMStartEvent,
 )
 from ..protocol.constants import SuspendPolicy
+from ..protocol.errors import CommandError
 from ..protocol.types import Location, ThreadId
 from ._gather import gather
 from .breakpoints import Breakpoints
@@ -160,10 +161,13 @@ class EventSets:
             partial(self.symbols.prefetch_variable_table, location),
             # java.lang.String's layout, once per session on HotSpot (the strings of the stop's locals are read
             # by it, .strings): here it overlaps the stop's own round trips instead of adding to the locals'.
-            self.values.strings.reading_layout]
+            self.values.strings.reading_layout,
+            # The thread's depth, so that its first stack page asks exactly its frames (one round trip, and
+            # never "all from the top" on a 10,000-frame recursion): a suspended thread's stack does not change.
+            partial(self._frame_count, thread)]
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
-        name, positions, _, _, _, *thrown = await gather(thunks)
+        name, positions, _, _, _, depth, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self.steps.step_past_synthetic(found.step, location):
                 return None
@@ -175,4 +179,14 @@ class EventSets:
                     tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
                     exception=thrown[0] if thrown else None)
-        return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name})
+        return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
+                         frame_counts={thread: depth} if depth is not None else {})
+
+    async def _frame_count(self, thread: ThreadId) -> int | None:
+        """``ThreadReference.FrameCount`` (11,7) of the stopped thread; ``None`` when the VM will not say."""
+        if not thread:
+            return None
+        try:
+            return await self.vm.thread_reference.frame_count(thread)
+        except CommandError:
+            return None

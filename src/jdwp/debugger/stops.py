@@ -172,7 +172,7 @@ class Stops:
         if self.is_issued(stop_part) and stop_part != state.stop.stop_id:
             raise StaleReference(f"{what} {handle} belongs to stop {stop_part}, which has ended")
         thread = state.threads.get(handle.rpartition(".")[0]) if what == "frame" else None
-        if thread is not None and thread not in state.frame_counts:
+        if thread is not None and not any(ref.thread == thread for ref in state.frames.values()):
             raise NotFound(f"{handle!r} was not listed: frame IDs come from the stack listing; list this thread's "
                            "stack for this stop first (get_debugger_stack) and use its frame_id values")
         if thread is not None:

@@ -48,8 +48,9 @@ def ant(tmp_path: Path) -> Iterator[Debuggee]:
 @pytest.fixture
 def commons(tmp_path: Path) -> Iterator[Debuggee]:
     jar = require_jar(COMMONS_LANG3)
-    (tmp_path / "CommonsMain.java").write_text(COMMONS_SOURCE, encoding="utf-8")
-    subprocess.run([require_tool("javac"), "-g", "-cp", str(jar), "-d", str(tmp_path), str(tmp_path / "CommonsMain.java")],
+    source = tmp_path / "CommonsMain.java"
+    source.write_text(COMMONS_SOURCE, encoding="utf-8")
+    subprocess.run([require_tool("javac"), "-g", "-cp", str(jar), "-d", str(tmp_path), str(source)],
                    check=True, capture_output=True, text=True)
     yield from started(Debuggee(classpath(tmp_path, jar), COMMONS_MAIN, suspend=True, java=require_tool("java")))
 

@@ -27,6 +27,7 @@ from ..protocol.commands import ObjectReference, StringReference
 from ..protocol.constants import Tag
 from ..protocol.errors import CommandError
 from ..protocol.types import FieldId, ObjectId, ReferenceTypeId
+from ..protocol.values import Value
 from .names import java_text
 from .objects import ACC_STATIC, ClassInfo, Layouts
 from .values import Values
@@ -46,8 +47,9 @@ class Inline:
         #: Per class: the field whose value is shown, and whether it is an enum's name (a string to read).
         self._fields: dict[int, tuple[FieldId, bool] | None] = {}
 
-    async def texts(self, objects: list[tuple[str, ReferenceTypeId]]) -> dict[str, str]:
-        """The inline text of each ``(handle, runtime class)`` that is a box or an enum constant."""
+    async def texts(self, objects: list[tuple[str, ReferenceTypeId]]) -> dict[str, tuple[str, Value | None]]:
+        """The inline text of each ``(handle, runtime class)`` that is a box or an enum constant, with a box's
+        primitive (kept by :class:`.values.Values`, so that comparing a box needs no second read)."""
         plans: list[tuple[str, FieldId, bool]] = []
         for handle, type_id in objects:
             found = await self._field(type_id)
@@ -61,14 +63,14 @@ class Inline:
             wire, _tag = self._values.resolve(handle)
             requests.append((ObjectReference.GetValues, ObjectReference.GetValues.out(object=wire, fields=[field])))
         replies = await vm.request_all(requests)
-        out: dict[str, str] = {}
+        out: dict[str, tuple[str, Value | None]] = {}
         names: list[tuple[str, ObjectId]] = []
         for (handle, _, named), reply in zip(plans, replies, strict=True):
             if isinstance(reply, CommandError):  # collected meanwhile: the summary shows no value, as before
                 continue
             (value,) = reply.values
             if not named:
-                out[handle] = java_text(value.tag, value.value)
+                out[handle] = (java_text(value.tag, value.value), value)
             elif value.tag == Tag.STRING and not value.is_null:
                 names.append((handle, ObjectId(int(value.value))))
         if names:
@@ -76,7 +78,7 @@ class Inline:
                                           for _, wire in names])
             for (handle, _), text in zip(names, texts, strict=True):
                 if not isinstance(text, CommandError):
-                    out[handle] = text.string_value
+                    out[handle] = (text.string_value, None)
         return out
 
     async def _field(self, type_id: ReferenceTypeId) -> tuple[FieldId, bool] | None:

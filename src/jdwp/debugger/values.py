@@ -130,9 +130,12 @@ class Values:
         #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
         #: so that opening an object shown in a summary needs no round trip for its class.
         self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
-        #: The inline text of boxes and enum constants among ``(handle, runtime class)`` pairs (:mod:`.inline`).
-        self.inline_texts: Callable[[list[tuple[str, ReferenceTypeId]]], Awaitable[dict[str, str]]] | None = None
-        self._inline: dict[str, str] = {}  # boxes and enum constants are immutable: read once per handle
+        #: The inline values of boxes and enum constants among ``(handle, runtime class)`` pairs (:mod:`.inline`):
+        #: the text shown, and a box's primitive (``None`` for an enum constant).
+        self.inline_texts: Callable[[list[tuple[str, ReferenceTypeId]]],
+                                    Awaitable[dict[str, tuple[str, Value | None]]]] | None = None
+        # Boxes and enum constants are immutable: read once per handle.
+        self._inline: dict[str, tuple[str, Value | None]] = {}
         #: Hash tables read as far as pages needed, kept for the current stop (:mod:`.hashscan`).
         self.scans = Scans()
 
@@ -282,6 +285,11 @@ class Values:
         if unread:
             self._inline.update(await self.inline_texts(list(unread.items())))
 
+    def boxed(self, handle: str) -> Value | None:
+        """The primitive a box holds, when a summary of it read it already (its inline value); else ``None``."""
+        shown = self._inline.get(handle)
+        return shown[1] if shown is not None else None
+
     async def _read_strings(self, unread: list[str], requests: list[tuple[Any, Any]],
                             asked: list[tuple[str, str]]) -> None:
         """Compact strings read from their fields (:meth:`Strings.texts`) while the other questions are asked."""
@@ -337,7 +345,8 @@ class Values:
             runtime = binary_name_of(known.signature) if known.signature is not None else None
         if value.tag == Tag.ARRAY:
             return Summary("array", None, False, known.length, handle, runtime)
-        return Summary("object", self._inline.get(handle), False, None, handle, runtime)
+        shown = self._inline.get(handle)
+        return Summary("object", shown[0] if shown is not None else None, False, None, handle, runtime)
 
 
 def unavailable(reason: str) -> Summary:

@@ -407,10 +407,13 @@ class Evaluator(Calling, KotlinForms):
         if wanted.is_object:
             return [key.object_id is not None and self._values.value_of(key.object_id).value == wanted.value
                     for key in keys]
-        boxed_keys = [key for key in keys if key.kind == "object" and key.object_id is not None]
-        read = await gather([partial(self._member, self._values.value_of(key.object_id or ""), "value")
-                             for key in boxed_keys]) if boxed_keys else []
-        boxed = dict(zip((key.object_id for key in boxed_keys), read, strict=True))
+        objects = [key.object_id for key in keys if key.kind == "object" and key.object_id is not None]
+        # A box's primitive came with its summary (its inline value); only others are read here.
+        boxed: dict[str | None, Value | None] = {h: self._values.boxed(h) for h in objects}
+        unread = [h for h in objects if boxed[h] is None]
+        read = await gather([partial(self._member, self._values.value_of(h), "value") for h in unread]
+                            ) if unread else []
+        boxed.update(zip(unread, read, strict=True))
         return [_same_primitive(boxed.get(key.object_id), wanted) for key in keys]
 
     async def _key_text(self, key: Summary, expr: Expr) -> str | None:

@@ -114,10 +114,6 @@ class Strings:
         self.symbols = symbols
         self._layout: StringLayout | None = None
 
-    @property
-    def known_layout(self) -> StringLayout | None:
-        return self._layout
-
     async def layout(self) -> StringLayout:
         """``java.lang.String``'s layout on this VM (asked once: by name, then its declared fields)."""
         if self._layout is None:

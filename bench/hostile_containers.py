@@ -8,7 +8,7 @@ maps and sets, a 1,000,000-element ``Object[]``/``ArrayList`` and a 10,000,000-e
 
 Each row is one read through the engine (what ``get_debugger_object`` and ``evaluate_debugger_expression``
 call) straight on loopback (a relaying proxy would cost more than the VM: about 250 µs a packet): the calls it
-took (a deep hash map page answers "not located yet" after :data:`jdwp.debugger.hashscan.PAGE_BUDGET` and is
+took (a deep hash map page answers "not located yet" after :data:`jdwp.debugger.reading.hashscan.PAGE_BUDGET` and is
 asked again, the walk kept for the stop), the writes the client sent them in (at least the round trips:
 commands sent together from several tasks are several writes in one round trip; bench/roundtrips.py's proxy
 counts rounds), the commands and the wall time. Asserts nothing about time.

@@ -9,7 +9,7 @@ succeed or raise the typed error of its layer:
   ``UsageError``);
 - ADB (``android.protocol``, ``android.ddm``, ``android.track_app``): status, hex blocks, shell-v2 packets,
   the host services' text replies, DDM chunks and track-app protobuf → only ``AdbError``;
-- expressions (``jdwp.debugger.expressions``): any text of at most 512 characters → an AST or
+- expressions (``jdwp.debugger.reading.expressions``): any text of at most 512 characters → an AST or
   ``ExpressionSyntaxError``;
 - MCP inputs (``server.models``): any JSON object into every tool's model → a model or ``ValidationError``;
 - VM text (:class:`VmText`): hostile names and values from a scripted VM through the whole server → an
@@ -34,8 +34,8 @@ from pydantic import ValidationError
 from android import anr, ddm, launch, track_app
 from android import protocol as adb
 from android.errors import AdbError
-from jdwp.debugger.expressions import MAX_EXPRESSION_CHARS, ExpressionSyntaxError, parse_expression
 from jdwp.debugger.names import java_prefix
+from jdwp.debugger.reading.expressions import MAX_EXPRESSION_CHARS, ExpressionSyntaxError, parse_expression
 from jdwp.protocol.commands import ALL_COMMANDS, Command
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.events import BreakpointEvent, SetReply

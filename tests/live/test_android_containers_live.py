@@ -3,7 +3,8 @@
 ``android.util.ArrayMap``/``ArraySet``/``SparseArray`` and androidx's ``ArrayMap``/``SimpleArrayMap``/``ArraySet``
 cannot run on OpenJDK: the debuggee uses stand-ins in the same packages with the same field layouts as the
 real classes (fixtures/java/android, fixtures/java/androidx; the sources they follow are cited there and in
-``jdwp.debugger.arraymaps``). Their ``size()`` prints "APP CODE RAN": it must never print while we read.
+``jdwp.debugger.reading.containers.arraymaps``). Their ``size()`` prints "APP CODE RAN": it must never print
+while we read.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from jdwp.debugger import (
     open_debugger,
     suspended_threads,
 )
-from jdwp.debugger.expressions import ExpressionSyntaxError
+from jdwp.debugger.reading.expressions import ExpressionSyntaxError
 from support import stops
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool

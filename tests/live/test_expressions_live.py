@@ -13,7 +13,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import EvaluationFailed, Summary, open_debugger
-from jdwp.debugger.expressions import ExpressionSyntaxError
+from jdwp.debugger.reading.expressions import ExpressionSyntaxError
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 from support.stops import next_stop

@@ -4,9 +4,9 @@
 ``get_debugger_object`` calls) and ``evaluate``.
 
 HotSpot's agent ends the whole VM when one ``ArrayReference.GetValues`` asks for more than ~65,536
-references (:mod:`jdwp.debugger.tables`); these tables have 2,097,152 slots. Every read must leave the app
+references (:mod:`jdwp.debugger.reading.tables`); these tables have 2,097,152 slots. Every read must leave the app
 running (no ``hs_err`` file, the process alive) and the session usable, and answer a bounded page. A page
-deep in a hash map is located within a budget per call (:data:`jdwp.debugger.hashscan.PAGE_BUDGET`),
+deep in a hash map is located within a budget per call (:data:`jdwp.debugger.reading.hashscan.PAGE_BUDGET`),
 kept for the stop, so asking again goes on: the loop below asks until the page comes.
 """
 

@@ -19,7 +19,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import Debugger, EvaluationFailed, open_debugger
-from jdwp.debugger.invoke import Calls
+from jdwp.debugger.reading.invoke import Calls
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.types import ReferenceTypeId
 from jdwp.protocol.values import Value

@@ -1,6 +1,6 @@
 """Bounded commands against a scripted OpenJDK 17 heap (DESIGN.md §8.1): no ``ArrayReference.GetValues``
 (13,2) asks for more than 4,096 elements — HotSpot's agent ends the VM above ~65,536 references
-(:mod:`jdwp.debugger.tables`) — a hash map's table is scanned once per stop however many pages are read, and
+(:mod:`jdwp.debugger.reading.tables`) — a hash map's table is scanned once per stop however many pages are read, and
 a key lookup reads one bin. The heap is :mod:`heap_vm`'s: a ``HashMap`` of 10,000 ``Integer`` keys in a table
 of 16,384 buckets (Integer ``k`` in bucket ``k``, as on OpenJDK) and an ``ArrayList`` of 10,000.
 """
@@ -18,7 +18,7 @@ from test_debugger_faults import locals_at_a_hit, scripted
 from test_engine_waves import wave_handlers
 
 from jdwp.debugger import Debugger, EvaluationFailed
-from jdwp.debugger.tables import MAX_ELEMENTS, read_region, spans
+from jdwp.debugger.reading.tables import MAX_ELEMENTS, read_region, spans
 from support.fakevm import Handler, ScriptedVm, WaveVm
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from jdwp.debugger import Breakpoint
-from jdwp.debugger.hits import HitOptions
+from jdwp.debugger.requests.hits import HitOptions
 from server.results import BreakpointAnswer
 
 

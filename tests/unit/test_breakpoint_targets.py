@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from jdwp.debugger.errors import InvalidArgument
-from jdwp.debugger.names import signature_of
-from jdwp.debugger.symbols import CodeLine
-from jdwp.debugger.synthetic import (
+from jdwp.debugger.classes.symbols import CodeLine
+from jdwp.debugger.classes.synthetic import (
     captured_name,
     is_inline_marker,
     is_nested_in,
@@ -21,7 +19,9 @@ from jdwp.debugger.synthetic import (
     outermost,
     source_name,
 )
-from jdwp.debugger.targets import (
+from jdwp.debugger.errors import InvalidArgument
+from jdwp.debugger.names import signature_of
+from jdwp.debugger.requests.targets import (
     ClassTarget,
     FileTarget,
     Listing,

@@ -1,11 +1,11 @@
-"""Deadlock cycles of the "blocked on a monitor owned by" graph (pure: :mod:`jdwp.debugger.deadlocks`)."""
+"""Deadlock cycles of the "blocked on a monitor owned by" graph (pure: :mod:`jdwp.debugger.reading.deadlocks`)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jdwp.debugger.deadlocks import find_cycles, links
+from jdwp.debugger.reading.deadlocks import find_cycles, links
 
 
 def test_two_threads_waiting_for_each_other_are_one_cycle() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jdwp.debugger import Breakpoint, ExceptionBreakpoint, InvalidArgument, SourcePosition, Stop, ThrownException
-from jdwp.debugger.exceptions import ExceptionRequest, exception_request
+from jdwp.debugger.requests.exceptions import ExceptionRequest, exception_request
 from server.envelope import jsonable
 from server.models import ExceptionBreakpointInput
 from server.results import BreakpointAnswer, ExceptionBreakpointAnswer, answer_of

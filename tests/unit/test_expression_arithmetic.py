@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from jdwp.debugger.expressions import arithmetic as num
+from jdwp.debugger.reading.expressions import arithmetic as num
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.values import Value
 

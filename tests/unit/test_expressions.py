@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jdwp.debugger.errors import InvalidArgument
-from jdwp.debugger.expressions import (
+from jdwp.debugger.reading.expressions import (
     Binary,
     Call,
     ExpressionSyntaxError,
@@ -24,7 +24,7 @@ from jdwp.debugger.expressions import (
     parse_expression,
     tokenize,
 )
-from jdwp.debugger.expressions.parser import MAX_DEPTH, MAX_NESTING
+from jdwp.debugger.reading.expressions.parser import MAX_DEPTH, MAX_NESTING
 
 
 def test_tokens_carry_one_based_columns() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import trio
 
-from jdwp.debugger.symbols import Capabilities, Symbols
+from jdwp.debugger.classes.symbols import Capabilities, Symbols
 from jdwp.protocol.commands import Command, ReferenceType
 from jdwp.protocol.constants import ErrorCode
 from jdwp.protocol.types import IdSizes

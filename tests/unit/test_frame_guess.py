@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from jdwp.debugger.expressions import frame_names, parse_expression
-from jdwp.debugger.frame_guess import FrameGuesses
-from jdwp.debugger.hits import HitOptions, plan_hits
+from jdwp.debugger.reading.expressions import frame_names, parse_expression
+from jdwp.debugger.reading.frame_guess import FrameGuesses
+from jdwp.debugger.requests.hits import HitOptions, plan_hits
 
 
 def test_no_guess_before_two_hits_of_the_thread() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from jdwp.debugger.names import binary_name_of, is_binary_name, signature_of, type_name
-from jdwp.debugger.targets import class_target
+from jdwp.debugger.requests.targets import class_target
 
 HIDDEN_SIGNATURE = "Lcom/example/Foo$$Lambda$11.0x0000000800c03000;"
 HIDDEN = "com.example.Foo$$Lambda$11/0x0000000800c03000"

@@ -1,13 +1,13 @@
-"""Breakpoint options checked and parsed at set time (jdwp.debugger.hits), and the logpoint rate limit."""
+"""Breakpoint options checked and parsed at set time (jdwp.debugger.requests.hits), and the logpoint rate limit."""
 
 from __future__ import annotations
 
 import pytest
 
 from jdwp.debugger.errors import InvalidArgument
-from jdwp.debugger.expressions import ExpressionSyntaxError, Name
-from jdwp.debugger.hits import DEFAULT_MAX_HITS, HitOptions, parse_template, plan_hits
-from jdwp.debugger.judge import RateLimit
+from jdwp.debugger.events.judge import RateLimit
+from jdwp.debugger.reading.expressions import ExpressionSyntaxError, Name
+from jdwp.debugger.requests.hits import DEFAULT_MAX_HITS, HitOptions, parse_template, plan_hits
 
 
 def test_a_logpoint_gets_the_default_max_hits_and_the_thread_policy() -> None:

@@ -1,4 +1,4 @@
-"""Choosing among overloads by the arguments' runtime types (``jdwp.debugger.invoke``), as Java chooses:
+"""Choosing among overloads by the arguments' runtime types (``jdwp.debugger.reading.invoke``), as Java chooses:
 the most specific applicable method, primitives widened, nothing boxed; two equally specific ones refused."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from jdwp.debugger.errors import EvaluationFailed
-from jdwp.debugger.invoke import Argument, choose, converted, parameter_types
+from jdwp.debugger.reading.invoke import Argument, choose, converted, parameter_types
 from jdwp.protocol.commands.reftypes import MethodInfo
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.values import Value

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from jdwp.debugger.expressions import (
+from jdwp.debugger.classes.synthetic import captured_name
+from jdwp.debugger.reading.expressions import (
     Binary,
     Cast,
     ExpressionSyntaxError,
@@ -19,8 +20,7 @@ from jdwp.debugger.expressions import (
     parse_expression,
     tokenize,
 )
-from jdwp.debugger.expressions.kotlin import jvm_type
-from jdwp.debugger.synthetic import captured_name
+from jdwp.debugger.reading.expressions.kotlin import jvm_type
 
 
 def test_a_labelled_receiver_is_one_name() -> None:

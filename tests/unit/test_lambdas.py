@@ -1,4 +1,4 @@
-"""The rules of :mod:`jdwp.debugger.lambdas` without a JVM: which code index is a lambda's, the ordinals, the
+"""The rules of :mod:`jdwp.debugger.classes.lambdas` without a JVM: which code index is a lambda's, the ordinals, the
 ``lambda`` choice, names out of scope, linked locations and passes (DESIGN.md §8.3).
 
 The tables are what kotlinc 1.3.31 wrote for ``fixtures/kotlin/com/example/ktlambdas/Lambdas.kt`` (read with
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from jdwp.debugger.errors import InvalidArgument
-from jdwp.debugger.lambdas import (
+from jdwp.debugger.classes.lambdas import (
     Candidate,
     Passes,
     classify,
@@ -23,6 +22,7 @@ from jdwp.debugger.lambdas import (
     scopes_of,
     select,
 )
+from jdwp.debugger.errors import InvalidArgument
 from jdwp.protocol.commands.reftypes import VariableSlot
 
 APP = "com.example.ktlambdas.LambdasKt"

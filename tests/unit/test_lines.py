@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jdwp.debugger.inline_frames import inline_chain
+from jdwp.debugger.classes.symbols import CodeLine, line_at, line_locations
 from jdwp.debugger.model import SourcePosition
-from jdwp.debugger.symbols import CodeLine, line_at, line_locations
+from jdwp.debugger.reading.inline_frames import inline_chain
 from jdwp.protocol.commands.reftypes import LineEntry, LineTableReply, VariableSlot, VariableTableReply
 
 FIND_MAIN_CLASS = [(0, 224), (16, 225), (16, 232), (16, 225), (16, 226), (16, 225), (23, 226), (39, 232), (42, 530),

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jdwp.debugger.smap import KOTLIN, MAX_LINE_RANGES, SmapError, SmapFile, parse_smap, read_smap
+from jdwp.debugger.classes.smap import KOTLIN, MAX_LINE_RANGES, SmapError, SmapFile, parse_smap, read_smap
 
 # kotlinc 1.3.31's map for App.kt, which inlines Inline.kt's functions and the standard library's map.
 KOTLIN_APP = """SMAP

@@ -13,8 +13,7 @@ Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
                 await debugger.resume(event.stop.stop_id)
 """
 
-from .deadlocks import Deadlock, DeadlockLink
-from .detach import suspended_threads
+from .classes.release_sample import ReleaseSample, sample_release_build
 from .engine import Debugger, open_debugger
 from .errors import (
     AlreadyPaused,
@@ -27,7 +26,9 @@ from .errors import (
     NotPaused,
     StaleReference,
 )
-from .hits import HitOptions
+from .events.detach import suspended_threads
+from .events.suspension import AGENT_RESET, threads_suspended_now
+from .events.vm_start import FIRST_REQUESTS
 from .model import (
     MAX_NAME,
     OMIT_EMPTY,
@@ -55,12 +56,11 @@ from .model import (
     ThrownException,
     bound_names,
 )
-from .objects import Element, Entry, ObjectField, ObjectPage
-from .release_sample import ReleaseSample, sample_release_build
-from .suspension import AGENT_RESET, threads_suspended_now
-from .threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
-from .values import Summary
-from .vm_start import FIRST_REQUESTS
+from .reading.deadlocks import Deadlock, DeadlockLink
+from .reading.objects import Element, Entry, ObjectField, ObjectPage
+from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
+from .reading.values import Summary
+from .requests.hits import HitOptions
 
 __all__ = [
     "AGENT_RESET",

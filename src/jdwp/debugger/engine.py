@@ -40,19 +40,17 @@ from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import CommandTimeout, ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._held import Held
-from .breakpoints import Breakpoints
-from .detach import DETACH_DEADLINE, clean_up
+from .classes.lambdas import LambdaChoice, parse_choice
+from .classes.symbols import Symbols
 from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound
-from .eventsets import EventSets, Found
-from .exceptions import exception_request
-from .hits import Action, HitOptions, SuspendMode, plan_hits
-from .holds import main_thread
+from .events.detach import DETACH_DEADLINE, clean_up
+from .events.eventsets import EventSets, Found
+from .events.holds import main_thread
+from .events.judge import HitJudge
+from .events.stops import Stops, StopState, Suspension, release, release_unconfirmed
+from .events.vm_start import runs_already
 from .ids import IdScheme
-from .inline import Inline
 from .inspection import Inspection
-from .invoke import Calls, refresh_frames, release_late
-from .judge import HitJudge
-from .lambdas import LambdaChoice, parse_choice
 from .model import (
     AnyBreakpoint,
     Breakpoint,
@@ -66,14 +64,16 @@ from .model import (
     TerminalReason,
     Terminated,
 )
-from .objects import Layouts
-from .steps import DEPTHS, Steps
-from .stops import Stops, StopState, Suspension, release, release_unconfirmed
-from .symbols import Symbols
-from .targets import class_target, file_target
-from .threads import Threads, pause_stop
-from .values import Values
-from .vm_start import runs_already
+from .reading.inline import Inline
+from .reading.invoke import Calls, refresh_frames, release_late
+from .reading.objects import Layouts
+from .reading.threads import Threads, pause_stop
+from .reading.values import Values
+from .requests.breakpoints import Breakpoints
+from .requests.exceptions import exception_request
+from .requests.hits import Action, HitOptions, SuspendMode, plan_hits
+from .requests.steps import DEPTHS, Steps
+from .requests.targets import class_target, file_target
 
 __all__ = ["Debugger", "open_debugger"]
 

@@ -17,19 +17,19 @@ from typing import TYPE_CHECKING
 import trio
 
 from ..client import JdwpClient
-from .containers import read_container
+from .classes.symbols import Symbols
 from .errors import EvaluationFailed, InvalidArgument
-from .expressions import parse_expression
-from .expressions.context import FrameContext
-from .expressions.evaluator import Evaluator
-from .frames import FrameRef, frame_locals, stack_page
-from .invoke import Calls, Invocation, refresh_frames
+from .events.stops import Stops, StopState
 from .model import Locals, StackPage
-from .objects import Layouts, ObjectPage, read_object
-from .stops import Stops, StopState
-from .symbols import Symbols
-from .threads import MAX_DEPTH, Threads, ThreadsPage
-from .values import Summary, Values
+from .reading.containers import read_container
+from .reading.expressions import parse_expression
+from .reading.expressions.context import FrameContext
+from .reading.expressions.evaluator import Evaluator
+from .reading.frames import FrameRef, frame_locals, stack_page
+from .reading.invoke import Calls, Invocation, refresh_frames
+from .reading.objects import Layouts, ObjectPage, read_object
+from .reading.threads import MAX_DEPTH, Threads, ThreadsPage
+from .reading.values import Summary, Values
 
 __all__ = ["EVALUATION_DEADLINE", "Inspection"]
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Literal
 
-from .hits import HitOptions
 from .names import java_prefix
+from .requests.hits import HitOptions
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
 StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]

@@ -1,0 +1,192 @@
+"""What an event set from the VM is to the engine, and the stop it makes.
+
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (the events of one
+composite form one stop; stops end steps), §7.3 (conditions, hit counts, logpoints) and §7.5 (launch).
+
+An event set (``Event.Composite``, 64,100) is sorted into the reasons it stops for — events of requests
+that are not ours are ignored — the class prepares it carries for binding, and the one suspension it
+made, which the engine owns whatever the set turns out to be: it either goes to the stop made here or is
+released by the engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
+from ...client import JdwpClient
+from ...protocol.commands.events import (
+    BreakpointEvent,
+    ClassPrepareEvent,
+    Composite,
+    ExceptionEvent,
+    SingleStepEvent,
+    VMStartEvent,
+)
+from ...protocol.constants import SuspendPolicy
+from ...protocol.errors import CommandError
+from ...protocol.types import Location, ThreadId
+from .._gather import gather
+from ..classes.symbols import Symbols
+from ..model import StepKind, Stop, StopReason
+from ..reading.objects import Layouts
+from ..reading.values import Values
+from ..requests.breakpoints import Breakpoints
+from ..requests.exceptions import describe_thrown
+from ..requests.steps import StepInFlight, Steps
+from .holds import LAUNCH_NOTE
+from .judge import HitJudge, Verdict, hold_vm
+from .stops import Stops, StopState, Suspension
+
+__all__ = ["BEFORE_MAIN", "EventSets", "Found"]
+
+BEFORE_MAIN = ("no code has run in this thread yet: the VM is suspended at its start, before main; set "
+               "breakpoints now, then resume")
+_NO_SUSPENSION = Suspension(0, ThreadId(0))  # until classify finds the event set's own
+
+
+@dataclasses.dataclass
+class Found:
+    """An event set, sorted: why it stops, in which thread and where, and the class prepares it carries."""
+
+    reasons: list[StopReason] = dataclasses.field(default_factory=list)
+    breakpoint_ids: list[str] = dataclasses.field(default_factory=list)
+    thread: ThreadId | None = None
+    location: Location | None = None
+    step: StepInFlight | None = None  # our step that completed in this set
+    exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
+    prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
+    suspension: Suspension = _NO_SUSPENSION
+    condition_error: str | None = None
+    thread_only: bool = False  # a suspend "thread" breakpoint's stop: it holds the event's thread only
+    #: The judge's work for after the release or the stop (:attr:`.judge.Verdict.after`).
+    after: Verdict | None = None
+
+    async def finish(self) -> None:
+        """What is left once the set's suspension is released or held by its stop (publishing logpoint hits)."""
+        if self.after is not None:
+            await self.after.finish()
+
+
+@dataclasses.dataclass
+class EventSets:
+    """Sorts one session's event sets and makes their stops (one per :class:`~.engine.Debugger`)."""
+
+    vm: JdwpClient
+    symbols: Symbols
+    values: Values
+    layouts: Layouts
+    breakpoints: Breakpoints
+    steps: Steps
+    judge: HitJudge
+    stops: Stops
+    launch: bool  # a VM_START of a launched app is its launch stop (holds.py)
+
+    def classify(self, event_set: Composite) -> Found:
+        """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
+        found = Found()
+        for event in event_set.events:
+            if isinstance(event, BreakpointEvent):
+                owner = self.breakpoints.owner_of(event.request_id)
+                if owner is None:
+                    continue
+                found.reasons.append("breakpoint")
+                found.breakpoint_ids.append(owner)
+            elif isinstance(event, ExceptionEvent):
+                owner = self.breakpoints.exceptions.owner_of(event.request_id)
+                if owner is None:
+                    continue
+                found.reasons.append("exception")
+                found.breakpoint_ids.append(owner)
+                found.exception = found.exception or event
+            elif isinstance(event, SingleStepEvent):
+                step = self.steps.of_request(event.request_id)
+                if step is None:
+                    continue
+                found.reasons.append("step")
+                found.step = step
+            elif isinstance(event, VMStartEvent):
+                if event_set.suspend_policy == SuspendPolicy.NONE:
+                    continue
+                found.reasons += ["launch", "vm_start"] if self.launch else ["vm_start"]
+            elif isinstance(event, ClassPrepareEvent):
+                if self.breakpoints.is_prepare_request(event.request_id):
+                    found.prepares.append(event)
+                continue
+            else:
+                continue
+            if found.thread is None:
+                found.thread = event.thread
+                found.location = getattr(event, "location", None)
+        # A set of a request cleared meanwhile (detach) still suspended its thread: EVENT_THREAD releases that one.
+        stray = next((t for t in (getattr(e, "thread", None) for e in event_set.events) if isinstance(t, int)), 0)
+        thread = found.thread if found.thread is not None else (
+            found.prepares[0].thread if found.prepares else ThreadId(stray))
+        found.suspension = Suspension(event_set.suspend_policy, thread)
+        return found
+
+    async def judge_hits(self, found: Found) -> None:
+        """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL
+        semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
+        verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location)
+        found.breakpoint_ids, found.condition_error = verdict.stopping, verdict.condition_error
+        found.after = verdict
+        if not verdict.stopping:
+            found.reasons = [r for r in found.reasons if r != "breakpoint"]
+        if found.reasons and found.suspension.policy == SuspendPolicy.EVENT_THREAD:
+            found.thread_only = verdict.hold == "thread"
+            if verdict.hold == "all":
+                await hold_vm(self.vm, found.suspension.thread)
+                found.suspension = Suspension(SuspendPolicy.ALL, found.suspension.thread)
+
+    async def stop_of(self, found: Found) -> StopState | None:
+        """The stop an event set makes, or ``None`` when a filtered step stepped on past a synthetic method."""
+        thread = found.suspension.thread
+        self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here
+        own = self.steps.of_thread(thread)
+        ended: StepKind | None = None
+        if own is not None:  # its thread stops: the step ends, completed or cut short by a breakpoint
+            await self.steps.end(own)
+            ended = None if own is found.step else own.kind
+        location = found.location
+        if location is None:  # VM start: the thread has not run yet; describe its top frame if any
+            frames = await self.vm.thread_reference.frames(thread, 0, -1) if thread else []
+            location = frames[0].location if frames else None
+        thunks: list[Callable[[], Awaitable[Any]]] = [
+            lambda: self.vm.thread_reference.name(thread),
+            lambda: self.symbols.describe([location] if location else []),
+            lambda: self.steps.drop_ended_threads(thread),
+            partial(self.symbols.prefetch_variable_table, location),
+            # java.lang.String's layout, once per session on HotSpot (the strings of the stop's locals are read
+            # by it, .strings): here it overlaps the stop's own round trips instead of adding to the locals'.
+            self.values.strings.reading_layout,
+            # The thread's depth, so that its first stack page asks exactly its frames (one round trip, and
+            # never "all from the top" on a 10,000-frame recursion): a suspended thread's stack does not change.
+            partial(self._frame_count, thread)]
+        if found.exception is not None:
+            thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
+        name, positions, _, _, _, depth, *thrown = await gather(thunks)
+        if found.step is not None and found.reasons == ["step"] and location is not None:
+            if await self.steps.step_past_synthetic(found.step, location):
+                return None
+        stop_id = self.stops.new_id()
+        thread_handle = f"{stop_id}.t{thread:x}"
+        position = positions[0] if positions else None
+        note = LAUNCH_NOTE if "launch" in found.reasons else BEFORE_MAIN if position is None else None
+        stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
+                    tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
+                    condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
+                    exception=thrown[0] if thrown else None)
+        return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
+                         frame_counts={thread: depth} if depth is not None else {})
+
+    async def _frame_count(self, thread: ThreadId) -> int | None:
+        """``ThreadReference.FrameCount`` (11,7) of the stopped thread; ``None`` when the VM will not say."""
+        if not thread:
+            return None
+        try:
+            return await self.vm.thread_reference.frame_count(thread)
+        except CommandError:
+            return None

@@ -1,0 +1,182 @@
+"""The engine's stops: the current one, those queued behind it, the suspension each holds, and the IDs they issue.
+
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (suspension ownership,
+one stop per event set, queued stops) and §5 (stale and foreign IDs).
+
+Every event set whose suspend policy is not NONE is one suspension we own, and a stop holds exactly the
+suspension of its event set (or the ``VirtualMachine.Suspend`` a pause or a launch hold made): releasing a
+stop releases exactly that, never more. Only the current stop can be inspected, resumed or stepped; its
+stop, thread and frame IDs embed its stop ID (:mod:`.ids`), so an ID of a stop that ended is told apart
+from a wrong one before anything is sent to the VM.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from ...client import JdwpClient
+from ...protocol.commands import Command, Empty, ThreadReference, VirtualMachine
+from ...protocol.commands.threads import ThreadOut
+from ...protocol.constants import SuspendPolicy
+from ...protocol.errors import ConnectionClosed, JdwpError
+from ...protocol.types import ThreadId
+from ..errors import NotFound, NotPaused, StaleReference
+from ..ids import IdScheme
+from ..model import EngineEvent, Locals, Stop, Stopped
+from ..reading.frames import FrameRef
+from ..requests.steps import Steps
+
+__all__ = ["StopState", "Stops", "Suspension", "release", "release_command"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Suspension:
+    """One suspension we own: an event set's policy, and its thread for EVENT_THREAD."""
+
+    policy: int
+    thread: ThreadId
+
+
+@dataclasses.dataclass
+class StopState:
+    stop: Stop
+    suspension: Suspension
+    threads: dict[str, ThreadId]
+    frames: dict[str, FrameRef] = dataclasses.field(default_factory=dict)
+    frame_counts: dict[ThreadId, int] = dataclasses.field(default_factory=dict)
+    names: dict[ThreadId, str] = dataclasses.field(default_factory=dict)
+    # A suspended frame's locals do not change during its stop (a method the debugger calls runs above it).
+    locals: dict[str, Locals] = dataclasses.field(default_factory=dict)
+
+
+def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:
+    """The command that releases a suspension of policy ALL or EVENT_THREAD (see :func:`release`)."""
+    if suspension.policy == SuspendPolicy.ALL:
+        return VirtualMachine.Resume, Empty()
+    if suspension.policy == SuspendPolicy.EVENT_THREAD:
+        return ThreadReference.Resume, ThreadOut(suspension.thread)
+    raise ValueError(f"a suspension of policy {suspension.policy} holds nothing to release")
+
+
+async def release(vm: JdwpClient, suspension: Suspension) -> None:
+    """Release one suspension we own: ``VirtualMachine.Resume`` (1,9) for ALL, ``ThreadReference.Resume``
+    (11,3) of its thread for EVENT_THREAD, nothing for NONE."""
+    if suspension.policy != SuspendPolicy.NONE:
+        await vm.request(*release_command(suspension))
+
+
+async def release_unconfirmed(vm: JdwpClient, suspension: Suspension) -> None:
+    """:func:`release`, without waiting for the VM's answer: for an event set that makes no stop (a false
+    condition, a logpoint), so the event loop is free for the next hit at once. A failure the VM answers
+    later is logged, as the engine logs a failed release it waited for; a connection that ends first released
+    everything anyway."""
+    if suspension.policy != SuspendPolicy.NONE:
+        await vm.send(*release_command(suspension), on_error=_release_failed)
+
+
+def _release_failed(error: JdwpError) -> None:
+    if not isinstance(error, ConnectionClosed):
+        log.warning("releasing an event set failed: %s", error)
+
+
+log = logging.getLogger("jdwp.debugger")
+
+
+class Stops:
+    """The current stop and the queue behind it, and how a stop, thread or frame ID is resolved.
+
+    The engine changes them under its lock; making a stop current publishes it (``Stopped``).
+    """
+
+    def __init__(self, ids: IdScheme, steps: Steps, publish: Callable[[EngineEvent], None]) -> None:
+        self._ids = ids
+        self._steps = steps
+        self._publish = publish
+        self.current: StopState | None = None
+        self.queue: deque[StopState] = deque()
+        self.issued = 0  # stops numbered so far: a higher number was never issued
+
+    def new_id(self) -> str:
+        """The ID of the next stop."""
+        self.issued += 1
+        return self._ids.stop(self.issued)
+
+    def arrive(self, state: StopState) -> None:
+        """A new stop: current if none is, else queued behind the current one."""
+        if self.current is None:
+            self.make_current(state)
+        else:
+            self.queue.append(state)
+
+    def make_current(self, state: StopState) -> None:
+        # Steps pending are told as of now: a queued stop may become current after other steps began.
+        state.stop = dataclasses.replace(state.stop, pending_steps=self._steps.pending(state.suspension.thread))
+        self.current = state
+        self._publish(Stopped(state.stop))
+
+    def promote(self) -> None:
+        """Once the current stop is released, the next queued one becomes current."""
+        if self.current is None and self.queue:
+            self.make_current(self.queue.popleft())
+
+    def take_all(self) -> list[StopState]:
+        """Every stop, current and queued, handed over for release (detach): none is current afterwards."""
+        states = ([self.current] if self.current else []) + list(self.queue)
+        self.clear()
+        return states
+
+    def clear(self) -> None:
+        self.current = None
+        self.queue.clear()
+
+    # --- references --------------------------------------------------------------------------------
+
+    def resolve(self, stop_id: str) -> StopState:
+        """The current stop, if ``stop_id`` names it.
+
+        Raises:
+            StaleReference: a stop of this session that has ended.
+            NotPaused, NotFound: no stop is current, or the ID is not one of this session's.
+        """
+        current = self.current
+        if current is not None and current.stop.stop_id == stop_id:
+            return current
+        if self.is_issued(stop_id):
+            raise StaleReference(f"stop {stop_id} has ended (resumed, stepped or detached); "
+                                 "wait for the next stop and use its IDs")
+        if current is None:
+            raise NotPaused(f"the VM is not stopped, and {stop_id!r} is not a stop of this session")
+        raise NotFound(f"{stop_id!r} is not a stop of this session")
+
+    def is_issued(self, handle: str) -> bool:
+        """Whether a stop, thread or frame ID names a stop this session issued.
+
+        Raises:
+            NotFound: an ID of another session (another prefix).
+        """
+        number = self._ids.number(handle, "stop")
+        return number is not None and number <= self.issued
+
+    def thread_for(self, state: StopState, thread_id: str) -> ThreadId:
+        thread = state.threads.get(thread_id)
+        if thread is None:
+            self.raise_for_handle(state, thread_id, "thread")
+        return thread
+
+    def raise_for_handle(self, state: StopState, handle: str, what: str) -> NoReturn:
+        stop_part = handle.partition(".")[0]
+        if self.is_issued(stop_part) and stop_part != state.stop.stop_id:
+            raise StaleReference(f"{what} {handle} belongs to stop {stop_part}, which has ended")
+        thread = state.threads.get(handle.rpartition(".")[0]) if what == "frame" else None
+        if thread is not None and not any(ref.thread == thread for ref in state.frames.values()):
+            raise NotFound(f"{handle!r} was not listed: frame IDs come from the stack listing; list this thread's "
+                           "stack for this stop first (get_debugger_stack) and use its frame_id values")
+        if thread is not None:
+            raise NotFound(f"{handle!r} is not a frame listed for this stop; list the stack (get_debugger_stack, "
+                           "with an offset for deeper frames) and use its frame_id values")
+        hint = "; other threads' IDs come from get_debugger_threads with this stopId" if what == "thread" else ""
+        raise NotFound(f"{handle!r} is not a {what} ID of the current stop{hint}")

@@ -1,0 +1,194 @@
+"""Android's array-backed containers — ``ArrayMap``, ``ArraySet``, ``SparseArray`` and androidx's
+``SimpleArrayMap``/``ArrayMap``/``ArraySet`` — read from their fields without running app code (the readers
+of :mod:`.containers`).
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+
+Fields each reader checks, from the sources (a layout that has none of the listed name sets is shown as
+fields, with a note):
+
+- ``android.util.ArrayMap`` (frameworks/base core/java/android/util/ArrayMap.java): ``mHashes`` (sorted key
+  hashes), ``mArray`` (key at 2i, value at 2i+1), ``mSize``.
+- ``android.util.ArraySet`` (core/java/android/util/ArraySet.java): ``mHashes``, ``mArray`` (one element per
+  slot), ``mSize``.
+- ``androidx.collection.SimpleArrayMap`` (and ``ArrayMap``, its subclass): ``mHashes``/``mArray``/``mSize`` in
+  the Java releases (SimpleArrayMap.java), ``hashes``/``array``/``size`` in the Kotlin ones (SimpleArrayMap.kt,
+  1.3 and later). ``androidx.collection.ArraySet``: ``mHashes``/``mArray``/``mSize`` (ArraySet.java),
+  ``hashes``/``array``/``_size`` (ArraySet.kt).
+- ``android.util.SparseArray`` (core/java/android/util/SparseArray.java): ``mKeys`` (sorted ints), ``mValues``,
+  ``mSize``, ``mGarbage`` and the static marker ``DELETED``. A removal leaves ``DELETED`` in ``mValues`` and
+  sets ``mGarbage`` until ``gc()`` compacts the arrays (the class runs it from ``size()``, which we must not
+  call): while ``mGarbage`` is set, the size and positions are known only after reading all ``mSize`` slots
+  and skipping the markers, as ``gc()`` would.
+
+These layouts were checked in the published sources and class files, not on a device: on OpenJDK the live
+tests read stand-ins with the same fields (fixtures/java/android, fixtures/java/androidx).
+
+A page is the fields (one ``ObjectReference.GetValues`` 9,2), then the backing array's length and the
+page's slots together (``ArrayReference.Length`` 13,1 and ``GetValues`` 13,2, in chunks of at most 4,096:
+:mod:`.tables`), then the summaries.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from ....protocol.constants import ErrorCode
+from ....protocol.errors import CommandError
+from ....protocol.types import FieldId, ObjectId
+from ....protocol.values import Value
+from ..._gather import gather
+from ..objects import ACC_STATIC, ELEMENT_LIMITS, Entry, Layouts, as_values, element, page_bounds
+from ..tables import read_region
+from ..values import stale_on_collected
+
+if TYPE_CHECKING:
+    from . import Answer, _Reader
+
+#: (hashes, array, size) names of each known release, tried in order.
+MAP_LAYOUTS = (("mHashes", "mArray", "mSize"), ("hashes", "array", "size"))
+SET_LAYOUTS = (("mHashes", "mArray", "mSize"), ("hashes", "array", "_size"))
+_SPARSE = "android.util.SparseArray"
+
+
+def _wire(value: Value) -> ObjectId:
+    return ObjectId(int(value.value))  # type: ignore[arg-type]
+
+
+async def _backing(reader: _Reader, owner: str, layouts: tuple[tuple[str, str, str], ...]
+                   ) -> tuple[Value, int] | str:
+    """The backing array and the size, from the first layout whose three fields ``owner`` declares;
+    else the note saying which fields were looked for."""
+    for hashes, array, size in layouts:
+        if Layouts.find(reader.chain, hashes, owner) is None:
+            continue
+        read = await reader.fields(reader.handle, reader.chain, owner, array, size)
+        if read is not None and not read[array].is_null:
+            return read[array], int(read[size].value or 0)
+    wanted = " or ".join("/".join(names) for names in layouts)
+    return f"{owner} does not have the fields {wanted} this server reads; shown as fields"
+
+
+async def _slots(reader: _Reader, array: Value, first: int, count: int) -> list[Value] | None:
+    """``count`` slots of the backing array from ``first``, with its length asked at the same time;
+    ``None`` when the array is shorter than the size says (a layout that does not match)."""
+    vm = reader.values.vm
+    thunks: list[Any] = [partial(reader.values.array_length, reader.values.handle(array))]
+    if count:
+        thunks.append(partial(read_region, vm, _wire(array), first, count))
+    replies = await _read_arrays(reader, thunks)
+    if replies is None:
+        return None
+    return as_values(replies[1]) if count else []
+
+
+async def _read_arrays(reader: _Reader, thunks: list[Any]) -> list[Any] | None:
+    """The replies of ``thunks`` (reads of backing arrays), in one round trip; ``None`` when the VM says an
+    index or length is out of range: the array is shorter than the size says (a layout that does not match)."""
+    try:
+        with stale_on_collected(reader.handle):
+            return await gather(thunks)
+    except CommandError as exc:
+        if exc.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+            return None
+        raise
+
+
+def _short(owner: str, size: int, per: int) -> Answer:
+    return None, (f"{owner}'s array is shorter than its size {size} needs ({per} slot{'s' if per > 1 else ''} per "
+                  "item): its layout does not match; shown as fields")
+
+
+async def array_map(reader: _Reader, owner: str) -> Answer:
+    found = await _backing(reader, owner, MAP_LAYOUTS)
+    if isinstance(found, str):
+        return None, found
+    array, size = found
+    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "entries")
+    slots = await _slots(reader, array, 2 * start, 2 * (end - start))
+    if slots is None:
+        return _short(owner, size, 2)
+    flat = await reader.values.summarize(slots)
+    entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(end - start))
+    return reader.page("map", size, start, end, entries=entries), None
+
+
+async def array_set(reader: _Reader, owner: str) -> Answer:
+    found = await _backing(reader, owner, SET_LAYOUTS)
+    if isinstance(found, str):
+        return None, found
+    array, size = found
+    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "elements")
+    slots = await _slots(reader, array, start, end - start)
+    if slots is None:
+        return _short(owner, size, 1)
+    summaries = await reader.values.summarize(slots)
+    return reader.page("set", size, start, end,
+                       elements=tuple(element(start + i, s) for i, s in enumerate(summaries))), None
+
+
+async def sparse_array(reader: _Reader, owner: str) -> Answer:
+    read = await reader.fields(reader.handle, reader.chain, owner, "mKeys", "mValues", "mSize", "mGarbage")
+    if read is None or read["mKeys"].is_null or read["mValues"].is_null:
+        return reader.missing(owner, "mKeys, mValues, mSize, mGarbage")
+    keys, values, stored = read["mKeys"], read["mValues"], int(read["mSize"].value or 0)
+    vm = reader.values.vm
+    if not read["mGarbage"].value:
+        start, end = page_bounds(reader.offset, reader.limit, stored, ELEMENT_LIMITS, "entries")
+        pairs = await _sparse_slots(reader, keys, values, start, end - start, None)
+        if pairs is None:
+            return _short(owner, stored, 1)
+        return await _sparse_page(reader, pairs, stored, start, end)
+    deleted = _static_field(reader, owner, "DELETED")
+    if deleted is None:
+        return None, f"{owner} has removals pending (mGarbage) but no static DELETED marker this server reads; " \
+                     "shown as fields"
+    type_id, field_id = deleted
+    pairs = await _sparse_slots(reader, keys, values, 0, stored,
+                                partial(vm.reference_type.get_values, type_id, [field_id]))
+    if pairs is None:
+        return _short(owner, stored, 1)
+    size = len(pairs)  # the DELETED slots are left out, as gc() would
+    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "entries")
+    return await _sparse_page(reader, pairs[start:end], size, start, end)
+
+
+async def _sparse_slots(reader: _Reader, keys: Value, values: Value, first: int, count: int,
+                        marker: Any) -> list[tuple[Value, Value]] | None:
+    """Keys and values ``first`` … ``first+count-1`` in one round trip (and the ``DELETED`` marker, whose
+    slots are left out, when ``marker`` reads it); ``None`` when an array is shorter than the size."""
+    if count == 0:
+        return []
+    vm = reader.values.vm
+    thunks: list[Any] = [partial(read_region, vm, _wire(keys), first, count),
+                         partial(read_region, vm, _wire(values), first, count)]
+    if marker is not None:
+        thunks.append(marker)
+    replies = await _read_arrays(reader, thunks)
+    if replies is None:
+        return None
+    pairs = list(zip(as_values(replies[0]), as_values(replies[1]), strict=True))
+    if marker is None:
+        return pairs
+    (deleted,) = replies[2]
+    if deleted.is_null:
+        return pairs
+    return [(key, value) for key, value in pairs if value.is_null or value.value != deleted.value]
+
+
+async def _sparse_page(reader: _Reader, pairs: list[tuple[Value, Value]], size: int, start: int, end: int
+                       ) -> Answer:
+    flat = await reader.values.summarize([v for pair in pairs for v in pair])
+    entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(len(pairs)))
+    return reader.page("map", size, start, end, entries=entries), None
+
+
+def _static_field(reader: _Reader, owner: str, name: str) -> tuple[Any, FieldId] | None:
+    for info in reader.chain:
+        if info.name != owner:
+            continue
+        for field in info.fields:
+            if field.name == name and field.mod_bits & ACC_STATIC:
+                return info.type_id, FieldId(field.field_id)
+    return None

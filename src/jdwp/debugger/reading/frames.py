@@ -1,0 +1,404 @@
+"""Stack and locals of a stopped thread, in as few round trips as the protocol allows.
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
+
+Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
+frames' methods together (cached): two round trips for unseen classes, one for seen ones. A frame running
+inlined Kotlin code is shown as IntelliJ shows it (:mod:`.inline_frames`): the inline functions' frames
+(``inlined``, their source and line; handles ``….f0.i1``, the same JVM frame) above the real frame, which shows
+the call's line; the variable tables that takes are one more round, only for frames in inlined code.
+Locals (of the JVM frame, for its inline frames too): the method's variable table and its class's fields
+(cached), then ``StackFrame.GetValues`` with ``ThisObject`` (one write,
+:meth:`~jdwp.client.JdwpClient.request_all`), then every string's value, every array's length and every
+object's runtime type together (:mod:`.values`): three round trips, and one more for types not seen before. In
+a lambda or local class, the variables it captured are read from ``this`` (``ObjectReference.GetValues``,
+9,2): one round more. No ``toString()``, no invocation.
+
+Kotlin's locals read as written (:mod:`.synthetic`): its inlining markers (``$i$f$…``, ``$i$a$…``) are
+left out, ``x$iv`` is shown as ``x`` and ``$this$map`` as ``this@map`` unless another variable has that name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from functools import partial
+from typing import Any
+
+from ...client import JdwpClient
+from ...protocol.commands import Command, StackFrame, ThreadReference
+from ...protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
+from ...protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
+from ...protocol.constants import ErrorCode, error_name
+from ...protocol.errors import CommandError
+from ...protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
+from ...protocol.values import Value
+from .._gather import gather
+from ..classes.symbols import ACC_STATIC, Symbols
+from ..classes.synthetic import captured_name, is_inline_marker, source_name
+from ..model import (
+    ABSENT_INFORMATION,
+    EMPTY_OR_UNAVAILABLE,
+    NATIVE_METHOD,
+    Frame,
+    Local,
+    Locals,
+    SourcePosition,
+    StackPage,
+)
+from ..names import binary_name_of, type_name
+from .inline_frames import InlineChain, inline_chain
+from .values import Summary, Values, unavailable
+
+log = logging.getLogger("jdwp.debugger")
+
+MAX_FRAMES_PER_STOP = 1000
+MAX_LOCALS = 100
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FrameRef:
+    """What a frame handle stands for, valid while its stop is current."""
+
+    thread: ThreadId
+    frame: FrameId
+    location: Location
+
+
+class WrongFrameGuess(Exception):
+    """Frame 0's ID was guessed (:mod:`.frame_guess`) and ``ThreadReference.Frames`` named another: the values
+    read with the guess are dropped; ``actual`` is the real frame."""
+
+    def __init__(self, actual: FrameRef) -> None:
+        super().__init__("frame 0 has another ID than the one guessed")
+        self.actual = actual
+
+
+async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset: int, limit: int,
+                     frame_handle: str, known_count: int | None = None,
+                     ) -> tuple[StackPage, dict[str, FrameRef], int]:
+    """One page of frames; ``frame_handle`` is a format string taking the frame index.
+
+    ``known_count`` is the thread's frame count when an earlier page of the same stop learnt it.
+    Returns the page, the new frame handles it issued, and the frame count.
+    """
+    if known_count is None:
+        # The count and the page's frames go out together (DESIGN.md §8.1: never "all from offset", which is
+        # a 10,000-frame reply on a deep recursion).
+        total_frames, tail = await _count_and_frames(vm, thread, offset, min(limit, MAX_FRAMES_PER_STOP - offset))
+    else:
+        total_frames = known_count
+        wanted = min(limit, min(known_count, MAX_FRAMES_PER_STOP) - offset)
+        tail = await vm.thread_reference.frames(thread, offset, wanted) if wanted > 0 else []
+    total = min(total_frames, MAX_FRAMES_PER_STOP)
+    raw = tail[: max(0, min(limit, total - offset))]
+    positions = await symbols.describe([f.location for f in raw])
+    chains = await _inline_chains(symbols, [f.location for f in raw], positions)
+    frames, handles = [], {}
+    for index, (frame, position, chain) in enumerate(zip(raw, positions, chains, strict=True), start=offset):
+        handle = frame_handle.format(index)
+        ref = FrameRef(thread, frame.frame_id, frame.location)
+        handles[handle] = ref
+        if chain is not None:  # the inline functions' frames above the real one (IntelliJ's)
+            for depth, inlined in zip(range(len(chain.inlined), 0, -1), chain.inlined, strict=True):
+                handles[f"{handle}.i{depth}"] = ref
+                frames.append(_frame(f"{handle}.i{depth}", index, inlined))
+            position = chain.real
+        frames.append(_frame(handle, index, position))
+    end = offset + len(frames)
+    page = StackPage(tuple(frames), total, end if end < total else None, total_frames > total)
+    return page, handles, total_frames
+
+
+def _frame(handle: str, index: int, position: SourcePosition) -> Frame:
+    return Frame(handle, index, position.class_name, position.method, position.source, position.line,
+                 position.code_index, position.inlined, truncated_names=position.truncated_names)
+
+
+async def _inline_chains(symbols: Symbols, locations: list[Location], positions: list[SourcePosition],
+                         ) -> list[InlineChain | None]:
+    """Each frame's inlined calls (:mod:`.inline_frames`), from its method's variable table. The table is read
+    (one round for all) only for a frame whose line is inlined code; one read already (the stop's frame) is
+    used for any frame, which finds an inlined lambda's body too (its lines are its caller's own)."""
+    wanted = [loc for loc, position in zip(locations, positions, strict=True)
+              if symbols.known_variable_table(loc.class_id, loc.method_id) is None and position.inlined]
+    if wanted:
+        await gather([partial(_read_variables, symbols, loc) for loc in dict.fromkeys(wanted)])
+    chains: list[InlineChain | None] = []
+    for loc, position in zip(locations, positions, strict=True):
+        known = symbols.known_variable_table(loc.class_id, loc.method_id)
+        lines = symbols.cached_line_table(loc.class_id, loc.method_id)
+        if known is None or known[0] is None or lines is None:
+            chains.append(None)
+            continue
+        chains.append(inline_chain(position, lines, known[0], partial(symbols.code_line, loc.class_id)))
+    return chains
+
+
+async def _read_variables(symbols: Symbols, location: Location) -> None:
+    """A frame's variable table for its inline frames; one the VM will not give leaves the frame as it is."""
+    try:
+        await symbols.variable_table(location.class_id, location.method_id)
+    except CommandError as exc:
+        log.debug("variable table for inline frames not read: %s", exc)
+
+
+async def _count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int, limit: int) -> tuple[int, list[Any]]:
+    """``FrameCount`` (11,7) and at most ``limit`` frames from ``offset`` (``Frames`` 11,6), in one write. A
+    stack that ends within the page answers the frames ``INVALID_LENGTH``; the count, which came with it,
+    says how many there are, and they are asked again (one more round trip, for a short stack only)."""
+    if limit <= 0:
+        return (await vm.thread_reference.frame_count(thread)), []
+    count, frames = await vm.request_all([(ThreadReference.FrameCount, ThreadOut(thread)),
+                                          (ThreadReference.Frames, FramesOut(thread, offset, limit))])
+    if isinstance(count, CommandError):
+        raise count
+    if isinstance(frames, CommandError):
+        if frames.code in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+            remaining = min(limit, count.frame_count - offset)
+            if remaining <= 0:
+                return count.frame_count, []  # offset at or past the bottom of the stack
+            return count.frame_count, await vm.thread_reference.frames(thread, offset, remaining)
+        raise frames
+    return count.frame_count, frames.frames
+
+
+async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values,
+                       names: frozenset[str] | None = None, *, guessed: bool = False) -> Locals:
+    """The variables live at the frame's code index, those ``this`` captured, and ``this`` when it has one.
+
+    ``names``: the caller looks up only these names (a judged hit's condition and message). When each is a
+    live local, neither ``this`` nor the captured variables are read (``Locals.this`` is then ``None``):
+    ``StackFrame.ThisObject`` is one command less in the round trip a hit spends with its thread paused.
+
+    ``guessed``: ``ref`` is frame 0 of its thread with a guessed ID (:mod:`.frame_guess`).
+    ``ThreadReference.Frames`` goes out first in the same write as the values, and confirms it.
+
+    Raises:
+        WrongFrameGuess: ``guessed``, and frame 0 has another ID (or place); nothing read is kept.
+    """
+    location = ref.location
+    table, fields = await _variables_and_fields(symbols, location)
+    if guessed and (table is None or not table.slots):
+        await _confirm_top(vm, ref, [])
+    if table is None:
+        this = await _this(vm, symbols, ref, values)
+        why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
+        return Locals("unavailable", (), this, why)
+    if not table.slots:
+        this = await _this(vm, symbols, ref, values)
+        return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
+    plan = _slot_plan(table, location.index)
+    live, names_shown, shown, slots = plan.live, plan.names, plan.shown, plan.slots
+    wants_this = names is None or not names <= plan.shown_names
+    captured = _captured(fields, set(names_shown)) if wants_this else []
+    shown_captured = captured[: MAX_LOCALS - len(shown)]
+    read, this_value = await _slots_and_this(vm, ref, slots, wants_this, guessed)
+    this_values = [this_value] if this_value is not None and not this_value.is_null else []
+    has_this = bool(this_values)
+    if not has_this:
+        shown_captured = []
+    captured_values = await vm.object_reference.get_values(
+        ObjectId(int(this_values[0].value)), [FieldId(f.field_id) for _, f in shown_captured]  # type: ignore[arg-type]
+    ) if shown_captured else []
+    readable = [v for v in read if isinstance(v, Value)]
+    declared = [signature for signature, v in zip(plan.signatures, read, strict=True) if isinstance(v, Value)]
+    declared += [f.signature for _, f in shown_captured]
+    summaries = iter(await values.summarize([*readable, *captured_values, *this_values], declared))
+    locals_ = [_local(name, declared, next(summaries) if isinstance(value, Value) else unavailable(value))
+               for name, declared, value in zip(names_shown[: len(shown)], plan.declared, read, strict=True)]
+    locals_ += [dataclasses.replace(_local(name, type_name(f.signature), next(summaries)), captured=True)
+                for name, f in shown_captured]
+    this = None
+    if has_this:
+        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), next(summaries))
+    truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
+    return Locals("available", tuple(locals_), this, None, truncated)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _SlotPlan:
+    """What a method's variable table says of one code index: the variables live there (sorted by slot), their
+    names as shown, the first ``MAX_LOCALS`` of them with their declared types (as Java writes them, and as
+    JNI signatures), and the slots to ask for them."""
+
+    live: list[VariableSlot]
+    names: list[str]
+    shown: list[VariableSlot]
+    shown_names: frozenset[str]
+    declared: list[str]
+    signatures: list[str]
+    slots: list[SlotRequest]
+
+
+_PLANS: dict[tuple[int, int], tuple[VariableTableReply, _SlotPlan]] = {}
+_PLANS_KEPT = 1024
+
+
+def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
+    """The plan of ``table`` at ``index``, worked out once: a breakpoint's hits all come to the same index.
+
+    Keyed by the table object (the session's cache holds one per method) and checked by identity, so a table
+    read again, or another session's, is never served another's plan.
+    """
+    key = (id(table), index)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is table:
+        return cached[1]
+    live = sorted((v for v in table.slots if v.name != "this" and _is_live(v, index) and not is_inline_marker(v.name)),
+                  key=lambda v: (v.slot, v.code_index))
+    names = _shown_names([v.name for v in live])
+    shown = live[:MAX_LOCALS]
+    plan = _SlotPlan(live, names, shown, frozenset(names[: len(shown)]), [type_name(v.signature) for v in shown],
+                     [v.signature for v in shown], [SlotRequest(v.slot, ord(v.signature[0])) for v in shown])
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[key] = (table, plan)
+    return plan
+
+
+async def _variables_and_fields(symbols: Symbols, location: Location,
+                                ) -> tuple[VariableTableReply | None, list[FieldInfo]]:
+    """The method's variable table and, for a nested class, its fields: from the caches when both are
+    there (every hit after a breakpoint's first), else asked together with the class's signature."""
+    known = symbols.known_variable_table(location.class_id, location.method_id)
+    signature = symbols.cached_signature(location.class_id)
+    if known is not None and signature is not None:
+        if "$" not in signature.rpartition("/")[2]:
+            return known[0], []
+        fields = symbols.cached_fields(location.class_id)
+        if fields is not None:
+            return known[0], fields
+    table, _, fields = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
+                                     lambda: symbols.signature(location.class_id),
+                                     lambda: _fields_if_nested(symbols, location)])
+    return table, fields
+
+
+async def _slots_and_this(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest], wants_this: bool,
+                          guessed: bool = False) -> tuple[list[Value | str], Value | None]:
+    """``StackFrame.GetValues`` (16,1) and ``ThisObject`` (16,3) in one write; ``this`` is ``None`` when not
+    wanted. A slot the VM cannot read is its error's name (see :func:`_slot_values_after`). ``guessed``:
+    ``ThreadReference.Frames`` goes first and must confirm ``ref`` (see :func:`frame_locals`)."""
+    requests: list[tuple[Command[Any, Any], Any]] = []
+    if slots:
+        requests.append((StackFrame.GetValues, FrameGetValuesOut(ref.thread, ref.frame, slots)))
+    if wants_this:
+        requests.append((StackFrame.ThisObject, FrameOut(ref.thread, ref.frame)))
+    if guessed:
+        replies = await _confirm_top(vm, ref, requests)
+    else:
+        replies = await vm.request_all(requests)
+    this_value = None
+    if wants_this:
+        this_reply = replies.pop()
+        if isinstance(this_reply, CommandError):
+            raise this_reply
+        this_value = this_reply.object_this
+    if not slots:
+        return [], this_value
+    (got,) = replies
+    if not isinstance(got, CommandError):
+        return list(got.values), this_value
+    return await _slot_values_after(vm, ref, slots, got), this_value
+
+
+async def _fields_if_nested(symbols: Symbols, location: Location) -> list[FieldInfo]:
+    """The fields of the frame's class when it may hold captured variables: only a nested class
+    (``Foo$1``, ``Foo$main$1``) can; a top-level class has nothing to capture."""
+    signature = symbols.cached_signature(location.class_id)
+    if signature is not None and "$" not in signature.rpartition("/")[2]:
+        return []
+    return await symbols.fields(location.class_id)
+
+
+def _shown_names(raw: list[str]) -> list[str]:
+    """Kotlin's names as written (``value$iv`` → ``value``), unless that would make two variables look alike."""
+    recovered = [source_name(name) for name in raw]
+    taken = set(raw)
+    counts: dict[str, int] = {}
+    for name in recovered:
+        counts[name] = counts.get(name, 0) + 1
+    return [new if new == old or (new not in taken and counts[new] == 1) else old
+            for old, new in zip(raw, recovered, strict=True)]
+
+
+def _captured(fields: list[FieldInfo], taken: set[str]) -> list[tuple[str, FieldInfo]]:
+    """The instance fields of a lambda or local class that hold captured variables, under their names;
+    a variable of the method with the same name hides the captured one."""
+    out = []
+    for field in fields:
+        name = captured_name(field.name)
+        if name is None or field.mod_bits & ACC_STATIC or name in taken:
+            continue
+        taken = taken | {name}
+        out.append((name, field))
+    return out
+
+
+_SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME)
+
+
+async def _confirm_top(vm: JdwpClient, ref: FrameRef, requests: list[tuple[Command[Any, Any], Any]]) -> list[Any]:
+    """``ThreadReference.Frames`` (11,6) for frame 0, then ``requests`` (made with ``ref``'s guessed ID), in one
+    write; their replies once Frames confirmed the guess.
+
+    Raises:
+        WrongFrameGuess: frame 0 is another frame ID or place than ``ref``.
+        CommandError: Frames failed (the thread is not suspended, or gone).
+    """
+    top, *replies = await vm.request_all([(ThreadReference.Frames, FramesOut(ref.thread, 0, 1)), *requests])
+    if isinstance(top, CommandError):
+        raise top
+    (frame,) = top.frames
+    if frame.frame_id != ref.frame or frame.location != ref.location:
+        raise WrongFrameGuess(FrameRef(ref.thread, frame.frame_id, frame.location))
+    return replies
+
+
+async def _slot_values_after(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest],
+                            failed: CommandError) -> list[Value | str]:
+    """Every slot's value after ``StackFrame.GetValues`` (16,1) failed for them all with ``failed``.
+
+    It answers for all slots or none: ART fails the whole reply at the first slot it cannot read (a slot
+    whose register the compiled frame dropped, a type the verifier disagrees with). Then each slot is asked
+    alone, all at once (one more round trip), so one bad slot loses only itself; a slot the VM cannot read
+    is the name of its error instead.
+    """
+    if failed.code not in _SLOT_ERRORS:
+        raise failed
+    if len(slots) == 1:
+        return [error_name(failed.code)]
+
+    async def one(slot: SlotRequest) -> Value | str:
+        try:
+            return (await vm.stack_frame.get_values(ref.thread, ref.frame, [slot]))[0]
+        except CommandError as exc:
+            if exc.code not in _SLOT_ERRORS:
+                raise
+            return error_name(exc.code)
+
+    return list(await gather([partial(one, slot) for slot in slots]))
+
+
+async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values) -> Local | None:
+    try:
+        value = await vm.stack_frame.this_object(ref.thread, ref.frame)
+    except CommandError as exc:
+        if exc.code in (ErrorCode.OPAQUE_FRAME, ErrorCode.NATIVE_METHOD):
+            return None
+        raise
+    if value.is_null:
+        return None
+    (summary,) = await values.summarize([value])
+    return _local("this", binary_name_of(await symbols.signature(ref.location.class_id)), summary)
+
+
+def _is_live(variable: VariableSlot, index: int) -> bool:
+    return variable.code_index <= index < variable.code_index + variable.length
+
+
+def _local(name: str, declared: str, summary: Summary) -> Local:
+    kind = "unavailable" if summary.kind == "void" else summary.kind  # a variable is never void
+    return Local(name, declared, kind, summary.value, summary.truncated, summary.length,
+                 summary.object_id, summary.runtime_type, summary.reason, note=summary.note)

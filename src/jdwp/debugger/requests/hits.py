@@ -1,0 +1,198 @@
+"""What a line breakpoint does when it is hit: condition, hit count, stop or log, and how much it suspends.
+
+Layer: ``jdwp.debugger``; pure (no trio, no wire). DESIGN.md §7.1 (conditions, hit counts, logpoints) and
+§7.5 (``suspend: "thread"``). Everything is checked and parsed when the breakpoint is set, so a bad
+condition or template is ``InvalidArgument`` (with the column of a syntax error) and nothing changes;
+:mod:`.judge` applies the plan at each hit.
+
+A breakpoint with any of these options is requested with suspend policy ``EVENT_THREAD``: a hit holds only
+the hitting thread while it is judged, and a hit that does not stop (a false condition, a hit before the
+``hitCount``-th, every logpoint hit) releases exactly that thread. JDWP's ``Count`` modifier is not used for
+``hitCount``: it expires the request once it fires (JDWP spec, EventRequest.Set modifier 1), while a hit
+count keeps stopping on every later hit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+from ..errors import InvalidArgument
+from ..reading.expressions import (
+    MAX_EXPRESSION_CHARS,
+    Expr,
+    ExpressionSyntaxError,
+    first_call,
+    frame_names,
+    parse_expression,
+)
+
+Action = Literal["stop", "log"]
+SuspendMode = Literal["all", "thread"]
+
+DEFAULT_MAX_HITS = 100
+MAX_MAX_HITS = 10_000  # DESIGN.md §7.6
+MAX_TEMPLATE_CHARS = 512
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HitOptions:
+    """The options as given (``None`` where not given); ``max_hits`` is filled in for a logpoint."""
+
+    condition: str | None = None
+    hit_count: int | None = None
+    action: Action = "stop"
+    log_message: str | None = None
+    max_hits: int | None = None
+    suspend: SuspendMode = "all"
+
+    @property
+    def holds_thread_only(self) -> bool:
+        """Whether the breakpoint's requests use ``EVENT_THREAD``: a hit is judged before it stops anything."""
+        return (self.condition is not None or (self.hit_count or 1) > 1 or self.action == "log"
+                or self.suspend == "thread")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HitPlan:
+    """The options, parsed: the condition's tree and the log template's parts (text or expressions)."""
+
+    options: HitOptions
+    condition: Expr | None = None
+    template: tuple[str | Expr, ...] | None = None
+    #: The names the condition and the message's parts look up in the frame; ``None`` when one of them needs
+    #: the frame's ``this`` (:func:`.expressions.frame_names`). A hit skips ``this`` when all are locals.
+    frame_names: frozenset[str] | None = None
+
+
+@dataclasses.dataclass(slots=True)
+class HitCounts:
+    """What a breakpoint's hits came to so far (the condition was true, or there was none)."""
+
+    hits: int = 0  # hits that passed the condition
+    logged: int = 0  # logpoint hits past the hit count (captured or dropped)
+    dropped: int = 0  # logpoint hits counted but not captured (the rate limit)
+    spent: bool = False
+
+
+def plan_hits(options: HitOptions) -> HitPlan:
+    """Check and parse the options of a line breakpoint.
+
+    Raises:
+        ExpressionSyntaxError: the condition or a ``{…}`` part of ``log_message`` does not parse (an
+            ``InvalidArgument`` with the 1-based column in that text).
+        InvalidArgument: any other bad option. Nothing is changed.
+    """
+    if options.action not in ("stop", "log"):
+        raise InvalidArgument(f'action must be "stop" or "log", not {options.action!r}')
+    if options.suspend not in ("all", "thread"):
+        raise InvalidArgument(f'suspend must be "all" or "thread", not {options.suspend!r}')
+    hit_count = options.hit_count
+    if hit_count is not None and (not isinstance(hit_count, int) or isinstance(hit_count, bool) or hit_count < 1):
+        raise InvalidArgument(f"hitCount must be an integer >= 1, got {hit_count!r}")
+    if options.action == "stop":
+        if options.log_message is not None or options.max_hits is not None:
+            raise InvalidArgument('logMessage and maxHits are for action "log" (a logpoint)')
+    else:
+        max_hits = DEFAULT_MAX_HITS if options.max_hits is None else options.max_hits
+        if not isinstance(max_hits, int) or isinstance(max_hits, bool) or not 1 <= max_hits <= MAX_MAX_HITS:
+            raise InvalidArgument(f"maxHits must be an integer from 1 to {MAX_MAX_HITS}, got {max_hits!r}")
+        if options.suspend == "thread":
+            raise InvalidArgument('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
+        options = dataclasses.replace(options, max_hits=max_hits)
+    condition = None
+    if options.condition is not None:
+        try:
+            condition = parse_expression(options.condition)
+        except ExpressionSyntaxError as exc:
+            raise ExpressionSyntaxError(f"in the condition: {exc.reason}", exc.column) from None
+        _refuse_calls(condition, "the condition", 0)
+    template = parse_template(options.log_message) if options.log_message is not None else None
+    return HitPlan(options, condition, template, _frame_names(condition, template))
+
+
+def _frame_names(condition: Expr | None, template: tuple[str | Expr, ...] | None) -> frozenset[str] | None:
+    exprs = [condition] if condition is not None else []
+    exprs += [part for part in template or () if not isinstance(part, str)]
+    names: set[str] = set()
+    for expr in exprs:
+        found = frame_names(expr)
+        if found is None:
+            return None
+        names |= found
+    return frozenset(names)
+
+
+def parse_template(text: str) -> tuple[str | Expr, ...]:
+    """Split a log message into text and ``{expression}`` parts; ``{{`` and ``}}`` are literal braces.
+
+    Raises:
+        ExpressionSyntaxError: an unclosed or empty ``{}``, a lone ``}``, or a part that does not parse;
+            the column counts from the start of the whole message.
+    """
+    if len(text) > MAX_TEMPLATE_CHARS:
+        raise InvalidArgument(f"logMessage has {len(text)} characters; at most {MAX_TEMPLATE_CHARS} are accepted")
+    parts: list[str | Expr] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in "{}" and text.startswith(char * 2, i):
+            literal.append(char)
+            i += 2
+            continue
+        if char == "}":
+            raise ExpressionSyntaxError("in logMessage: a lone '}' (write '}}' for a brace)", i + 1)
+        if char != "{":
+            literal.append(char)
+            i += 1
+            continue
+        end = _closing_brace(text, i + 1)
+        source = text[i + 1:end]
+        if not source.strip():
+            raise ExpressionSyntaxError("in logMessage: an empty {} (put an expression inside, or write '{{')", i + 1)
+        try:
+            expr = parse_expression(source)
+        except ExpressionSyntaxError as exc:
+            raise ExpressionSyntaxError(f"in logMessage: {exc.reason}", i + 1 + exc.column) from None
+        _refuse_calls(expr, "logMessage", i + 1)
+        if literal:
+            parts.append("".join(literal))
+            literal = []
+        parts.append(expr)
+        i = end + 1
+    if literal:
+        parts.append("".join(literal))
+    return tuple(parts)
+
+
+def _refuse_calls(expr: Expr, where: str, offset: int) -> None:
+    """Hits are judged while the app runs on: a condition or log part never runs app code, even when the
+    session may call methods (``evaluate_debugger_expression`` with ``--allow-invoke``).
+
+    Raises:
+        InvalidArgument: ``expr`` calls a method; the column counts as the syntax errors' do.
+    """
+    call = first_call(expr)
+    if call is not None:
+        raise InvalidArgument(f"column {offset + call.column}: in {where}: {call.name}() is a method call; conditions "
+                              "and log messages read values only and never call methods")
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """The index of the ``}`` closing an expression that starts at ``start``; braces in literals do not count."""
+    quote: str | None = None
+    i = start
+    while i < len(text) and i - start <= MAX_EXPRESSION_CHARS:
+        char = text[i]
+        if quote is not None:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "}":
+            return i
+        i += 1
+    raise ExpressionSyntaxError("in logMessage: a '{' that is never closed by '}'", start)

@@ -42,6 +42,7 @@ from .model import (
     EngineEvent,
     ExceptionBreakpoint,
     Frame,
+    HitOptions,
     Local,
     Locals,
     LogpointHit,
@@ -60,7 +61,6 @@ from .reading.deadlocks import Deadlock, DeadlockLink
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
-from .requests.hits import HitOptions
 
 __all__ = [
     "AGENT_RESET",

@@ -52,6 +52,7 @@ from .events.vm_start import runs_already
 from .ids import IdScheme
 from .inspection import Inspection
 from .model import (
+    Action,
     AnyBreakpoint,
     Breakpoint,
     BreakpointRejected,
@@ -59,8 +60,10 @@ from .model import (
     Cleanup,
     EngineEvent,
     ExceptionBreakpoint,
+    HitOptions,
     StepKind,
     Stop,
+    SuspendMode,
     TerminalReason,
     Terminated,
 )
@@ -71,7 +74,7 @@ from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.exceptions import exception_request
-from .requests.hits import Action, HitOptions, SuspendMode, plan_hits
+from .requests.hits import plan_hits
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 

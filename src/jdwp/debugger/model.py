@@ -15,7 +15,6 @@ import dataclasses
 from typing import Any, Literal
 
 from .names import java_prefix
-from .requests.hits import HitOptions
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
 StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
@@ -140,6 +139,30 @@ class Reason:
 
     def __post_init__(self) -> None:
         bound_names(self, "message")
+
+
+Action = Literal["stop", "log"]
+SuspendMode = Literal["all", "thread"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HitOptions:
+    """What a line breakpoint does when hit, as given (``None`` where not given); ``max_hits`` is filled in for a
+    logpoint. A record (here, with the others) so that it does not pull in the parser; :mod:`.requests.hits`
+    checks and parses it."""
+
+    condition: str | None = None
+    hit_count: int | None = None
+    action: Action = "stop"
+    log_message: str | None = None
+    max_hits: int | None = None
+    suspend: SuspendMode = "all"
+
+    @property
+    def holds_thread_only(self) -> bool:
+        """Whether the breakpoint's requests use ``EVENT_THREAD``: a hit is judged before it stops anything."""
+        return (self.condition is not None or (self.hit_count or 1) > 1 or self.action == "log"
+                or self.suspend == "thread")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from ..model import (
     Locals,
     SourcePosition,
     StackPage,
+    value_fields,
 )
 from ..names import binary_name_of, type_name
 from .inline_frames import InlineChain, inline_chain
@@ -111,8 +112,7 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
 
 
 def _frame(handle: str, index: int, position: SourcePosition) -> Frame:
-    return Frame(handle, index, position.class_name, position.method, position.source, position.line,
-                 position.code_index, position.inlined, truncated_names=position.truncated_names)
+    return Frame.at(handle, index, position)
 
 
 async def _inline_chains(symbols: Symbols, locations: list[Location], positions: list[SourcePosition],
@@ -400,5 +400,4 @@ def _is_live(variable: VariableSlot, index: int) -> bool:
 
 def _local(name: str, declared: str, summary: Summary) -> Local:
     kind = "unavailable" if summary.kind == "void" else summary.kind  # a variable is never void
-    return Local(name, declared, kind, summary.value, summary.truncated, summary.length,
-                 summary.object_id, summary.runtime_type, summary.reason, note=summary.note)
+    return Local(name, declared, **{**value_fields(summary), "kind": kind}, reason=summary.reason, note=summary.note)

@@ -26,7 +26,7 @@ from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
 from ..errors import InvalidArgument
-from ..model import OMIT_EMPTY, bound_names
+from ..model import OMIT_EMPTY, Indexed, ValueFields, bound_names, value_fields
 from ..names import binary_name_of, java_length, type_name
 from .strings import read_units
 from .tables import read_region
@@ -43,20 +43,19 @@ UNIT_LIMITS = (8192, 65536)
 OMIT_NONE = {"omit_none": True}
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ObjectField:
-    """One field: where it is declared, its declared type, and its value's summary."""
-
+@dataclasses.dataclass(frozen=True)
+class _FieldHead:
+    __slots__ = ()
     name: str
     declaring_class: str
     declared_type: str
     static: bool
-    kind: str
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectField(ValueFields, _FieldHead):
+    """One field: where it is declared, its declared type, and its value's summary (:class:`ValueFields`)."""
+
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
@@ -65,16 +64,10 @@ class ObjectField:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Element:
-    """One element of an array or of a list or set view, at ``index`` in iteration order."""
+class Element(ValueFields, Indexed):
+    """One element of an array or of a list or set view, at ``index`` in iteration order, and its value's
+    summary (:class:`ValueFields`)."""
 
-    index: int
-    kind: str
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
@@ -343,13 +336,11 @@ async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...],
 
 def _field(info: FieldInfo, owner: ClassInfo, summary: Summary) -> ObjectField:
     return ObjectField(info.name, owner.name, type_name(info.signature), bool(info.mod_bits & ACC_STATIC),
-                       summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                       summary.runtime_type, note=summary.note)
+                       **value_fields(summary), note=summary.note)
 
 
 def element(index: int, summary: Summary) -> Element:
-    return Element(index, summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                   summary.runtime_type, note=summary.note)
+    return Element(index, **value_fields(summary), note=summary.note)
 
 
 def as_values(region: Any) -> list[Value]:

@@ -302,9 +302,7 @@ class Threads:
                 position = next(where)
                 frame_id = f"{thread_id}.f{index}"
                 listing.frames[frame_id] = FrameRef(t.id, frame.frame_id, frame.location)
-                frames.append(Frame(frame_id, index, position.class_name, position.method, position.source,
-                                    position.line, position.code_index, position.inlined,
-                                    truncated_names=position.truncated_names))
+                frames.append(Frame.at(frame_id, index, position))
             owned = tuple(_monitor(next(what)) for _ in t.owned) if t.owned is not None else None
             waiting = None
             if t.contended is not None and not t.contended.is_null:

@@ -41,7 +41,7 @@ from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
 from ..errors import NotFound, StaleReference
-from ..model import OMIT_EMPTY
+from ..model import OMIT_EMPTY, ValueFields
 from ..names import binary_name_of, java_prefix, java_text
 from .hashscan import Scans
 from .strings import Strings, Text
@@ -75,15 +75,10 @@ class Thrown:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Summary:
-    """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units)."""
+class Summary(ValueFields):
+    """A value as the tools show it (:class:`~jdwp.debugger.model.ValueFields`)."""
 
-    kind: SummaryKind
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    kind: SummaryKind  # keeps its place in ValueFields
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: Set when the value is an exception an invoked method threw (the summary is the exception object).
     thrown: Thrown | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)

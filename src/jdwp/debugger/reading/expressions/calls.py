@@ -7,6 +7,7 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3. Mixed int
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 
 from ....client import JdwpClient
@@ -132,7 +133,11 @@ class Calling:
         return out
 
     async def _supertype_names(self, type_id: ReferenceTypeId) -> frozenset[str]:
-        names: set[str] = set()
+        return frozenset({name async for name in self._type_and_supertypes(type_id)} | {"java.lang.Object"})
+
+    async def _type_and_supertypes(self, type_id: ReferenceTypeId) -> AsyncGenerator[str, None]:
+        """The binary names of the type and of each of its superclasses and interfaces, each once, asked as
+        they are needed (a caller that finds what it looks for stops asking)."""
         seen: set[int] = set()
         pending = [type_id]
         while pending:
@@ -140,12 +145,11 @@ class Calling:
             if current in seen:
                 continue
             seen.add(current)
-            names.add(binary_name_of(await self._values.symbols.signature(current)))
+            yield binary_name_of(await self._values.symbols.signature(current))
             superclass, interfaces = await self._supertypes(current)
             pending.extend(interfaces)
             if superclass:
                 pending.append(superclass)
-        return frozenset(names | {"java.lang.Object"})
 
 
 def _reference_parameters(signature: str) -> list[str]:

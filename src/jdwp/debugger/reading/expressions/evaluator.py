@@ -30,6 +30,7 @@ exception as its result (``thrown``), as Java would propagate it. Kotlin's forms
 from __future__ import annotations
 
 import dataclasses
+from contextlib import aclosing
 from functools import partial
 from typing import Any
 
@@ -549,19 +550,10 @@ class Evaluator(Calling, KotlinForms):
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
             return _matches(runtime, written) or written in ARRAY_SUPERTYPES or (
                 "." not in written and f"java.lang.{written}" in ARRAY_SUPERTYPES)
-        seen: set[int] = set()
-        pending = [type_id]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            if _matches(binary_name_of(await self._values.symbols.signature(current)), written):
-                return True
-            superclass, interfaces = await self._supertypes(current)
-            pending.extend(interfaces)
-            if superclass:
-                pending.append(superclass)
+        async with aclosing(self._type_and_supertypes(type_id)) as names:  # closed at once when found early
+            async for name in names:
+                if _matches(name, written):
+                    return True
         return False
 
     async def _supertypes(self, type_id: ReferenceTypeId) -> tuple[ReferenceTypeId | None, list[ReferenceTypeId]]:

@@ -26,12 +26,12 @@ from .errors import (
     NotPaused,
     StaleReference,
 )
-from .events.detach import suspended_threads
-from .events.suspension import AGENT_RESET, threads_suspended_now
+from .events.suspension import AGENT_RESET, suspended_threads, threads_suspended_now
 from .events.vm_start import FIRST_REQUESTS
 from .model import (
     MAX_NAME,
     OMIT_EMPTY,
+    OMIT_NONE,
     AnyBreakpoint,
     BoundLocation,
     Breakpoint,
@@ -67,6 +67,7 @@ __all__ = [
     "FIRST_REQUESTS",
     "MAX_NAME",
     "OMIT_EMPTY",
+    "OMIT_NONE",
     "AlreadyPaused",
     "AnyBreakpoint",
     "BoundLocation",

@@ -38,6 +38,8 @@ MAX_NAME = 1024
 #: there only when something was cut, a stop's ``pending_steps`` only when there are some, so an ordinary
 #: answer stays short.
 OMIT_EMPTY = {"omit_empty": True}
+#: Metadata of a field a serialiser leaves out while it is ``None`` (an empty collection or ``False`` stays).
+OMIT_NONE = {"omit_none": True}
 
 
 def _truncated_names() -> Any:

@@ -31,7 +31,7 @@ from ...protocol.commands.reftypes import (
     VariableTableReply,
 )
 from ...protocol.commands.vm import CapabilitiesNewReply, VersionReply
-from ...protocol.constants import ErrorCode
+from ...protocol.constants import ACC_NATIVE, ErrorCode
 from ...protocol.errors import AbsentInformation, CommandError, UsageError
 from ...protocol.strings import decode_string
 from ...protocol.types import Location, MethodId, ReferenceTypeId
@@ -39,11 +39,6 @@ from .._gather import gather
 from ..model import NO_CODE_INDEX, SourcePosition
 from ..names import binary_name_of
 from .smap import Smap, read_smap
-
-ACC_STATIC = 0x0008
-ACC_NATIVE = 0x0100
-ACC_SYNTHETIC = 0x1000
-JDWP_SYNTHETIC = 0xF0000000  # JDWP's own synthetic bit in Method modBits (ReferenceType.Methods, 2,5)
 
 log = logging.getLogger("jdwp.debugger")
 

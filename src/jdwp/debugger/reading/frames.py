@@ -29,12 +29,12 @@ from ...client import JdwpClient
 from ...protocol.commands import Command, StackFrame, ThreadReference
 from ...protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
 from ...protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
-from ...protocol.constants import ErrorCode, error_name
+from ...protocol.constants import ACC_STATIC, ErrorCode, error_name
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
-from ..classes.symbols import ACC_STATIC, Symbols
+from ..classes.symbols import Symbols
 from ..classes.synthetic import captured_name, is_inline_marker, source_name
 from ..model import (
     ABSENT_INFORMATION,

@@ -24,12 +24,12 @@ import re
 from typing import Any
 
 from ...protocol.commands import ObjectReference, StringReference
-from ...protocol.constants import Tag
+from ...protocol.constants import ACC_STATIC, Tag
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from ..names import java_text
-from .objects import ACC_STATIC, ClassInfo, Layouts
+from .objects import ClassInfo, Layouts
 from .values import Values
 
 BOXES = frozenset(f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float",

@@ -44,7 +44,6 @@ from ..names import type_name
 
 #: Seconds an evaluation waits for an invoked method before giving up on it (DESIGN.md §7.6).
 INVOKE_DEADLINE = 2.0
-ACC_STATIC, ACC_ABSTRACT = 0x0008, 0x0400
 _WIDER = {"byte": ("short", "int", "long", "float", "double"), "short": ("int", "long", "float", "double"),
           "char": ("int", "long", "float", "double"), "int": ("long", "float", "double"),
           "long": ("float", "double"), "float": ("double",), "double": (), "boolean": ()}

@@ -20,13 +20,13 @@ from functools import partial
 from typing import Any, Literal
 
 from ...protocol.commands.reftypes import FieldInfo
-from ...protocol.constants import Tag
+from ...protocol.constants import ACC_STATIC, Tag
 from ...protocol.errors import CommandError, ReplyTooLarge
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
 from ..errors import InvalidArgument
-from ..model import OMIT_EMPTY, Indexed, ValueFields, bound_names, value_fields
+from ..model import OMIT_EMPTY, OMIT_NONE, Indexed, ValueFields, bound_names, value_fields
 from ..names import binary_name_of, java_length, type_name
 from .strings import read_units
 from .tables import read_region
@@ -35,12 +35,10 @@ from .values import Summary, Values, stale_on_collected
 ObjectKind = Literal["object", "array", "string"]
 View = Literal["fields", "array", "string", "list", "set", "map", "value"]
 
-ACC_STATIC = 0x0008
 #: (default, most) items per call: fields, elements or entries, and string units (DESIGN.md §7.6).
 FIELD_LIMITS = (50, 200)
 ELEMENT_LIMITS = (100, 1000)
 UNIT_LIMITS = (8192, 65536)
-OMIT_NONE = {"omit_none": True}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -26,7 +26,6 @@ subtypes), so its type is not asked.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
@@ -41,6 +40,7 @@ from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
 from ..errors import NotFound, StaleReference
+from ..ids import split_id
 from ..model import OMIT_EMPTY, ValueFields
 from ..names import binary_name_of, java_prefix, java_text
 from .hashscan import Scans
@@ -51,7 +51,6 @@ ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailab
 SummaryKind = Literal["primitive", "null", "string", "object", "array", "unavailable", "void"]
 
 MAX_STRING = 256
-_HANDLE = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)obj-(?P<number>[1-9][0-9]{0,15})")
 _STRING_TYPE = "java.lang.String"
 _PRIMITIVE_CODES = frozenset("ZBCSIJFD")
 
@@ -155,8 +154,8 @@ class Values:
         known = self._known.get(handle)
         if known is not None:
             return ObjectId(known.wire), known.tag
-        match = _HANDLE.fullmatch(handle)
-        if match is not None and match["prefix"] != self._prefix and match["prefix"]:
+        found = split_id(handle, "obj") if "." not in handle else None
+        if found is not None and found[0] != self._prefix and found[0]:
             raise NotFound(f"{handle!r} is an object ID of another debugging session; use it with the session "
                            "that issued it")
         raise NotFound(f"{handle!r} is not an object ID of this session: object IDs come from locals, fields, "

@@ -34,12 +34,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ....protocol.constants import ErrorCode
+from ....protocol.constants import ACC_STATIC, ErrorCode
 from ....protocol.errors import CommandError
 from ....protocol.types import FieldId
 from ....protocol.values import Value
 from ..._gather import gather
-from ..objects import ACC_STATIC, ELEMENT_LIMITS, Layouts, as_values, page_bounds
+from ..objects import ELEMENT_LIMITS, Layouts, as_values, page_bounds
 from ..tables import read_region
 from ..values import stale_on_collected
 from .base import Answer, Reader, wire

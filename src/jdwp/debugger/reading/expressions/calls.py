@@ -12,20 +12,19 @@ from typing import TYPE_CHECKING
 
 from ....client import JdwpClient
 from ....protocol.commands.reftypes import MethodInfo
-from ....protocol.constants import Tag
+from ....protocol.constants import ACC_ABSTRACT, ACC_STATIC, Tag
 from ....protocol.types import ReferenceTypeId
 from ....protocol.values import Value
 from ...errors import EvaluationFailed
 from ...model import Locals
 from ...names import binary_name_of
 from ..invoke import Argument, choose, converted, parameter_types
-from ..objects import ACC_STATIC, Layouts
+from ..objects import Layouts
 from ..values import Values
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Call, Expr
 
 _PRIMITIVES = frozenset({"int", "long", "float", "double", "char", "byte", "short", "boolean"})
-_ACC_ABSTRACT = 0x0400
 
 
 class Calling:
@@ -113,7 +112,7 @@ class Calling:
         found: dict[str, MethodInfo] = {}  # by signature: the most derived declaration wins
         for info in await self._layouts.chain(type_id):
             for method in await self._vm.reference_type.methods(info.type_id):
-                if method.name != name or method.signature in found or method.mod_bits & _ACC_ABSTRACT:
+                if method.name != name or method.signature in found or method.mod_bits & ACC_ABSTRACT:
                     continue
                 if static_only and not method.mod_bits & ACC_STATIC:
                     continue

@@ -14,9 +14,10 @@ has no such field of its own (the error path): reads that succeed cost nothing m
 from __future__ import annotations
 
 from ....protocol.commands.reftypes import FieldInfo
+from ....protocol.constants import ACC_STATIC
 from ....protocol.types import FieldId, ReferenceTypeId
 from ....protocol.values import Value
-from ..objects import ACC_STATIC, ClassInfo, Layouts
+from ..objects import ClassInfo, Layouts
 from ..values import Values
 
 

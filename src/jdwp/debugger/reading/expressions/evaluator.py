@@ -34,7 +34,7 @@ from contextlib import aclosing
 from functools import partial
 from typing import Any
 
-from ....protocol.constants import ErrorCode, Tag
+from ....protocol.constants import ACC_STATIC, ErrorCode, Tag
 from ....protocol.errors import CommandError
 from ....protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ....protocol.values import Value
@@ -44,7 +44,7 @@ from ...model import Local, Locals
 from ...names import binary_name_of, java_length, java_prefix, java_text, type_name
 from ..containers import bin_entries, read_container
 from ..hashbins import number_hashes, string_hash
-from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
+from ..objects import Layouts, ObjectPage, as_values
 from ..strings import Text as StringText
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num

@@ -33,7 +33,7 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from .._groups import sole_exception
+from .._groups import unwrap
 from ..client import JdwpClient
 from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
@@ -536,4 +536,4 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "", launch: bool = F
                 await debugger.detach()
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        raise sole_exception(group)  # noqa: B904 - the group is what we unwrap
+        raise unwrap(group)  # noqa: B904 - the group is what we unwrap

@@ -31,7 +31,7 @@ from ...protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTable
 from ...protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
 from ...protocol.constants import ACC_STATIC, ErrorCode, error_name
 from ...protocol.errors import CommandError
-from ...protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
+from ...protocol.types import FieldId, FrameId, Location, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
@@ -199,7 +199,7 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     if not has_this:
         shown_captured = []
     captured_values = await vm.object_reference.get_values(
-        ObjectId(int(this_values[0].value)), [FieldId(f.field_id) for _, f in shown_captured]  # type: ignore[arg-type]
+        this_values[0].object_id, [FieldId(f.field_id) for _, f in shown_captured]
     ) if shown_captured else []
     readable = [v for v in read if isinstance(v, Value)]
     declared = [signature for signature, v in zip(plan.signatures, read, strict=True) if isinstance(v, Value)]

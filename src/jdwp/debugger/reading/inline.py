@@ -72,7 +72,7 @@ class Inline:
             if not named:
                 out[handle] = (java_text(value.tag, value.value), value)
             elif value.tag == Tag.STRING and not value.is_null:
-                names.append((handle, ObjectId(int(value.value))))
+                names.append((handle, value.object_id))
         if names:
             texts = await vm.request_all([(StringReference.Value, StringReference.Value.out(string_object=wire))
                                           for _, wire in names])

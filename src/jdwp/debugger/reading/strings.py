@@ -240,5 +240,5 @@ class Strings:
         value, coder_value = await self.vm.object_reference.get_values(ObjectId(wire), [layout.value, layout.coder])
         if value.is_null:
             return None, 0, 0
-        array, coder = ObjectId(int(value.value)), int(coder_value.value or 0)  # type: ignore[arg-type]
+        array, coder = value.object_id, int(coder_value.value or 0)
         return array, coder, await self.vm.array_reference.length(array) >> (1 if coder == 1 else 0)

@@ -137,7 +137,7 @@ class Values:
 
     def handle(self, value: Value) -> str:
         """The session's handle of a non-null object value (issued on first sight, then kept)."""
-        wire = int(value.value)  # type: ignore[arg-type]
+        wire = value.object_id
         found = self._by_wire.get(wire)
         if found is None:
             found = f"{self._prefix}obj-{len(self._by_wire) + 1}"

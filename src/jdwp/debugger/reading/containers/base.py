@@ -30,7 +30,7 @@ MAX_DEPTH = 4
 
 def wire(value: Value) -> ObjectId:
     """The object ID of an object ``value`` read from a field or an array."""
-    return ObjectId(int(value.value))  # type: ignore[arg-type]
+    return value.object_id
 
 
 class Reader:

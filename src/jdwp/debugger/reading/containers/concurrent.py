@@ -45,10 +45,10 @@ async def concurrent_map(reader: Reader, owner: str) -> Answer:
     if end == start or read["table"].is_null:
         return await reader.walked_map([], size, start, end, "map")
     table = read["table"]
-    key = ("chm", int(table.value), size)  # type: ignore[arg-type]
+    key = ("chm", table.object_id, size)
     scan = reader.values.scans.get(key)
     if scan is None:
-        scan = TableScan(reader.values.vm, int(table.value), size, no_chains, [])  # type: ignore[arg-type]
+        scan = TableScan(reader.values.vm, table.object_id, size, no_chains, [])
         with stale_on_collected(reader.handle):
             await scan.start(partial(reader.values.array_length, reader.values.handle(table)), None, end)
         with stale_on_collected(reader.handle):
@@ -97,14 +97,14 @@ async def bins(reader: Reader, ids: list[FieldId], limit: int, heads: Sequence[i
         elif code != _RESERVED:
             out[slot].append((head, key, val))
             if not nxt.is_null:
-                follow.append((slot, int(nxt.value)))  # type: ignore[arg-type]
+                follow.append((slot, nxt.object_id))
     if bins:
         first_ids = await reader.node_fields(Value(Tag.OBJECT, bins[0][1]), f"{_CHM}$TreeBin", "first")
         if first_ids is None:
             raise NoFirst
         for (slot, _), (first,) in zip(bins, await read_fields(vm, [b for _, b in bins], first_ids), strict=True):
             if not first.is_null:
-                follow.append((slot, int(first.value)))  # type: ignore[arg-type]
+                follow.append((slot, first.object_id))
     if follow:
         chains = await walk_chains(vm, [node for _, node in follow], ids[1:], limit, pairs)
         for (slot, _), chain in zip(follow, chains, strict=True):

@@ -87,11 +87,11 @@ async def _map(reader: Reader, handle: str, chain: tuple[ClassInfo, ...], view: 
             pairs = found
     elif end > start and not read["table"].is_null:
         table = read["table"]
-        key = ("hash", int(table.value), size)
+        key = ("hash", table.object_id, size)
         scan = values.scans.get(key)
         second: list[Any] = [prefetch]
         if scan is None:
-            scan = TableScan(values.vm, int(table.value), size, no_chains, [])
+            scan = TableScan(values.vm, table.object_id, size, no_chains, [])
             second.insert(0, partial(scan.start, partial(values.array_length, values.handle(table)),
                                      _capacity(read, size), end))
         with stale_on_collected(reader.handle):
@@ -139,13 +139,13 @@ async def _insertion_order(reader: Reader, head: Value, tail: Value, size: int, 
     """Entries ``start`` … ``end-1`` of a ``LinkedHashMap`` in insertion order (``head``/``after`` or
     ``tail``/``before``, from the nearer end; kept for the stop), or ``None`` when the entries' class lacks
     the fields."""
-    key = ("linked", int(head.value), int(tail.value) if not tail.is_null else 0, size)  # type: ignore[arg-type]
+    key = ("linked", head.object_id, tail.object_id if not tail.is_null else 0, size)
     scan: LinkedScan | None = reader.values.scans.get(key)
     if scan is None:
         ids = await reader.node_fields(head, None, "key", "value", "after", "before")
         if ids is None:
             return None
-        scan = LinkedScan(reader.values.vm, size, int(head.value), int(tail.value) if not tail.is_null else 0,  # type: ignore[arg-type]
+        scan = LinkedScan(reader.values.vm, size, head.object_id, tail.object_id if not tail.is_null else 0,
                           ids)
         reader.values.scans.put(key, scan)
     with stale_on_collected(reader.handle):

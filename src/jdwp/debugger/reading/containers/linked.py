@@ -31,8 +31,8 @@ async def linked_list(reader: Reader, owner: str) -> Answer:
     wanted = size - start if backwards else end
     items: list[Value] = []
     seen: set[int] = set()
-    while len(items) < wanted and not here.is_null and int(here.value) not in seen:  # type: ignore[arg-type]
-        seen.add(int(here.value))  # type: ignore[arg-type]
+    while len(items) < wanted and not here.is_null and here.object_id not in seen:
+        seen.add(here.object_id)
         (fields,) = await reader.read_nodes([here], ids)
         items.append(fields[0])
         here = fields[2] if backwards else fields[1]

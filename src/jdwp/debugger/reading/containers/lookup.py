@@ -47,7 +47,7 @@ async def bin_entries(values: Values, layouts: Layouts, handle: str, chain: tupl
         spread = hashbins.concurrent_spread if is_concurrent else hashbins.hash_map_spread
         slots = sorted({hashbins.bin_index(spread(code), length) for code in codes})
         regions = await gather([partial(read_region, values.vm, table_id, slot, 1) for slot in slots])
-        heads = [int(v.value) for region in regions for v in region.values if not v.is_null]
+        heads = [v.object_id for region in regions for v in region.values if not v.is_null]
         if not heads:
             return []
         head = Value(Tag.OBJECT, heads[0])

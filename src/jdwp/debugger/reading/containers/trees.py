@@ -62,12 +62,12 @@ async def _tree(reader: Reader, handle: str, chain: tuple[ClassInfo, ...], view:
         fields = await reader.read_nodes([sequence[p] for p in expand], ids)  # type: ignore[misc]
         replaced: dict[int, list[tuple[Value, Value] | Value]] = {}
         for position, (key, value, left, right) in zip(expand, fields, strict=True):
-            seen.add(int(sequence[position].value))  # type: ignore[union-attr, arg-type]
+            seen.add(sequence[position].object_id)  # type: ignore[union-attr]
             parts: list[tuple[Value, Value] | Value] = []
-            if not left.is_null and int(left.value) not in seen:  # type: ignore[arg-type]
+            if not left.is_null and left.object_id not in seen:
                 parts.append(left)
             parts.append((key, value))
-            if not right.is_null and int(right.value) not in seen:  # type: ignore[arg-type]
+            if not right.is_null and right.object_id not in seen:
                 parts.append(right)
             replaced[position] = parts
         sequence = [part for p, item in enumerate(sequence) for part in replaced.get(p, [item])]

@@ -36,7 +36,7 @@ from typing import Any
 
 from ....protocol.constants import ACC_STATIC, ErrorCode, Tag
 from ....protocol.errors import CommandError
-from ....protocol.types import FieldId, ObjectId, ReferenceTypeId
+from ....protocol.types import FieldId, ReferenceTypeId
 from ....protocol.values import Value
 from ..._gather import gather
 from ...errors import EvaluationFailed
@@ -303,7 +303,7 @@ class Evaluator(Calling, KotlinForms):
             raise EvaluationFailed(f"column {expr.index.column}: an array index must be an int")
         position = int(num.number(index))
         handle = self._values.handle(target)
-        wire = ObjectId(int(target.value))  # type: ignore[arg-type]
+        wire = target.object_id
 
         async def element() -> Any:  # asked with the length: an index out of range is refused by the VM
             try:
@@ -502,7 +502,7 @@ class Evaluator(Calling, KotlinForms):
 
     async def _identical(self, left: Result, right: Result, expr: Binary) -> bool:
         if isinstance(left, Value) and isinstance(right, Value) and left.is_object and right.is_object:
-            return int(left.value) == int(right.value)  # type: ignore[arg-type]
+            return left.object_id == right.object_id
         return await self._equal(left, right, expr)
 
     async def _equal(self, left: Result, right: Result, expr: Binary) -> bool:
@@ -519,7 +519,7 @@ class Evaluator(Calling, KotlinForms):
             # A made string is a new object: identical to nothing in the VM, and not null.
             return False
         if left.is_object and right.is_object:
-            return int(left.value) == int(right.value)  # type: ignore[arg-type]
+            return left.object_id == right.object_id
         if left.tag in num.NUMERIC and right.tag in num.NUMERIC:
             return num.compare("==", left, right)
         if left.tag == Tag.BOOLEAN and right.tag == Tag.BOOLEAN:

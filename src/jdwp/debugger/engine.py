@@ -88,8 +88,16 @@ START_GRACE = 2.0
 class Debugger(Inspection):
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`.
 
-    The reads of a stop (``stack``, ``locals``, ``object``, ``evaluate``, ``threads``) come from
-    :class:`.inspection.Inspection`; the stops themselves are kept by :class:`.stops.Stops`.
+    Its public methods, and where each is written:
+
+    - state: ``state``, ``current_stop``, ``terminal``, ``cleanup``, ``uncertain``, ``events`` (here);
+    - breakpoints: ``list_breakpoints``, ``issued``, ``set_breakpoint``, ``set_exception_breakpoint``,
+      ``remove_breakpoint`` (here; the requests: :mod:`.requests.breakpoints`, :mod:`.requests.exceptions`);
+    - running: ``pause``, ``resume``, ``step``, ``hold_at_launch``, ``detach`` (here; the stops are kept by
+      :class:`.events.stops.Stops`);
+    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``threads``, in
+      :class:`.inspection.Inspection`, the mixin this class is built on (``inspection.py``, next to this
+      module), over the readers of :mod:`.reading`.
     """
 
     def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False) -> None:

@@ -31,6 +31,7 @@ page's slots together (``ArrayReference.Length`` 13,1 and ``GetValues`` 13,2, in
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -96,27 +97,30 @@ def _short(owner: str, size: int, per: int) -> Answer:
 
 
 async def array_map(reader: Reader, owner: str) -> Answer:
-    found = await _backing(reader, owner, MAP_LAYOUTS)
-    if isinstance(found, str):
-        return None, found
-    array, size = found
-    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "entries")
-    slots = await _slots(reader, array, 2 * start, 2 * (end - start))
-    if slots is None:
-        return _short(owner, size, 2)
-    return await reader.map_page(list(zip(slots[0::2], slots[1::2], strict=True)), size, start, end)
+    def build(slots: list[Value], size: int, start: int, end: int) -> Awaitable[Answer]:
+        return reader.map_page(list(zip(slots[0::2], slots[1::2], strict=True)), size, start, end)
+    return await _array_page(reader, owner, MAP_LAYOUTS, 2, "entries", build)
 
 
 async def array_set(reader: Reader, owner: str) -> Answer:
-    found = await _backing(reader, owner, SET_LAYOUTS)
+    def build(slots: list[Value], size: int, start: int, end: int) -> Awaitable[Answer]:
+        return reader.list_page(slots, size, start, end, "set")
+    return await _array_page(reader, owner, SET_LAYOUTS, 1, "elements", build)
+
+
+async def _array_page(reader: Reader, owner: str, layouts: tuple[tuple[str, str, str], ...], per: int, what: str,
+                      build: Callable[[list[Value], int, int, int], Awaitable[Answer]]) -> Answer:
+    """The page of an array-backed map (``per`` = 2 slots an entry) or set (1): the slots of the page's items,
+    handed to ``build`` with the size and the page's bounds."""
+    found = await _backing(reader, owner, layouts)
     if isinstance(found, str):
         return None, found
     array, size = found
-    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "elements")
-    slots = await _slots(reader, array, start, end - start)
+    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, what)
+    slots = await _slots(reader, array, per * start, per * (end - start))
     if slots is None:
-        return _short(owner, size, 1)
-    return await reader.list_page(slots, size, start, end, "set")
+        return _short(owner, size, per)
+    return await build(slots, size, start, end)
 
 
 async def sparse_array(reader: Reader, owner: str) -> Answer:

@@ -77,6 +77,15 @@ class Reader:
         """:meth:`fields` of this reader's own object."""
         return await self.fields(self.handle, self.chain, owner, *names)
 
+    async def held(self, owner: str, name: str) -> tuple[str, tuple[ClassInfo, ...]] | None:
+        """The object this one's field ``name`` (declared in ``owner``) holds, as its handle and class chain
+        (a wrapper's collection, a set's map); ``None`` when the class lacks the field or it is null."""
+        read = await self.own_fields(owner, name)
+        if read is None or read[name].is_null:
+            return None
+        inner = self.values.handle(read[name])
+        return inner, await self.layouts.chain(await self.values.type_id(inner))
+
     async def node_fields(self, node: Value, owner: str | None, *names: str) -> list[FieldId] | None:
         """The field IDs of ``names`` declared in ``owner`` (in any class when ``None``), found from one node's
         class (asked once per class)."""

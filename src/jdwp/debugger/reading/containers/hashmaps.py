@@ -40,11 +40,10 @@ async def linked_hash_map(reader: Reader, owner: str) -> Answer:
 
 
 async def hash_set(reader: Reader, owner: str) -> Answer:
-    read = await reader.own_fields(owner, "map")
-    if read is None or read["map"].is_null:
+    held = await reader.held(owner, "map")
+    if held is None:
         return reader.missing(owner, "map")
-    inner = reader.values.handle(read["map"])
-    chain = await reader.layouts.chain(await reader.values.type_id(inner))
+    inner, chain = held
     ordered = any(c.name == "java.util.LinkedHashMap" for c in chain)
     return await _map(reader, inner, chain, "set", ordered)
 

@@ -18,11 +18,10 @@ from .base import Answer, Reader
 
 
 async def tree_set(reader: Reader, owner: str) -> Answer:
-    read = await reader.own_fields(owner, "m")
-    if read is None or read["m"].is_null:
+    held = await reader.held(owner, "m")
+    if held is None:
         return reader.missing(owner, "m")
-    inner = reader.values.handle(read["m"])
-    chain = await reader.layouts.chain(await reader.values.type_id(inner))
+    inner, chain = held
     if not any(c.name == "java.util.TreeMap" for c in chain):
         return None, f"this set's map is a {chain[0].name}, not a java.util.TreeMap; shown as fields"
     return await _tree(reader, inner, chain, "set")

@@ -16,11 +16,10 @@ WRAPPED = {"java.util.Collections$UnmodifiableCollection": "c", "java.util.Colle
 
 async def wrapper(reader: Reader, owner: str) -> Answer:
     name = WRAPPED[owner]
-    read = await reader.own_fields(owner, name)
-    if read is None or read[name].is_null or reader.depth >= MAX_DEPTH:
+    held = await reader.held(owner, name) if reader.depth < MAX_DEPTH else None
+    if held is None:
         return reader.missing(owner, name)
-    inner = reader.values.handle(read[name])
-    chain = await reader.layouts.chain(await reader.values.type_id(inner))
+    inner, chain = held
     page, note = await reader.nested(inner, chain)
     if page is None:
         return None, note

@@ -101,10 +101,6 @@ class AdbStream(trio.abc.HalfCloseableStream):
         self._stream = stream
         self._leftover = bytearray(leftover)
 
-    @property
-    def socket_stream(self) -> trio.SocketStream:
-        return self._stream
-
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self._stream.send_all(data)
 

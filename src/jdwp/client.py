@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from ._groups import sole_exception
+from ._groups import unwrap
 from .mirrors import Mirrors
 from .protocol.commands import DDM, Command, Empty, Event, VirtualMachine
 from .protocol.commands.events import Composite, DdmChunk
@@ -730,7 +730,7 @@ async def open_jdwp(
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         # The reader never raises, so a group holds exactly what the caller's block raised.
-        raise sole_exception(group)  # noqa: B904 - the group is what we unwrap
+        raise unwrap(group)  # noqa: B904 - the group is what we unwrap
 
 
 async def _handshake(stream: trio.abc.Stream, connection: JdwpConnection, timeout: float) -> None:

@@ -21,7 +21,8 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, EvaluationFailed, Stopped, hashscan, open_debugger
+from jdwp.debugger import BreakpointVerified, Debugger, EvaluationFailed, Stopped, open_debugger
+from jdwp.debugger.reading import hashscan
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 

@@ -14,8 +14,9 @@ import trio
 import trio.testing
 
 import jdwp
-from jdwp.debugger import suspended_threads, threads_suspended_now
-from jdwp.protocol.commands.threads import SuspendCountReply, ThreadStatusReply
+from jdwp.debugger import threads_suspended_now
+from jdwp.protocol.commands import ThreadReference
+from jdwp.protocol.commands.threads import SuspendCountReply, ThreadOut, ThreadStatusReply
 from jdwp.protocol.commands.vm import ThreadsReply
 from support.fakevm import ScriptedVm
 
@@ -33,7 +34,8 @@ async def test_suspend_counts_after_an_agent_reset_prove_nothing_but_the_status_
         async with trio.open_nursery() as nursery:
             nursery.start_soon(fake.serve)
             async with jdwp.open_jdwp(client_end) as vm:
-                assert await suspended_threads(vm) == 0  # what the retry used to take as "the app runs"
+                counts = await vm.request_all([(ThreadReference.SuspendCount, ThreadOut(t)) for t in (0x11, 0x22)])
+                assert [c.suspend_count for c in counts] == [0, 0]  # what the retry used to take as "the app runs"
                 assert await threads_suspended_now(vm) == 1
             nursery.cancel_scope.cancel()
 

@@ -52,6 +52,7 @@ from jdwp.protocol.commands.threads import (
     SuspendCountReply,
     ThisObjectReply,
     ThreadNameReply,
+    ThreadStatusReply,
 )
 from jdwp.protocol.commands.vm import (
     AllClassesReply,
@@ -92,6 +93,7 @@ def class_handlers(vm_ref: list[ScriptedVm], *, loaded: bool = True) -> dict[str
         "VirtualMachine.Resume": lambda out: Empty(),
         "VirtualMachine.AllThreads": lambda out: ThreadsReply(list(THREADS)),
         "ThreadReference.SuspendCount": lambda out: SuspendCountReply(0),
+        "ThreadReference.Status": lambda out: ThreadStatusReply(1, 0),  # running, not suspended
         "VirtualMachine.Dispose": lambda out: Empty(),
     }
 

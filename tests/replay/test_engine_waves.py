@@ -98,7 +98,7 @@ async def test_detach_from_a_stop_clears_every_request_in_one_wave() -> None:
             # the breakpoint's and the class-prepare requests (Q, Q$*), then the stop's release (the VM runs them
             # in order: no event of ours comes after it) and the thread list, in one write
             ["EventRequest.Clear"] * 3 + ["VirtualMachine.Resume", "VirtualMachine.AllThreads"],
-            ["ThreadReference.SuspendCount"] * 2,
+            ["ThreadReference.Status"] * 2,
             ["VirtualMachine.Dispose"],
         ]
 

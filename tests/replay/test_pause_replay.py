@@ -35,10 +35,17 @@ from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
 GROUP = 0x900
 
 
+def _suspended(vm: ScriptedVm) -> bool:
+    """Whether the scripted VM's threads are suspended now: a pause (``VirtualMachine.Suspend``) not yet
+    resumed."""
+    return vm.count("VirtualMachine.Suspend") > vm.count("VirtualMachine.Resume")
+
+
 def pausing(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
     table = class_handlers(vm_ref)
     table["VirtualMachine.Suspend"] = lambda out: Empty()
-    table["ThreadReference.Status"] = lambda out: ThreadStatusReply(4 if out.thread == 0x100 else 2, 1)
+    table["ThreadReference.Status"] = lambda out: ThreadStatusReply(4 if out.thread == 0x100 else 2,
+                                                                    1 if _suspended(vm_ref[0]) else 0)
     table["ThreadReference.ThreadGroup"] = lambda out: ThreadGroupReply(GROUP)
     table["ThreadGroupReference.Name"] = lambda out: ThreadGroupNameReply("main")
     return table

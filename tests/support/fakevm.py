@@ -21,7 +21,7 @@ from jdwp.protocol.commands.vm import VersionReply
 from jdwp.protocol.connection import NEED_DATA, Closed, JdwpConnection, State
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy
 from jdwp.protocol.types import HOTSPOT_64, IdSizes
-from jdwp.protocol.wire import HANDSHAKE, CommandPacket, ReplyPacket, encode_packet
+from jdwp.protocol.wire import HANDSHAKE, CommandPacket, encode_packet
 
 FAKE_VERSION = VersionReply("scripted VM", 17, 0, "17.0", "FakeVm")
 
@@ -48,7 +48,8 @@ class FakeVm:
             self.framing.receive_data(await self.stream.receive_some(4096))
 
     async def reply(self, packet: CommandPacket, body: bytes = b"", error: int = 0) -> None:
-        await self.stream.send_all(encode_packet(ReplyPacket(packet.id, error, body)))
+        # Framed by the protocol's own VM-side framing (the same connection that reads the client's packets).
+        await self.stream.send_all(self.framing.send_reply(packet.id, error, body))
 
     async def send_command(self, command_set: int, command: int, body: bytes = b"", packet_id: int = 1) -> None:
         await self.stream.send_all(encode_packet(CommandPacket(packet_id, command_set, command, body)))

@@ -11,13 +11,20 @@ Rules (relative imports are resolved to absolute names first; imports inside fun
   ``X`` in that package's ``__all__`` (and ``jdwp.X`` after ``import jdwp`` likewise); nothing from the
   other modules of ``jdwp`` (``jdwp.protocol``, ``jdwp.client``…); from ``android`` its public modules.
 - A private module (``_x``) or a private name is imported only from inside its own package.
+- ``jdwp.debugger`` is built in floors (DESIGN.md §8.7, docs/architecture.md): the ground (its root modules
+  ``errors``, ``ids``, ``model``, ``names``, ``_gather``, ``_held``) < ``classes`` < ``reading`` < ``requests``
+  < ``events`` < the top (``engine``, ``inspection``, the package itself). A floor never imports a higher one.
+- No import circle anywhere under ``src``: module-level imports (``TYPE_CHECKING`` ones too) form no cycle.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 FIRST_PARTY = ("jdwp", "android", "server")
@@ -40,6 +47,10 @@ class Import:
         shown = self.target + (f" import {self.name}" if self.name else "")
         return f"{self.path.relative_to(SRC.parent)}:{self.line}: {self.importer} -> {shown}"
 
+    def where_in(self, modules: Mapping[str, Path]) -> str:
+        shown = self.target + (f" import {self.name}" if self.name else "")
+        return f"{self.path.name}:{self.line}: {self.importer} -> {shown}"
+
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(SRC).with_suffix("").parts)
@@ -51,44 +62,55 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(p): p for p in sorted(SRC.rglob("*.py"))}
 
 
-def _package_of(module: str) -> str:
-    return module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+def _package_of(module: str, modules: Mapping[str, Path] = MODULES) -> str:
+    return module if modules[module].name == "__init__.py" else module.rpartition(".")[0]
 
 
-def _resolve(importer: str, module: str | None, level: int) -> str:
+def _resolve(importer: str, module: str | None, level: int, modules: Mapping[str, Path] = MODULES) -> str:
     if level == 0:
         return module or ""
-    base = _package_of(importer).split(".")
+    base = _package_of(importer, modules).split(".")
     base = base[: len(base) - (level - 1)]
     return ".".join([*base, module] if module else base)
 
 
-def imports_in(importer: str, source: str, path: Path) -> list[Import]:
-    """Every import of ``source``, and every ``jdwp.X``/``android.X`` attribute read after ``import jdwp``."""
+def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``tree`` outside function bodies: what runs when the module is imported."""
+    for child in ast.iter_child_nodes(tree):
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            yield child
+            yield from _module_level(child)
+
+
+def imports_in(importer: str, source: str, path: Path, modules: Mapping[str, Path] = MODULES,
+               module_level: bool = False) -> list[Import]:
+    """Every import of ``source``, and every ``jdwp.X``/``android.X`` attribute read after ``import jdwp``
+    (only those outside function bodies with ``module_level``)."""
     found: list[Import] = []
     bound: dict[str, str] = {}  # local name -> first-party package imported whole
     tree = ast.parse(source)
-    for node in ast.walk(tree):
+    nodes = list(_module_level(tree) if module_level else ast.walk(tree))
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 found.append(Import(importer, path, node.lineno, alias.name, None))
-                if alias.asname and alias.name in MODULES:
+                if alias.asname and alias.name in modules:
                     bound[alias.asname] = alias.name
-                elif not alias.asname and alias.name.split(".")[0] in MODULES:
+                elif not alias.asname and alias.name.split(".")[0] in modules:
                     bound[alias.name.split(".")[0]] = alias.name.split(".")[0]  # ``import a.b`` binds ``a``
         elif isinstance(node, ast.ImportFrom):
-            base = _resolve(importer, node.module, node.level)
+            base = _resolve(importer, node.module, node.level, modules)
             for alias in node.names:
                 submodule = f"{base}.{alias.name}"
-                if submodule in MODULES:
+                if submodule in modules:
                     found.append(Import(importer, path, node.lineno, submodule, None))
                 else:
                     found.append(Import(importer, path, node.lineno, base, alias.name))
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound:
             package = bound[node.value.id]
             submodule = f"{package}.{node.attr}"
-            if submodule in MODULES:
+            if submodule in modules:
                 found.append(Import(importer, path, node.lineno, submodule, None))
             else:
                 found.append(Import(importer, path, node.lineno, package, node.attr))
@@ -187,3 +209,149 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert _verdicts("jdwp.client", "from .protocol.types import _PlainList") == [
         "a private name imported from outside its package"]
     assert _verdicts("jdwp.protocol.records", "from ._frozen import fast_init") == [None]
+
+
+# --- jdwp.debugger's floors and import circles ---------------------------------------------------------------
+
+DEBUGGER = "jdwp.debugger"
+#: The floors of jdwp.debugger, lowest first: a root module of the ground, or a subpackage.
+FLOORS = (
+    ("errors", "ids", "model", "names", "_gather", "_held"),
+    ("classes",),
+    ("reading",),
+    ("requests",),
+    ("events",),
+    ("engine", "inspection"),
+)
+TOP = len(FLOORS) - 1
+
+
+def floor_of(module: str) -> int | None:
+    """The floor of a module of ``jdwp.debugger`` (the package itself is the top), ``None`` outside it."""
+    if module == DEBUGGER:
+        return TOP
+    if not module.startswith(DEBUGGER + "."):
+        return None
+    first = module[len(DEBUGGER) + 1:].split(".")[0]
+    for floor, names in enumerate(FLOORS):
+        if first in names:
+            return floor
+    raise AssertionError(f"{module} is on no floor of {DEBUGGER}: add it to FLOORS (docs/architecture.md)")
+
+
+def upward(imp: Import) -> str | None:
+    """Why ``imp`` runs up the floors of jdwp.debugger, or ``None``."""
+    low, high = floor_of(imp.importer), floor_of(imp.target)
+    if low is not None and high is not None and high > low:
+        return f"floor {low} imports floor {high}"
+    return None
+
+
+def modules_under(root: Path) -> dict[str, Path]:
+    return {".".join(_dotted(p, root)): p for p in sorted(root.rglob("*.py"))}
+
+
+def _dotted(path: Path, root: Path) -> list[str]:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def floor_offences(modules: Mapping[str, Path]) -> list[str]:
+    return [f"{imp.where_in(modules)}  ({reason})" for module, path in modules.items()
+            for imp in imports_in(module, path.read_text(), path, modules) if (reason := upward(imp)) is not None]
+
+
+def circles(modules: Mapping[str, Path]) -> list[list[str]]:
+    """The import circles among ``modules`` (module-level imports): each strongly connected set of two or more
+    modules, or a module importing itself, sorted."""
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        for imp in imports_in(module, path.read_text(), path, modules, module_level=True):
+            if imp.target in modules:
+                edges[module].add(imp.target)
+    # Tarjan's strongly connected components, iterative (a deep package would overflow the recursion).
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in modules:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in edges[node]:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def test_the_debugger_floors_only_look_down() -> None:
+    assert {floor_of(m) for m in MODULES if m.startswith(DEBUGGER)} == set(range(len(FLOORS)))
+    offending = floor_offences(MODULES)
+    assert not offending, "imports up the floors of jdwp.debugger:\n  " + "\n  ".join(offending)
+
+
+def test_no_import_circle() -> None:
+    found = circles(MODULES)
+    assert not found, "import circles:\n  " + "\n  ".join(" <-> ".join(c) for c in found)
+
+
+def _plant(root: Path, files: dict[str, str]) -> dict[str, Path]:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return modules_under(root)
+
+
+_GROUND = {"jdwp/__init__.py": "", "jdwp/debugger/__init__.py": "from .engine import run\n",
+           "jdwp/debugger/engine.py": "from .reading.values import read\n",
+           "jdwp/debugger/model.py": "", "jdwp/debugger/reading/__init__.py": "",
+           "jdwp/debugger/requests/__init__.py": "", "jdwp/debugger/requests/hits.py": "from ..model import X\n"}
+
+
+def test_the_checks_fail_on_a_planted_circle_and_upward_import(tmp_path: Path) -> None:
+    clean = _plant(tmp_path / "clean", {**_GROUND, "jdwp/debugger/reading/values.py": "from ..model import X\n"})
+    assert floor_offences(clean) == [] and circles(clean) == []
+    planted = _plant(tmp_path / "planted", {
+        **_GROUND,
+        # upward, and only inside a function: still counts for the floors, not for circles
+        "jdwp/debugger/reading/values.py": "def read():\n    from ..requests.hits import X\n",
+        # a circle through a TYPE_CHECKING import, as containers <-> arraymaps once was
+        "jdwp/debugger/reading/containers/__init__.py": "from . import arraymaps\n",
+        "jdwp/debugger/reading/containers/arraymaps.py":
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import Answer\n",
+        # the model importing a request module: upward from the ground, and a circle (hits imports the model)
+        "jdwp/debugger/model.py": "from .requests import hits\n",
+    })
+    assert [o.split("  ")[-1] for o in floor_offences(planted)] == ["(floor 0 imports floor 3)",
+                                                                    "(floor 2 imports floor 3)"]
+    assert circles(planted) == [["jdwp.debugger.model", "jdwp.debugger.requests.hits"],
+                                ["jdwp.debugger.reading.containers", "jdwp.debugger.reading.containers.arraymaps"]]
+    with pytest.raises(AssertionError, match="on no floor"):
+        floor_of("jdwp.debugger.attic.old")

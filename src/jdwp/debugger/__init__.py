@@ -26,12 +26,12 @@ from .errors import (
     NotPaused,
     StaleReference,
 )
-from .events.detach import suspended_threads
-from .events.suspension import AGENT_RESET, threads_suspended_now
+from .events.suspension import AGENT_RESET, suspended_threads, threads_suspended_now
 from .events.vm_start import FIRST_REQUESTS
 from .model import (
     MAX_NAME,
     OMIT_EMPTY,
+    OMIT_NONE,
     AnyBreakpoint,
     BoundLocation,
     Breakpoint,
@@ -42,6 +42,7 @@ from .model import (
     EngineEvent,
     ExceptionBreakpoint,
     Frame,
+    HitOptions,
     Local,
     Locals,
     LogpointHit,
@@ -60,13 +61,13 @@ from .reading.deadlocks import Deadlock, DeadlockLink
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
-from .requests.hits import HitOptions
 
 __all__ = [
     "AGENT_RESET",
     "FIRST_REQUESTS",
     "MAX_NAME",
     "OMIT_EMPTY",
+    "OMIT_NONE",
     "AlreadyPaused",
     "AnyBreakpoint",
     "BoundLocation",

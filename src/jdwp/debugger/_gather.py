@@ -10,6 +10,8 @@ from typing import Any
 
 import trio
 
+from .._groups import unwrap
+
 
 async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
     """Await every thunk at once; return their results in order.
@@ -32,16 +34,5 @@ async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
                 nursery.start_soon(run, index, thunk)
             await run(0, thunks[0])
     except BaseExceptionGroup as group:
-        leaves = _leaves(group)
-        real = [exc for exc in leaves if not isinstance(exc, trio.Cancelled)]
-        if not real:
-            raise
-        raise real[0] from None
+        raise unwrap(group, ignore=(trio.Cancelled,), first=True) from None
     return results
-
-
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    out: list[BaseException] = []
-    for exc in group.exceptions:
-        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
-    return out

@@ -33,7 +33,7 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from .._groups import sole_exception
+from .._groups import unwrap
 from ..client import JdwpClient
 from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
@@ -52,6 +52,7 @@ from .events.vm_start import runs_already
 from .ids import IdScheme
 from .inspection import Inspection
 from .model import (
+    Action,
     AnyBreakpoint,
     Breakpoint,
     BreakpointRejected,
@@ -59,8 +60,10 @@ from .model import (
     Cleanup,
     EngineEvent,
     ExceptionBreakpoint,
+    HitOptions,
     StepKind,
     Stop,
+    SuspendMode,
     TerminalReason,
     Terminated,
 )
@@ -71,7 +74,7 @@ from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.exceptions import exception_request
-from .requests.hits import Action, HitOptions, SuspendMode, plan_hits
+from .requests.hits import plan_hits
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 
@@ -85,8 +88,16 @@ START_GRACE = 2.0
 class Debugger(Inspection):
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`.
 
-    The reads of a stop (``stack``, ``locals``, ``object``, ``evaluate``, ``threads``) come from
-    :class:`.inspection.Inspection`; the stops themselves are kept by :class:`.stops.Stops`.
+    Its public methods, and where each is written:
+
+    - state: ``state``, ``current_stop``, ``terminal``, ``cleanup``, ``uncertain``, ``events`` (here);
+    - breakpoints: ``list_breakpoints``, ``issued``, ``set_breakpoint``, ``set_exception_breakpoint``,
+      ``remove_breakpoint`` (here; the requests: :mod:`.requests.breakpoints`, :mod:`.requests.exceptions`);
+    - running: ``pause``, ``resume``, ``step``, ``hold_at_launch``, ``detach`` (here; the stops are kept by
+      :class:`.events.stops.Stops`);
+    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``threads``, in
+      :class:`.inspection.Inspection`, the mixin this class is built on (``inspection.py``, next to this
+      module), over the readers of :mod:`.reading`.
     """
 
     def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False) -> None:
@@ -533,4 +544,4 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "", launch: bool = F
                 await debugger.detach()
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        raise sole_exception(group)  # noqa: B904 - the group is what we unwrap
+        raise unwrap(group)  # noqa: B904 - the group is what we unwrap

@@ -3,7 +3,8 @@
 Layer: ``jdwp.debugger`` (pure; no I/O). DESIGN.md §5: IDs are opaque strings, unique per server.
 
 Shapes: ``{prefix}stop-{n}``, its thread ``{prefix}stop-{n}.t{thread:x}`` and frame
-``{prefix}stop-{n}.t{thread:x}.f{index}``, and ``{prefix}bp-{n}``. Numbers count up per session and are
+``{prefix}stop-{n}.t{thread:x}.f{index}``, ``{prefix}bp-{n}``, and the object handles ``{prefix}obj-{n}``
+(issued by :class:`.reading.values.Values`, read with :func:`split_id` too). Numbers count up per session and are
 never reused. The prefix (``s3-``; empty for a library user who runs one session) names the session, so
 an ID given to the wrong session is recognised as another session's rather than read as this session's
 stop or breakpoint with the same number.
@@ -16,10 +17,20 @@ from typing import Literal
 
 from .errors import InvalidArgument, NotFound
 
-IdKind = Literal["stop", "bp"]
+IdKind = Literal["stop", "bp", "obj"]
 
-_PREFIX = re.compile(r"(?:[a-z0-9]{1,12}-)?")
-_HEAD = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)(?P<kind>stop|bp)-(?P<number>[1-9][0-9]{0,15})")
+_PREFIX_SHAPE = r"(?:[a-z0-9]{1,12}-)?"
+_PREFIX = re.compile(_PREFIX_SHAPE)
+_HEAD = re.compile(rf"(?P<prefix>{_PREFIX_SHAPE})(?P<kind>stop|bp|obj)-(?P<number>[1-9][0-9]{{0,15}})")
+
+
+def split_id(handle: str, kind: IdKind) -> tuple[str, int] | None:
+    """The prefix and number of an ID of ``kind`` of any session (a thread or frame handle gives its stop's),
+    or ``None`` for text of another shape."""
+    match = _HEAD.fullmatch(handle.partition(".")[0])
+    if match is None or match["kind"] != kind:
+        return None
+    return match["prefix"], int(match["number"])
 
 
 class IdScheme:
@@ -44,13 +55,14 @@ class IdScheme:
         Raises:
             NotFound: the ID has the shape of another session's (another prefix).
         """
-        match = _HEAD.fullmatch(handle.partition(".")[0])
-        if match is None or match["kind"] != kind:
+        found = split_id(handle, kind)
+        if found is None:
             return None
-        if match["prefix"] != self.prefix:
-            if match["prefix"]:
+        prefix, number = found
+        if prefix != self.prefix:
+            if prefix:
                 mine = f"start with {self.prefix!r}" if self.prefix else "have no prefix"
                 raise NotFound(f"{handle!r} is an ID of another debugging session (this session's IDs {mine}); "
                                "use it with the session that issued it")
             return None
-        return int(match["number"])
+        return number

@@ -37,7 +37,8 @@ EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6
 
 
 class Inspection:
-    """Reading a stopped VM."""
+    """Reading a stopped VM: the read methods of :class:`.engine.Debugger` (``stack``, ``locals``,
+    ``object``, ``evaluate``, ``threads``), written apart from its control methods and mixed into it."""
 
     vm: JdwpClient
     symbols: Symbols

@@ -15,7 +15,6 @@ import dataclasses
 from typing import Any, Literal
 
 from .names import java_prefix
-from .requests.hits import HitOptions
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
 StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
@@ -39,6 +38,8 @@ MAX_NAME = 1024
 #: there only when something was cut, a stop's ``pending_steps`` only when there are some, so an ordinary
 #: answer stays short.
 OMIT_EMPTY = {"omit_empty": True}
+#: Metadata of a field a serialiser leaves out while it is ``None`` (an empty collection or ``False`` stays).
+OMIT_NONE = {"omit_none": True}
 
 
 def _truncated_names() -> Any:
@@ -70,39 +71,79 @@ def bound_names(record: Any, *fields: str) -> None:
         object.__setattr__(record, "truncated_names", tuple(dict.fromkeys((*record.truncated_names, *cut))))
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class SourcePosition:
-    """Where code is: class, method, source file and line (``None`` when the class lacks the table).
+# --- The shared shapes ---------------------------------------------------------------------------------
+# Bases without slots of their own (``__slots__ = ()``): a record lists its own head fields' base after the
+# shape, so its fields keep the order the payloads have (the head's, then the shape's, then its own), and
+# ``slots=True`` on the record gives every field a slot.
 
-    ``inlined``: the code was inlined from another function (Kotlin); ``source`` and ``line`` are that
-    function's, not the line numbers of the class that runs it.
-    """
 
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """Where code is, as every location record shows it: class, method, source file and line (``None`` when
+    the class lacks the table), and the code index."""
+
+    __slots__ = ()
     class_name: str
     method: str
     source: str | None
     line: int | None
     code_index: int
-    inlined: bool = _flag()
-    truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:
         bound_names(self, "class_name", "method", "source")
 
 
+@dataclasses.dataclass(frozen=True)
+class ValueFields:
+    """A value as every summary of one shows it (a variable, an object's field, an element, an expression's
+    result): ``kind``, ``value`` as text (a primitive, or a string cut at 256 units), whether it was cut,
+    a string's or array's ``length``, the session's ``object_id`` of an object and its ``runtime_type``."""
+
+    __slots__ = ()
+    kind: str
+    value: str | None
+    truncated: bool = False
+    length: int | None = None
+    object_id: str | None = None
+    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+#: The names of :class:`ValueFields`, in order.
+VALUE_FIELDS = tuple(f.name for f in dataclasses.fields(ValueFields))
+
+
+def value_fields(summary: ValueFields) -> dict[str, Any]:
+    """The :class:`ValueFields` of ``summary``, to build another record of the shape from."""
+    return {name: getattr(summary, name) for name in VALUE_FIELDS}
+
+
+@dataclasses.dataclass(frozen=True)
+class Indexed:
+    __slots__ = ()
+    index: int
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
-class BoundLocation:
+class SourcePosition(Place):
+    """Where code is (:class:`Place`).
+
+    ``inlined``: the code was inlined from another function (Kotlin); ``source`` and ``line`` are that
+    function's, not the line numbers of the class that runs it.
+    """
+
+    inlined: bool = _flag()
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoundLocation(Place):
     """One place a breakpoint is bound: a code index in one class, as loaded by one class loader.
 
     ``source`` and ``line`` are the requested ones; ``inlined`` says the class runs that line as a copy
     of an inline function's body (Kotlin), found through its source map.
     """
 
-    class_name: str
-    method: str
-    source: str | None
-    line: int
-    code_index: int
+    line: int  # always known: the line asked for (the field keeps its place in :class:`Place`)
     class_loader_id: str
     inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
@@ -110,9 +151,6 @@ class BoundLocation:
     #: line's lambdas in source order, from 0 (IntelliJ's "lambda n").
     in_lambda: bool = _flag()
     lambda_ordinal: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
-
-    def __post_init__(self) -> None:
-        bound_names(self, "class_name", "method", "source")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -140,6 +178,30 @@ class Reason:
 
     def __post_init__(self) -> None:
         bound_names(self, "message")
+
+
+Action = Literal["stop", "log"]
+SuspendMode = Literal["all", "thread"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HitOptions:
+    """What a line breakpoint does when hit, as given (``None`` where not given); ``max_hits`` is filled in for a
+    logpoint. A record (here, with the others) so that it does not pull in the parser; :mod:`.requests.hits`
+    checks and parses it."""
+
+    condition: str | None = None
+    hit_count: int | None = None
+    action: Action = "stop"
+    log_message: str | None = None
+    max_hits: int | None = None
+    suspend: SuspendMode = "all"
+
+    @property
+    def holds_thread_only(self) -> bool:
+        """Whether the breakpoint's requests use ``EVENT_THREAD``: a hit is judged before it stops anything."""
+        return (self.condition is not None or (self.hit_count or 1) > 1 or self.action == "log"
+                or self.suspend == "thread")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -268,22 +330,26 @@ class Stop:
         bound_names(self, "thread_name", "condition_error")
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Frame:
-    """A frame of a stopped thread; ``inlined`` as for :class:`SourcePosition`."""
-
+@dataclasses.dataclass(frozen=True)
+class _FrameHead:
+    __slots__ = ()
     frame_id: str
     index: int
-    class_name: str
-    method: str
-    source: str | None
-    line: int | None
-    code_index: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Frame(Place, _FrameHead):
+    """A frame of a stopped thread (its ID and place on the stack, then its :class:`Place`); ``inlined`` as
+    for :class:`SourcePosition`."""
+
     inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
 
-    def __post_init__(self) -> None:
-        bound_names(self, "class_name", "method", "source")
+    @classmethod
+    def at(cls, frame_id: str, index: int, position: SourcePosition) -> Frame:
+        """The frame ``index`` of a stack, running at ``position``."""
+        return cls(frame_id, index, position.class_name, position.method, position.source, position.line,
+                   position.code_index, position.inlined, truncated_names=position.truncated_names)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -294,8 +360,15 @@ class StackPage:
     truncated: bool
 
 
+@dataclasses.dataclass(frozen=True)
+class _LocalHead:
+    __slots__ = ()
+    name: str
+    type: str
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
-class Local:
+class Local(ValueFields, _LocalHead):
     """One variable. ``value`` is text: a primitive as Java prints it, a string (maybe cut), or ``None``.
 
     ``length`` is a string's full length in UTF-16 units (Java's ``String.length()``; strings are cut at
@@ -306,14 +379,7 @@ class Local:
     variable of an enclosing method that a lambda or local class captured (read from a field of ``this``).
     """
 
-    name: str
-    type: str
-    kind: LocalKind
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    kind: LocalKind  # keeps its place in :class:`ValueFields`
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     captured: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()

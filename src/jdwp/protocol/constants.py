@@ -218,3 +218,15 @@ class ModKind(IntEnum):
     InstanceOnly = 11
     SourceNameMatch = 12
     PlatformThreadsOnly = 13
+
+
+# Modifier bits: the ``modBits`` of ``ReferenceType.Fields`` (2,4), ``Methods`` (2,5) and ``Modifiers`` (2,3),
+# "as defined in Chapter 4 of The Java Virtual Machine Specification" (JVMS §4.5 fields, §4.6 methods), plus
+# JDWP's own synthetic bit for methods. Plain ints: they are tested on every field of every class read.
+ACC_STATIC = 0x0008
+ACC_NATIVE = 0x0100
+ACC_ABSTRACT = 0x0400
+ACC_SYNTHETIC = 0x1000
+#: JDWP marks a synthetic method with this bit of its modBits where the class file has no ACC_SYNTHETIC
+#: (ReferenceType.Methods 2,5: "if present, it is set in the JDWP modifier bits as 0xf0000000").
+JDWP_SYNTHETIC = 0xF0000000

@@ -19,6 +19,7 @@ import construct as c
 
 from ._frozen import fast_init, maker
 from .constants import OBJECT_TAGS, Tag
+from .types import ObjectId
 
 Primitive = Union[int, float, bool, str, None]
 
@@ -56,6 +57,15 @@ class Value:
     @property
     def is_null(self) -> bool:
         return self.tag in OBJECT_TAGS and self.value == 0
+
+    @property
+    def object_id(self) -> ObjectId:
+        """The object ID of an object value (0 for ``null``), typed as one: where a value read from the VM
+        is used as an object, its ID is taken here, once. ``TypeError`` for a value of a primitive tag."""
+        raw = self.value
+        if type(raw) is not int or self.tag not in OBJECT_TAGS:
+            raise TypeError(f"a {self.tag.name} value has no object ID")
+        return ObjectId(raw)
 
     @classmethod
     def null(cls) -> Value:

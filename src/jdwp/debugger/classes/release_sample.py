@@ -18,6 +18,7 @@ import dataclasses
 from functools import partial
 
 from ...client import JdwpClient
+from ...protocol.constants import ACC_ABSTRACT, ACC_NATIVE
 from ...protocol.errors import AbsentInformation, CommandError
 from ...protocol.types import MethodId, ReferenceTypeId
 from .._gather import gather
@@ -26,7 +27,7 @@ __all__ = ["SAMPLE_CLASSES", "ReleaseSample", "sample_release_build"]
 
 SAMPLE_CLASSES = 12
 _PREPARED = 2  # ClassStatus.PREPARED
-_NO_CODE = 0x0100 | 0x0400  # ACC_NATIVE | ACC_ABSTRACT
+_NO_CODE = ACC_NATIVE | ACC_ABSTRACT
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from ...protocol.commands.reftypes import (
     VariableTableReply,
 )
 from ...protocol.commands.vm import CapabilitiesNewReply, VersionReply
-from ...protocol.constants import ErrorCode
+from ...protocol.constants import ACC_NATIVE, ErrorCode
 from ...protocol.errors import AbsentInformation, CommandError, UsageError
 from ...protocol.strings import decode_string
 from ...protocol.types import Location, MethodId, ReferenceTypeId
@@ -39,11 +39,6 @@ from .._gather import gather
 from ..model import NO_CODE_INDEX, SourcePosition
 from ..names import binary_name_of
 from .smap import Smap, read_smap
-
-ACC_STATIC = 0x0008
-ACC_NATIVE = 0x0100
-ACC_SYNTHETIC = 0x1000
-JDWP_SYNTHETIC = 0xF0000000  # JDWP's own synthetic bit in Method modBits (ReferenceType.Methods, 2,5)
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -200,7 +195,8 @@ class Symbols:
             self._smaps[ref] = read_smap(decode_string(text), self.cached_signature(ref) or f"class {ref:#x}")
         return self._smaps.get(ref)
 
-    def has_smap_answer(self, ref: int) -> bool:
+    def _has_smap_answer(self, ref: int) -> bool:
+        """Whether the class's source map was asked and answered (parsed, or its text kept to parse)."""
         return ref in self._smaps or ref in self._smap_texts
 
     def has_map(self, ref: int) -> bool:
@@ -366,7 +362,7 @@ class Symbols:
         for ref in refs:
             asked += [(what, ref) for what, wanted in (
                 ("signature", self.cached_signature(ref) is None), ("source", ref not in self._sources),
-                ("methods", methods and ref not in self._methods), ("smap", maps and not self.has_smap_answer(ref)))
+                ("methods", methods and ref not in self._methods), ("smap", maps and not self._has_smap_answer(ref)))
                 if wanted]
         if not asked:
             return
@@ -388,7 +384,7 @@ class Symbols:
             else:  # the source map: none when the VM cannot give one, never an error (as smap() keeps it)
                 if error is not None and not isinstance(error, AbsentInformation):
                     log.debug("ReferenceType.SourceDebugExtension of %#x: %s", ref, error)
-                if not self.has_smap_answer(ref):  # another task may have read it while these were asked
+                if not self._has_smap_answer(ref):  # another task may have read it while these were asked
                     text = None if error else reply.extension
                     self._smaps[ref] = read_smap(text, self.cached_signature(ref) or f"class {ref:#x}")
                 error = None
@@ -414,7 +410,7 @@ class Symbols:
         if self._capabilities is None or not self._capabilities.source_debug_extension:
             return []
         return [partial(self.smap, ReferenceTypeId(ref)) for ref in dict.fromkeys(refs)
-                if not self.has_smap_answer(ref)]
+                if not self._has_smap_answer(ref)]
 
     # --- sweeps: every class of a listing, for a source file the user names ---------------------------------
 
@@ -443,13 +439,13 @@ class Symbols:
         capabilities = self._capabilities if self._capabilities is not None else await self.capabilities()
         if not capabilities.source_debug_extension:
             return
-        missing = [ref for ref in dict.fromkeys(refs) if not self.has_smap_answer(ref)]
+        missing = [ref for ref in dict.fromkeys(refs) if not self._has_smap_answer(ref)]
         if not missing:
             return
         answers = await self._vm.request_each(ReferenceType.SourceDebugExtension, self._type_bodies(missing),
                                               timeout=self._sweep_timeout(missing))
         for ref, (error, body) in zip(missing, answers, strict=True):
-            if self.has_smap_answer(ref):
+            if self._has_smap_answer(ref):
                 continue
             if error:
                 self._smaps[ref] = None  # absent (most classes), or not to be had: none, as smap() keeps it

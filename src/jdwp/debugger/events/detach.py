@@ -7,24 +7,23 @@ its deadline and makes it idempotent.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 import trio
 
 from ...client import JdwpClient
-from ...protocol.commands import Empty, ThreadReference, VirtualMachine
-from ...protocol.commands.threads import ThreadOut
+from ...protocol.commands import Empty, VirtualMachine
 from ...protocol.constants import SuspendPolicy
 from ...protocol.errors import CommandError, JdwpError
-from ...protocol.types import ThreadId
 from ..model import Cleanup
 from ..requests.breakpoints import Breakpoints
 from ..requests.prepares import note_cleared
 from ..requests.steps import Steps
 from .stops import Stops, release_command
+from .suspension import suspended_among
 
-__all__ = ["DETACH_DEADLINE", "clean_up", "suspended_threads"]
+__all__ = ["DETACH_DEADLINE", "clean_up"]
 
 DETACH_DEADLINE = 10.0
 
@@ -63,28 +62,10 @@ async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: B
         # Every event our requests caused came before the replies to clearing them; once those are
         # handled (released, since we are detaching), what is left suspended is not ours.
         await drain()
-        running = not isinstance(threads, CommandError) and await _suspended_among(vm, threads.threads) == 0
+        running = not isinstance(threads, CommandError) and await suspended_among(vm, threads.threads) == 0
         await vm.dispose()  # a VM that closes instead of answering did what Dispose asks: the counts stand
     except JdwpError as exc:  # lost, garbled (ProtocolError) or unanswered: nothing more can be confirmed
         await vm.aclose()
         return Cleanup("failed", "unknown", tuple(remaining) or ("unconfirmed",), (str(exc),))
     status: Literal["complete", "failed"] = "complete" if not errors and not remaining else "failed"
     return Cleanup(status, "running" if running else "unknown", tuple(remaining), tuple(errors))
-
-
-async def suspended_threads(vm: JdwpClient) -> int | None:
-    """How many threads of the VM are suspended (asked of every thread in one write), or ``None`` when a thread
-    ended while we asked. Zero is the evidence for "the app runs" that detach and its retry report.
-    """
-    try:
-        threads = await vm.all_threads()
-    except CommandError:
-        return None  # no proof either way
-    return await _suspended_among(vm, threads)
-
-
-async def _suspended_among(vm: JdwpClient, threads: Sequence[ThreadId]) -> int | None:
-    counts = await vm.request_all([(ThreadReference.SuspendCount, ThreadOut(t)) for t in threads])
-    if any(isinstance(count, CommandError) for count in counts):
-        return None  # a thread ended while we asked
-    return sum(1 for count in counts if count.suspend_count)

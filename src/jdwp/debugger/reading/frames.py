@@ -29,12 +29,12 @@ from ...client import JdwpClient
 from ...protocol.commands import Command, StackFrame, ThreadReference
 from ...protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
 from ...protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
-from ...protocol.constants import ErrorCode, error_name
+from ...protocol.constants import ACC_STATIC, ErrorCode, error_name
 from ...protocol.errors import CommandError
-from ...protocol.types import FieldId, FrameId, Location, ObjectId, ThreadId
+from ...protocol.types import FieldId, FrameId, Location, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
-from ..classes.symbols import ACC_STATIC, Symbols
+from ..classes.symbols import Symbols
 from ..classes.synthetic import captured_name, is_inline_marker, source_name
 from ..model import (
     ABSENT_INFORMATION,
@@ -45,6 +45,7 @@ from ..model import (
     Locals,
     SourcePosition,
     StackPage,
+    value_fields,
 )
 from ..names import binary_name_of, type_name
 from .inline_frames import InlineChain, inline_chain
@@ -111,8 +112,7 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
 
 
 def _frame(handle: str, index: int, position: SourcePosition) -> Frame:
-    return Frame(handle, index, position.class_name, position.method, position.source, position.line,
-                 position.code_index, position.inlined, truncated_names=position.truncated_names)
+    return Frame.at(handle, index, position)
 
 
 async def _inline_chains(symbols: Symbols, locations: list[Location], positions: list[SourcePosition],
@@ -199,7 +199,7 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     if not has_this:
         shown_captured = []
     captured_values = await vm.object_reference.get_values(
-        ObjectId(int(this_values[0].value)), [FieldId(f.field_id) for _, f in shown_captured]  # type: ignore[arg-type]
+        this_values[0].object_id, [FieldId(f.field_id) for _, f in shown_captured]
     ) if shown_captured else []
     readable = [v for v in read if isinstance(v, Value)]
     declared = [signature for signature, v in zip(plan.signatures, read, strict=True) if isinstance(v, Value)]
@@ -400,5 +400,4 @@ def _is_live(variable: VariableSlot, index: int) -> bool:
 
 def _local(name: str, declared: str, summary: Summary) -> Local:
     kind = "unavailable" if summary.kind == "void" else summary.kind  # a variable is never void
-    return Local(name, declared, kind, summary.value, summary.truncated, summary.length,
-                 summary.object_id, summary.runtime_type, summary.reason, note=summary.note)
+    return Local(name, declared, **{**value_fields(summary), "kind": kind}, reason=summary.reason, note=summary.note)

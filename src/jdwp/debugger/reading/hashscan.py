@@ -87,8 +87,8 @@ async def walk_chains(vm: JdwpClient, heads: Sequence[int], ids: list[FieldId], 
             key, value, nxt = read if pairs else (none, none, read[0])
             chain = chains[slot]
             chain.append((node, key, value))
-            if not nxt.is_null and len(chain) < limit and all(n != int(nxt.value) for n, _, _ in chain):  # type: ignore[arg-type]
-                following.append((slot, int(nxt.value)))  # type: ignore[arg-type]
+            if not nxt.is_null and len(chain) < limit and all(n != nxt.object_id for n, _, _ in chain):
+                following.append((slot, nxt.object_id))
         current = following
     return chains
 
@@ -136,7 +136,7 @@ class TableScan:
 
     def _take(self, slots: Sequence[Value]) -> None:
         self.scanned += len(slots)
-        self.heads.extend(int(v.value) for v in slots if not v.is_null)  # type: ignore[arg-type]
+        self.heads.extend(v.object_id for v in slots if not v.is_null)
 
     async def first_head(self) -> int | None:
         """The table's first node (scanning on as needed: to learn the nodes' class); ``None``: it is empty."""
@@ -243,7 +243,7 @@ class LinkedScan:
         self._seen.add(here)
         into.append((key, value))
         link = after if forward else before
-        return None if link.is_null else int(link.value)  # type: ignore[arg-type]
+        return None if link.is_null else link.object_id
 
 
 class Scans:

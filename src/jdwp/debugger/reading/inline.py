@@ -24,12 +24,12 @@ import re
 from typing import Any
 
 from ...protocol.commands import ObjectReference, StringReference
-from ...protocol.constants import Tag
+from ...protocol.constants import ACC_STATIC, Tag
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from ..names import java_text
-from .objects import ACC_STATIC, ClassInfo, Layouts
+from .objects import ClassInfo, Layouts
 from .values import Values
 
 BOXES = frozenset(f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float",
@@ -72,7 +72,7 @@ class Inline:
             if not named:
                 out[handle] = (java_text(value.tag, value.value), value)
             elif value.tag == Tag.STRING and not value.is_null:
-                names.append((handle, ObjectId(int(value.value))))
+                names.append((handle, value.object_id))
         if names:
             texts = await vm.request_all([(StringReference.Value, StringReference.Value.out(string_object=wire))
                                           for _, wire in names])

@@ -37,14 +37,13 @@ from ...protocol.commands.objects import ObjectReference
 from ...protocol.commands.reftypes import ClassType, InvokeReply, MethodInfo
 from ...protocol.constants import ErrorCode, InvokeOptions, Tag
 from ...protocol.errors import CommandError, JdwpError
-from ...protocol.types import MethodId, ObjectId, ReferenceTypeId, ThreadId
+from ...protocol.types import MethodId, ReferenceTypeId, ThreadId
 from ...protocol.values import Value
 from ..errors import EvaluationFailed
 from ..names import type_name
 
 #: Seconds an evaluation waits for an invoked method before giving up on it (DESIGN.md §7.6).
 INVOKE_DEADLINE = 2.0
-ACC_STATIC, ACC_ABSTRACT = 0x0008, 0x0400
 _WIDER = {"byte": ("short", "int", "long", "float", "double"), "short": ("int", "long", "float", "double"),
           "char": ("int", "long", "float", "double"), "int": ("long", "float", "double"),
           "long": ("float", "double"), "float": ("double",), "double": (), "boolean": ()}
@@ -187,7 +186,7 @@ class Calls:
         done, answer = trio.open_memory_channel[InvokeReply | BaseException](1)
         if target is not None:
             command: Any = ObjectReference.InvokeMethod
-            out: dict[str, Any] = dict(object=ObjectId(int(target.value)), thread=thread,  # type: ignore[arg-type]
+            out: dict[str, Any] = dict(object=target.object_id, thread=thread,
                                        clazz=type_id, method_id=MethodId(method.method_id), arguments=arguments,
                                        options=InvokeOptions.INVOKE_SINGLE_THREADED)
         else:

@@ -20,13 +20,13 @@ from functools import partial
 from typing import Any, Literal
 
 from ...protocol.commands.reftypes import FieldInfo
-from ...protocol.constants import Tag
+from ...protocol.constants import ACC_STATIC, Tag
 from ...protocol.errors import CommandError, ReplyTooLarge
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
 from ..errors import InvalidArgument
-from ..model import OMIT_EMPTY, bound_names
+from ..model import OMIT_EMPTY, OMIT_NONE, Indexed, ValueFields, bound_names, value_fields
 from ..names import binary_name_of, java_length, type_name
 from .strings import read_units
 from .tables import read_region
@@ -35,28 +35,25 @@ from .values import Summary, Values, stale_on_collected
 ObjectKind = Literal["object", "array", "string"]
 View = Literal["fields", "array", "string", "list", "set", "map", "value"]
 
-ACC_STATIC = 0x0008
 #: (default, most) items per call: fields, elements or entries, and string units (DESIGN.md §7.6).
 FIELD_LIMITS = (50, 200)
 ELEMENT_LIMITS = (100, 1000)
 UNIT_LIMITS = (8192, 65536)
-OMIT_NONE = {"omit_none": True}
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ObjectField:
-    """One field: where it is declared, its declared type, and its value's summary."""
-
+@dataclasses.dataclass(frozen=True)
+class _FieldHead:
+    __slots__ = ()
     name: str
     declaring_class: str
     declared_type: str
     static: bool
-    kind: str
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectField(ValueFields, _FieldHead):
+    """One field: where it is declared, its declared type, and its value's summary (:class:`ValueFields`)."""
+
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
@@ -65,16 +62,10 @@ class ObjectField:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Element:
-    """One element of an array or of a list or set view, at ``index`` in iteration order."""
+class Element(ValueFields, Indexed):
+    """One element of an array or of a list or set view, at ``index`` in iteration order, and its value's
+    summary (:class:`ValueFields`)."""
 
-    index: int
-    kind: str
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
@@ -343,13 +334,11 @@ async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...],
 
 def _field(info: FieldInfo, owner: ClassInfo, summary: Summary) -> ObjectField:
     return ObjectField(info.name, owner.name, type_name(info.signature), bool(info.mod_bits & ACC_STATIC),
-                       summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                       summary.runtime_type, note=summary.note)
+                       **value_fields(summary), note=summary.note)
 
 
 def element(index: int, summary: Summary) -> Element:
-    return Element(index, summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                   summary.runtime_type, note=summary.note)
+    return Element(index, **value_fields(summary), note=summary.note)
 
 
 def as_values(region: Any) -> list[Value]:

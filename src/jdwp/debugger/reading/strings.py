@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from ...client import JdwpClient
 from ...protocol.commands import ArrayReference, ObjectReference, StringReference, VirtualMachine
-from ...protocol.constants import Tag
+from ...protocol.constants import ACC_STATIC, Tag
 from ...protocol.errors import CommandError, ReplyTooLarge, UsageError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from .._gather import gather
@@ -146,7 +146,7 @@ class Strings:
                 return OPAQUE
             type_id = found.classes[0].type_id
             self.symbols.note_signature(type_id, _STRING)
-        fields = {f.name: f for f in await self.symbols.fields(ReferenceTypeId(type_id)) if not f.mod_bits & 0x0008}
+        fields = {f.name: f for f in await self.symbols.fields(ReferenceTypeId(type_id)) if not f.mod_bits & ACC_STATIC}
         value, coder, count = fields.get("value"), fields.get("coder"), fields.get("count")
         if value is not None and value.signature == "[B" and coder is not None and coder.signature == "B":
             return StringLayout("compact", value=value.field_id, coder=coder.field_id)
@@ -240,5 +240,5 @@ class Strings:
         value, coder_value = await self.vm.object_reference.get_values(ObjectId(wire), [layout.value, layout.coder])
         if value.is_null:
             return None, 0, 0
-        array, coder = ObjectId(int(value.value)), int(coder_value.value or 0)  # type: ignore[arg-type]
+        array, coder = value.object_id, int(coder_value.value or 0)
         return array, coder, await self.vm.array_reference.length(array) >> (1 if coder == 1 else 0)

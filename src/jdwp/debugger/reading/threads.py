@@ -30,7 +30,7 @@ from ...protocol.types import ObjectId, ThreadGroupId, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
-from ..model import OMIT_EMPTY, Frame, Stop, bound_names
+from ..model import OMIT_EMPTY, OMIT_NONE, Frame, Stop, bound_names
 from .deadlocks import Deadlock, find_cycles, links
 from .frames import FrameRef
 from .values import Summary, Values
@@ -49,7 +49,6 @@ STATUS: dict[int, ThreadStatusName] = {0: "zombie", 1: "running", 2: "sleeping",
                                        5: "not_started"}
 _GONE = frozenset({ErrorCode.INVALID_THREAD, ErrorCode.INVALID_OBJECT, ErrorCode.THREAD_NOT_SUSPENDED,
                    ErrorCode.INVALID_THREAD_GROUP})
-OMIT_NONE = {"omit_none": True}
 RUNNING_NOTE = ("no stopId: the threads run, so only name, status, suspended and group are shown; pause_debugger "
                 "(or any stop) and pass its stopId for thread IDs, frames, monitors and deadlocks")
 NO_MONITORS_NOTE = "this VM cannot tell owned or contended monitors (CapabilitiesNew), so deadlocks are not looked for"
@@ -302,9 +301,7 @@ class Threads:
                 position = next(where)
                 frame_id = f"{thread_id}.f{index}"
                 listing.frames[frame_id] = FrameRef(t.id, frame.frame_id, frame.location)
-                frames.append(Frame(frame_id, index, position.class_name, position.method, position.source,
-                                    position.line, position.code_index, position.inlined,
-                                    truncated_names=position.truncated_names))
+                frames.append(Frame.at(frame_id, index, position))
             owned = tuple(_monitor(next(what)) for _ in t.owned) if t.owned is not None else None
             waiting = None
             if t.contended is not None and not t.contended.is_null:

@@ -26,7 +26,6 @@ subtypes), so its type is not asked.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
@@ -41,7 +40,8 @@ from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
 from ..errors import NotFound, StaleReference
-from ..model import OMIT_EMPTY
+from ..ids import split_id
+from ..model import OMIT_EMPTY, ValueFields
 from ..names import binary_name_of, java_prefix, java_text
 from .hashscan import Scans
 from .strings import Strings, Text
@@ -51,7 +51,6 @@ ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailab
 SummaryKind = Literal["primitive", "null", "string", "object", "array", "unavailable", "void"]
 
 MAX_STRING = 256
-_HANDLE = re.compile(r"(?P<prefix>(?:[a-z0-9]{1,12}-)?)obj-(?P<number>[1-9][0-9]{0,15})")
 _STRING_TYPE = "java.lang.String"
 _PRIMITIVE_CODES = frozenset("ZBCSIJFD")
 
@@ -75,15 +74,10 @@ class Thrown:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Summary:
-    """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units)."""
+class Summary(ValueFields):
+    """A value as the tools show it (:class:`~jdwp.debugger.model.ValueFields`)."""
 
-    kind: SummaryKind
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    kind: SummaryKind  # keeps its place in ValueFields
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: Set when the value is an exception an invoked method threw (the summary is the exception object).
     thrown: Thrown | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
@@ -143,7 +137,7 @@ class Values:
 
     def handle(self, value: Value) -> str:
         """The session's handle of a non-null object value (issued on first sight, then kept)."""
-        wire = int(value.value)  # type: ignore[arg-type]
+        wire = value.object_id
         found = self._by_wire.get(wire)
         if found is None:
             found = f"{self._prefix}obj-{len(self._by_wire) + 1}"
@@ -160,8 +154,8 @@ class Values:
         known = self._known.get(handle)
         if known is not None:
             return ObjectId(known.wire), known.tag
-        match = _HANDLE.fullmatch(handle)
-        if match is not None and match["prefix"] != self._prefix and match["prefix"]:
+        found = split_id(handle, "obj") if "." not in handle else None
+        if found is not None and found[0] != self._prefix and found[0]:
             raise NotFound(f"{handle!r} is an object ID of another debugging session; use it with the session "
                            "that issued it")
         raise NotFound(f"{handle!r} is not an object ID of this session: object IDs come from locals, fields, "

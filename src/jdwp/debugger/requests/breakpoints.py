@@ -66,6 +66,7 @@ from ..names import binary_name_of
 from .exceptions import ExceptionBreakpoints
 from .hits import HitCounts, HitPlan
 from .line_choice import LineChoice
+from .owned import OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
 from .targets import (
     JDK_PACKAGES,
@@ -133,18 +134,19 @@ class _Entry:
         return source if source is not None and source.endswith((".kt", ".kts")) else None
 
 
-class Breakpoints:
+class Breakpoints(OwnedRequests):
     """Every breakpoint of one session and the JDWP requests behind them."""
+
+    KIND, WHAT = EventKind.BREAKPOINT, "breakpoint request"
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, limit: int = MAX_BREAKPOINTS,
                  ids: IdScheme | None = None) -> None:
-        self._vm = vm
+        super().__init__(vm)
         self._symbols = symbols
         self._limit = limit
         self._ids = ids or IdScheme()
         self._issued = 0
         self._entries: dict[str, _Entry] = {}  # the breakpoints held; a removed one leaves
-        self._by_request: dict[int, str] = {}
         self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
         self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
         self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
@@ -158,10 +160,6 @@ class Breakpoints:
         found: list[AnyBreakpoint] = [e.snapshot() for e in self._entries.values()]
         found += self.exceptions.all()
         return sorted(found, key=lambda bp: self._ids.number(bp.breakpoint_id, "bp") or 0)
-
-    def owner_of(self, request_id: int) -> str | None:
-        """The breakpoint ID behind a JDWP breakpoint request ID."""
-        return self._by_request.get(request_id)
 
     def is_prepare_request(self, request_id: int) -> bool:
         return self._prepares.is_ours(request_id)
@@ -193,7 +191,7 @@ class Breakpoints:
         entry.counts.spent = True
         await self._unwatch_all(entry)  # no class loaded later binds it again
         entry.watches.clear()
-        await self._clear_requests(entry)
+        await self._clear(entry)
         return entry.snapshot()
 
     async def add(self, target: Target, line: int, plan: HitPlan | None = None,
@@ -300,7 +298,7 @@ class Breakpoints:
             if number is not None and number <= self._issued:
                 return  # removed before
             raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
-        await self._clear_requests(entry)
+        await self._clear(entry)
         await self._unwatch_all(entry)
         self.passes.forget(breakpoint_id)
 
@@ -335,7 +333,7 @@ class Breakpoints:
 
     def take_all(self) -> list[ClearRequest]:
         """Forget every request we made and return them to clear (detach: in one write)."""
-        taken = [request for entry in self._entries.values() for request in self._take_requests(entry)]
+        taken = [request for entry in self._entries.values() for request in self._take(entry)]
         self._entries.clear()
         return [*taken, *self.exceptions.take_all(), *self._prepares.take_all()]
 
@@ -575,7 +573,7 @@ class Breakpoints:
         for (_, location, _), answer in zip(unique, made, strict=True):
             if not isinstance(answer, CommandError):
                 entry.requests[answer.request_id] = location
-                self._by_request[answer.request_id] = entry.breakpoint_id
+                self._own(entry, answer.request_id)
         for type_id, answer in zip(unknown, loaders, strict=True):
             if not isinstance(answer, CommandError):
                 self._symbols.note_loader(type_id, answer.class_loader)
@@ -642,16 +640,3 @@ class Breakpoints:
     async def _unwatch_all(self, entry: _Entry) -> None:
         """Give up this breakpoint's class-prepare watches, all at once (one round trip, not one each)."""
         await clear_requests(self._vm, [request for watch in entry.watches for request in self._prepares.drop(watch)])
-
-    async def _clear_requests(self, entry: _Entry) -> list[str]:
-        """Clear every location's request of one breakpoint, all at once."""
-        return await clear_requests(self._vm, self._take_requests(entry))
-
-    def _take_requests(self, entry: _Entry) -> list[ClearRequest]:
-        """Forget one breakpoint's location requests and return them to clear."""
-        taken = [ClearRequest(EventKind.BREAKPOINT, request_id, f"breakpoint request of {entry.breakpoint_id}")
-                 for request_id in entry.requests]
-        for request_id in entry.requests:
-            self._by_request.pop(request_id, None)
-        entry.requests.clear()
-        return taken

@@ -34,6 +34,7 @@ from ..model import ExceptionBreakpoint, SourcePosition, ThrownException
 from ..names import binary_name_of, is_binary_name, signature_of
 from ..reading.objects import Layouts
 from ..reading.values import Values
+from .owned import OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
 __all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request"]
@@ -85,16 +86,17 @@ class _Entry:
                                    "verified" if self.status == "verified" else "pending")
 
 
-class ExceptionBreakpoints:
+class ExceptionBreakpoints(OwnedRequests):
     """The exception breakpoints of one session. IDs and the limit are the session's breakpoints' own
     (``reserve`` issues an ID or raises ``LimitReached``)."""
 
+    KIND, WHAT = EventKind.EXCEPTION, "exception request"
+
     def __init__(self, vm: JdwpClient, prepares: PrepareRequests, reserve: Callable[[], str]) -> None:
-        self._vm = vm
+        super().__init__(vm)
         self._prepares = prepares
         self._reserve = reserve
         self._entries: dict[str, _Entry] = {}
-        self._by_request: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -104,10 +106,6 @@ class ExceptionBreakpoints:
 
     def owns(self, breakpoint_id: str) -> bool:
         return breakpoint_id in self._entries
-
-    def owner_of(self, request_id: int) -> str | None:
-        """The breakpoint ID behind a JDWP exception request ID."""
-        return self._by_request.get(request_id)
 
     async def add(self, request: ExceptionRequest) -> ExceptionBreakpoint:
         """Set an exception breakpoint: ``verified`` once bound (at once for every throwable), else ``pending``.
@@ -165,20 +163,8 @@ class ExceptionBreakpoints:
         request_id = await self._vm.event_request.set(EventKind.EXCEPTION, SuspendPolicy.ALL,
                                                       [ExceptionOnly(ref, r.caught, r.uncaught)])
         entry.requests.append(request_id)
-        self._by_request[request_id] = entry.breakpoint_id
+        self._own(entry, request_id)
         entry.status = "verified"
-
-    async def _clear(self, entry: _Entry) -> list[str]:
-        return await clear_requests(self._vm, self._take(entry))
-
-    def _take(self, entry: _Entry) -> list[ClearRequest]:
-        """Forget one exception breakpoint's requests and return them to clear."""
-        taken = [ClearRequest(EventKind.EXCEPTION, request_id, f"exception request of {entry.breakpoint_id}")
-                 for request_id in entry.requests]
-        for request_id in entry.requests:
-            self._by_request.pop(request_id, None)
-        entry.requests.clear()
-        return taken
 
 
 async def describe_thrown(values: Values, layouts: Layouts, symbols: Symbols,

@@ -15,9 +15,9 @@ count keeps stopping on every later hit.
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 
 from ..errors import InvalidArgument
+from ..model import HitOptions
 from ..reading.expressions import (
     MAX_EXPRESSION_CHARS,
     Expr,
@@ -27,30 +27,9 @@ from ..reading.expressions import (
     parse_expression,
 )
 
-Action = Literal["stop", "log"]
-SuspendMode = Literal["all", "thread"]
-
 DEFAULT_MAX_HITS = 100
 MAX_MAX_HITS = 10_000  # DESIGN.md §7.6
 MAX_TEMPLATE_CHARS = 512
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class HitOptions:
-    """The options as given (``None`` where not given); ``max_hits`` is filled in for a logpoint."""
-
-    condition: str | None = None
-    hit_count: int | None = None
-    action: Action = "stop"
-    log_message: str | None = None
-    max_hits: int | None = None
-    suspend: SuspendMode = "all"
-
-    @property
-    def holds_thread_only(self) -> bool:
-        """Whether the breakpoint's requests use ``EVENT_THREAD``: a hit is judged before it stops anything."""
-        return (self.condition is not None or (self.hit_count or 1) > 1 or self.action == "log"
-                or self.suspend == "thread")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

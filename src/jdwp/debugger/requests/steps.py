@@ -30,11 +30,19 @@ from functools import partial
 
 from ...client import JdwpClient
 from ...protocol.commands.events import ClassExclude, Count, Modifier, Step
-from ...protocol.constants import EventKind, StepDepth, StepSize, SuspendPolicy, ThreadStatus
+from ...protocol.constants import (
+    ACC_SYNTHETIC,
+    JDWP_SYNTHETIC,
+    EventKind,
+    StepDepth,
+    StepSize,
+    SuspendPolicy,
+    ThreadStatus,
+)
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, ThreadId
 from .._gather import gather
-from ..classes.symbols import ACC_SYNTHETIC, JDWP_SYNTHETIC, Symbols
+from ..classes.symbols import Symbols
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from .prepares import ClearRequest
 

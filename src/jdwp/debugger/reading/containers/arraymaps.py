@@ -1,6 +1,6 @@
 """Android's array-backed containers — ``ArrayMap``, ``ArraySet``, ``SparseArray`` and androidx's
-``SimpleArrayMap``/``ArrayMap``/``ArraySet`` — read from their fields without running app code (the readers
-of :mod:`.containers`).
+``SimpleArrayMap``/``ArrayMap``/``ArraySet`` — read from their fields without running app code (readers
+of :mod:`jdwp.debugger.reading.containers`).
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
 
@@ -31,59 +31,55 @@ page's slots together (``ArrayReference.Length`` 13,1 and ``GetValues`` 13,2, in
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ....protocol.constants import ErrorCode
+from ....protocol.constants import ACC_STATIC, ErrorCode
 from ....protocol.errors import CommandError
-from ....protocol.types import FieldId, ObjectId
+from ....protocol.types import FieldId
 from ....protocol.values import Value
 from ..._gather import gather
-from ..objects import ACC_STATIC, ELEMENT_LIMITS, Entry, Layouts, as_values, element, page_bounds
+from ..objects import ELEMENT_LIMITS, Layouts, as_values, page_bounds
 from ..tables import read_region
 from ..values import stale_on_collected
-
-if TYPE_CHECKING:
-    from . import Answer, _Reader
+from .base import Answer, Reader, wire
 
 #: (hashes, array, size) names of each known release, tried in order.
 MAP_LAYOUTS = (("mHashes", "mArray", "mSize"), ("hashes", "array", "size"))
 SET_LAYOUTS = (("mHashes", "mArray", "mSize"), ("hashes", "array", "_size"))
-_SPARSE = "android.util.SparseArray"
+ARRAY_MAPS = ("android.util.ArrayMap", "androidx.collection.SimpleArrayMap")
+ARRAY_SETS = ("android.util.ArraySet", "androidx.collection.ArraySet")
 
 
-def _wire(value: Value) -> ObjectId:
-    return ObjectId(int(value.value))  # type: ignore[arg-type]
-
-
-async def _backing(reader: _Reader, owner: str, layouts: tuple[tuple[str, str, str], ...]
+async def _backing(reader: Reader, owner: str, layouts: tuple[tuple[str, str, str], ...]
                    ) -> tuple[Value, int] | str:
     """The backing array and the size, from the first layout whose three fields ``owner`` declares;
     else the note saying which fields were looked for."""
     for hashes, array, size in layouts:
         if Layouts.find(reader.chain, hashes, owner) is None:
             continue
-        read = await reader.fields(reader.handle, reader.chain, owner, array, size)
+        read = await reader.own_fields(owner, array, size)
         if read is not None and not read[array].is_null:
             return read[array], int(read[size].value or 0)
     wanted = " or ".join("/".join(names) for names in layouts)
     return f"{owner} does not have the fields {wanted} this server reads; shown as fields"
 
 
-async def _slots(reader: _Reader, array: Value, first: int, count: int) -> list[Value] | None:
+async def _slots(reader: Reader, array: Value, first: int, count: int) -> list[Value] | None:
     """``count`` slots of the backing array from ``first``, with its length asked at the same time;
     ``None`` when the array is shorter than the size says (a layout that does not match)."""
     vm = reader.values.vm
     thunks: list[Any] = [partial(reader.values.array_length, reader.values.handle(array))]
     if count:
-        thunks.append(partial(read_region, vm, _wire(array), first, count))
+        thunks.append(partial(read_region, vm, wire(array), first, count))
     replies = await _read_arrays(reader, thunks)
     if replies is None:
         return None
     return as_values(replies[1]) if count else []
 
 
-async def _read_arrays(reader: _Reader, thunks: list[Any]) -> list[Any] | None:
+async def _read_arrays(reader: Reader, thunks: list[Any]) -> list[Any] | None:
     """The replies of ``thunks`` (reads of backing arrays), in one round trip; ``None`` when the VM says an
     index or length is out of range: the array is shorter than the size says (a layout that does not match)."""
     try:
@@ -100,36 +96,35 @@ def _short(owner: str, size: int, per: int) -> Answer:
                   "item): its layout does not match; shown as fields")
 
 
-async def array_map(reader: _Reader, owner: str) -> Answer:
-    found = await _backing(reader, owner, MAP_LAYOUTS)
+async def array_map(reader: Reader, owner: str) -> Answer:
+    def build(slots: list[Value], size: int, start: int, end: int) -> Awaitable[Answer]:
+        return reader.map_page(list(zip(slots[0::2], slots[1::2], strict=True)), size, start, end)
+    return await _array_page(reader, owner, MAP_LAYOUTS, 2, "entries", build)
+
+
+async def array_set(reader: Reader, owner: str) -> Answer:
+    def build(slots: list[Value], size: int, start: int, end: int) -> Awaitable[Answer]:
+        return reader.list_page(slots, size, start, end, "set")
+    return await _array_page(reader, owner, SET_LAYOUTS, 1, "elements", build)
+
+
+async def _array_page(reader: Reader, owner: str, layouts: tuple[tuple[str, str, str], ...], per: int, what: str,
+                      build: Callable[[list[Value], int, int, int], Awaitable[Answer]]) -> Answer:
+    """The page of an array-backed map (``per`` = 2 slots an entry) or set (1): the slots of the page's items,
+    handed to ``build`` with the size and the page's bounds."""
+    found = await _backing(reader, owner, layouts)
     if isinstance(found, str):
         return None, found
     array, size = found
-    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "entries")
-    slots = await _slots(reader, array, 2 * start, 2 * (end - start))
+    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, what)
+    slots = await _slots(reader, array, per * start, per * (end - start))
     if slots is None:
-        return _short(owner, size, 2)
-    flat = await reader.values.summarize(slots)
-    entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(end - start))
-    return reader.page("map", size, start, end, entries=entries), None
+        return _short(owner, size, per)
+    return await build(slots, size, start, end)
 
 
-async def array_set(reader: _Reader, owner: str) -> Answer:
-    found = await _backing(reader, owner, SET_LAYOUTS)
-    if isinstance(found, str):
-        return None, found
-    array, size = found
-    start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "elements")
-    slots = await _slots(reader, array, start, end - start)
-    if slots is None:
-        return _short(owner, size, 1)
-    summaries = await reader.values.summarize(slots)
-    return reader.page("set", size, start, end,
-                       elements=tuple(element(start + i, s) for i, s in enumerate(summaries))), None
-
-
-async def sparse_array(reader: _Reader, owner: str) -> Answer:
-    read = await reader.fields(reader.handle, reader.chain, owner, "mKeys", "mValues", "mSize", "mGarbage")
+async def sparse_array(reader: Reader, owner: str) -> Answer:
+    read = await reader.own_fields(owner, "mKeys", "mValues", "mSize", "mGarbage")
     if read is None or read["mKeys"].is_null or read["mValues"].is_null:
         return reader.missing(owner, "mKeys, mValues, mSize, mGarbage")
     keys, values, stored = read["mKeys"], read["mValues"], int(read["mSize"].value or 0)
@@ -139,7 +134,7 @@ async def sparse_array(reader: _Reader, owner: str) -> Answer:
         pairs = await _sparse_slots(reader, keys, values, start, end - start, None)
         if pairs is None:
             return _short(owner, stored, 1)
-        return await _sparse_page(reader, pairs, stored, start, end)
+        return await reader.map_page(pairs, stored, start, end)
     deleted = _static_field(reader, owner, "DELETED")
     if deleted is None:
         return None, f"{owner} has removals pending (mGarbage) but no static DELETED marker this server reads; " \
@@ -151,18 +146,18 @@ async def sparse_array(reader: _Reader, owner: str) -> Answer:
         return _short(owner, stored, 1)
     size = len(pairs)  # the DELETED slots are left out, as gc() would
     start, end = page_bounds(reader.offset, reader.limit, size, ELEMENT_LIMITS, "entries")
-    return await _sparse_page(reader, pairs[start:end], size, start, end)
+    return await reader.map_page(pairs[start:end], size, start, end)
 
 
-async def _sparse_slots(reader: _Reader, keys: Value, values: Value, first: int, count: int,
+async def _sparse_slots(reader: Reader, keys: Value, values: Value, first: int, count: int,
                         marker: Any) -> list[tuple[Value, Value]] | None:
     """Keys and values ``first`` … ``first+count-1`` in one round trip (and the ``DELETED`` marker, whose
     slots are left out, when ``marker`` reads it); ``None`` when an array is shorter than the size."""
     if count == 0:
         return []
     vm = reader.values.vm
-    thunks: list[Any] = [partial(read_region, vm, _wire(keys), first, count),
-                         partial(read_region, vm, _wire(values), first, count)]
+    thunks: list[Any] = [partial(read_region, vm, wire(keys), first, count),
+                         partial(read_region, vm, wire(values), first, count)]
     if marker is not None:
         thunks.append(marker)
     replies = await _read_arrays(reader, thunks)
@@ -177,14 +172,7 @@ async def _sparse_slots(reader: _Reader, keys: Value, values: Value, first: int,
     return [(key, value) for key, value in pairs if value.is_null or value.value != deleted.value]
 
 
-async def _sparse_page(reader: _Reader, pairs: list[tuple[Value, Value]], size: int, start: int, end: int
-                       ) -> Answer:
-    flat = await reader.values.summarize([v for pair in pairs for v in pair])
-    entries = tuple(Entry(start + i, flat[2 * i], flat[2 * i + 1]) for i in range(len(pairs)))
-    return reader.page("map", size, start, end, entries=entries), None
-
-
-def _static_field(reader: _Reader, owner: str, name: str) -> tuple[Any, FieldId] | None:
+def _static_field(reader: Reader, owner: str, name: str) -> tuple[Any, FieldId] | None:
     for info in reader.chain:
         if info.name != owner:
             continue

@@ -7,24 +7,24 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3. Mixed int
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 
 from ....client import JdwpClient
 from ....protocol.commands.reftypes import MethodInfo
-from ....protocol.constants import Tag
+from ....protocol.constants import ACC_ABSTRACT, ACC_STATIC, Tag
 from ....protocol.types import ReferenceTypeId
 from ....protocol.values import Value
 from ...errors import EvaluationFailed
 from ...model import Locals
 from ...names import binary_name_of
 from ..invoke import Argument, choose, converted, parameter_types
-from ..objects import ACC_STATIC, Layouts
+from ..objects import Layouts
 from ..values import Values
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Call, Expr
 
 _PRIMITIVES = frozenset({"int", "long", "float", "double", "char", "byte", "short", "boolean"})
-_ACC_ABSTRACT = 0x0400
 
 
 class Calling:
@@ -112,7 +112,7 @@ class Calling:
         found: dict[str, MethodInfo] = {}  # by signature: the most derived declaration wins
         for info in await self._layouts.chain(type_id):
             for method in await self._vm.reference_type.methods(info.type_id):
-                if method.name != name or method.signature in found or method.mod_bits & _ACC_ABSTRACT:
+                if method.name != name or method.signature in found or method.mod_bits & ACC_ABSTRACT:
                     continue
                 if static_only and not method.mod_bits & ACC_STATIC:
                     continue
@@ -132,7 +132,11 @@ class Calling:
         return out
 
     async def _supertype_names(self, type_id: ReferenceTypeId) -> frozenset[str]:
-        names: set[str] = set()
+        return frozenset({name async for name in self._type_and_supertypes(type_id)} | {"java.lang.Object"})
+
+    async def _type_and_supertypes(self, type_id: ReferenceTypeId) -> AsyncGenerator[str, None]:
+        """The binary names of the type and of each of its superclasses and interfaces, each once, asked as
+        they are needed (a caller that finds what it looks for stops asking)."""
         seen: set[int] = set()
         pending = [type_id]
         while pending:
@@ -140,12 +144,11 @@ class Calling:
             if current in seen:
                 continue
             seen.add(current)
-            names.add(binary_name_of(await self._values.symbols.signature(current)))
+            yield binary_name_of(await self._values.symbols.signature(current))
             superclass, interfaces = await self._supertypes(current)
             pending.extend(interfaces)
             if superclass:
                 pending.append(superclass)
-        return frozenset(names | {"java.lang.Object"})
 
 
 def _reference_parameters(signature: str) -> list[str]:

@@ -14,9 +14,10 @@ has no such field of its own (the error path): reads that succeed cost nothing m
 from __future__ import annotations
 
 from ....protocol.commands.reftypes import FieldInfo
+from ....protocol.constants import ACC_STATIC
 from ....protocol.types import FieldId, ReferenceTypeId
 from ....protocol.values import Value
-from ..objects import ACC_STATIC, ClassInfo, Layouts
+from ..objects import ClassInfo, Layouts
 from ..values import Values
 
 
@@ -34,7 +35,7 @@ async def outer_static(values: Values, layouts: Layouts, target: Value, name: st
             continue
         same, value = await values.vm.reference_type.get_values(info.type_id, [FieldId(holder.field_id),
                                                                                FieldId(wanted.field_id)])
-        if not same.is_null and int(same.value) == int(target.value):  # type: ignore[arg-type]
+        if not same.is_null and same.object_id == target.object_id:
             return value
     return None
 

@@ -30,12 +30,13 @@ exception as its result (``thrown``), as Java would propagate it. Kotlin's forms
 from __future__ import annotations
 
 import dataclasses
+from contextlib import aclosing
 from functools import partial
 from typing import Any
 
-from ....protocol.constants import ErrorCode, Tag
+from ....protocol.constants import ACC_STATIC, ErrorCode, Tag
 from ....protocol.errors import CommandError
-from ....protocol.types import FieldId, ObjectId, ReferenceTypeId
+from ....protocol.types import FieldId, ReferenceTypeId
 from ....protocol.values import Value
 from ..._gather import gather
 from ...errors import EvaluationFailed
@@ -43,7 +44,7 @@ from ...model import Local, Locals
 from ...names import binary_name_of, java_length, java_prefix, java_text, type_name
 from ..containers import bin_entries, read_container
 from ..hashbins import number_hashes, string_hash
-from ..objects import ACC_STATIC, Layouts, ObjectPage, as_values
+from ..objects import Layouts, ObjectPage, as_values
 from ..strings import Text as StringText
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
@@ -302,7 +303,7 @@ class Evaluator(Calling, KotlinForms):
             raise EvaluationFailed(f"column {expr.index.column}: an array index must be an int")
         position = int(num.number(index))
         handle = self._values.handle(target)
-        wire = ObjectId(int(target.value))  # type: ignore[arg-type]
+        wire = target.object_id
 
         async def element() -> Any:  # asked with the length: an index out of range is refused by the VM
             try:
@@ -501,7 +502,7 @@ class Evaluator(Calling, KotlinForms):
 
     async def _identical(self, left: Result, right: Result, expr: Binary) -> bool:
         if isinstance(left, Value) and isinstance(right, Value) and left.is_object and right.is_object:
-            return int(left.value) == int(right.value)  # type: ignore[arg-type]
+            return left.object_id == right.object_id
         return await self._equal(left, right, expr)
 
     async def _equal(self, left: Result, right: Result, expr: Binary) -> bool:
@@ -518,7 +519,7 @@ class Evaluator(Calling, KotlinForms):
             # A made string is a new object: identical to nothing in the VM, and not null.
             return False
         if left.is_object and right.is_object:
-            return int(left.value) == int(right.value)  # type: ignore[arg-type]
+            return left.object_id == right.object_id
         if left.tag in num.NUMERIC and right.tag in num.NUMERIC:
             return num.compare("==", left, right)
         if left.tag == Tag.BOOLEAN and right.tag == Tag.BOOLEAN:
@@ -549,19 +550,10 @@ class Evaluator(Calling, KotlinForms):
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
             return _matches(runtime, written) or written in ARRAY_SUPERTYPES or (
                 "." not in written and f"java.lang.{written}" in ARRAY_SUPERTYPES)
-        seen: set[int] = set()
-        pending = [type_id]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            if _matches(binary_name_of(await self._values.symbols.signature(current)), written):
-                return True
-            superclass, interfaces = await self._supertypes(current)
-            pending.extend(interfaces)
-            if superclass:
-                pending.append(superclass)
+        async with aclosing(self._type_and_supertypes(type_id)) as names:  # closed at once when found early
+            async for name in names:
+                if _matches(name, written):
+                    return True
         return False
 
     async def _supertypes(self, type_id: ReferenceTypeId) -> tuple[ReferenceTypeId | None, list[ReferenceTypeId]]:

@@ -21,7 +21,7 @@ from functools import partial
 
 from ....protocol.commands.reftypes import FieldInfo
 from ....protocol.errors import CommandError
-from ....protocol.types import FieldId, ObjectId
+from ....protocol.types import FieldId
 from ....protocol.values import Value
 from ..._gather import gather
 from ..objects import Layouts
@@ -38,11 +38,11 @@ class Hops:
 
     def declared(self, value: Value) -> str | None:
         """The JNI signature the object was declared with where this evaluation read it, if it did."""
-        return self._declared.get(int(value.value)) if value.is_object and not value.is_null else None  # type: ignore[arg-type]
+        return self._declared.get(value.object_id) if value.is_object and not value.is_null else None
 
     def note(self, value: Value, signature: str) -> None:
         if value.is_object and not value.is_null:
-            self._declared.setdefault(int(value.value), signature)  # type: ignore[arg-type]
+            self._declared.setdefault(value.object_id, signature)
 
     async def prepare(self, signature: str) -> None:
         """Ask ahead for the class a value declared ``signature`` most likely has (an array's: its component
@@ -70,7 +70,7 @@ class Hops:
         vm = self._values.vm
         with stale_on_collected(handle):
             replies = await gather([
-                partial(vm.object_reference.get_values, ObjectId(int(target.value)), [FieldId(field.field_id)]),  # type: ignore[arg-type]
+                partial(vm.object_reference.get_values, target.object_id, [FieldId(field.field_id)]),
                 partial(self.prepare, field.signature)])
         value: Value = replies[0][0]
         return value

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ....protocol.constants import Tag
-from ....protocol.types import ObjectId, ReferenceTypeId
+from ....protocol.types import ReferenceTypeId
 from ....protocol.values import Value
 from ...errors import EvaluationFailed
 from ...names import java_length
@@ -145,7 +145,7 @@ class KotlinForms:
 
     async def _kotlin_equal(self, left: Value, right: Value, expr: Binary) -> bool:
         """Kotlin's ``==`` of two references: ``equals()``, answered where no code needs to run."""
-        if int(left.value) == int(right.value):  # type: ignore[arg-type]
+        if left.object_id == right.object_id:
             return True  # null == null, or the same object (equals is reflexive)
         if left.is_null or right.is_null:
             return False
@@ -207,6 +207,6 @@ class KotlinForms:
                 return length >> int(coder.value)  # type: ignore[arg-type]
         handle = self._values.handle(target)
         with stale_on_collected(handle):
-            text = await self._values.vm.string_reference.value(ObjectId(int(target.value)))  # type: ignore[arg-type]
+            text = await self._values.vm.string_reference.value(target.object_id)
         return java_length(text)
 

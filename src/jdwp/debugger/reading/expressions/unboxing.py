@@ -12,7 +12,7 @@ stays an object, and the operator then says what it needs.
 from __future__ import annotations
 
 from ....protocol.constants import Tag
-from ....protocol.types import FieldId, ObjectId
+from ....protocol.types import FieldId
 from ..objects import Layouts
 from ..values import Values, stale_on_collected
 from .context import Result, Text
@@ -43,6 +43,6 @@ async def unboxed(values: Values, layouts: Layouts, value: Result) -> Result:
     if field is None:
         return value
     with stale_on_collected(handle):
-        (read,) = await values.vm.object_reference.get_values(ObjectId(int(value.value)),  # type: ignore[arg-type]
+        (read,) = await values.vm.object_reference.get_values(value.object_id,
                                                               [FieldId(field.field_id)])
     return read

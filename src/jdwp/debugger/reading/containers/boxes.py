@@ -1,0 +1,23 @@
+"""Boxed primitives (``java.lang.Integer`` … ``Double``: their ``value``), shown as the one value they hold.
+
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+"""
+
+from __future__ import annotations
+
+from ..objects import ELEMENT_LIMITS, ObjectPage, page_bounds
+from .base import Answer, Reader
+
+BOXED = frozenset(f"java.lang.{n}" for n in ("Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float",
+                                              "Double"))
+#: Their signatures: :mod:`.hashmaps` resolves them by name with a session's first hash map page.
+BOXED_SIGNATURES = tuple(sorted("L" + name.replace(".", "/") + ";" for name in BOXED))
+
+
+async def boxed(reader: Reader, owner: str) -> Answer:
+    read = await reader.own_fields(owner, "value")
+    if read is None:
+        return reader.missing(owner, "value")
+    page_bounds(reader.offset, reader.limit, 1, ELEMENT_LIMITS, "values")
+    (summary,) = await reader.values.summarize([read["value"]])
+    return ObjectPage(reader.handle, "object", reader.runtime, "value", 0, 1, None, value=summary), None

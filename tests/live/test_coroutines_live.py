@@ -107,7 +107,8 @@ async def test_launch_chain_with_class_path(coroutines_app: Debuggee, kotlin_cla
             found = await async_stack(debugger, stop)
             assert found.metadata == "class_path"
             shown = [(f.class_name, f.method, f.source, f.line, f.metadata) for f in found.frames[:3]]
-            assert shown == [(KT, "leaf", FILE, LEAF_DELAY, "class_path"), (KT, "middle", FILE, MIDDLE_CALL, "class_path"),
+            assert shown == [(KT, "leaf", FILE, LEAF_DELAY, "class_path"),
+                             (KT, "middle", FILE, MIDDLE_CALL, "class_path"),
                              (KT, "outer", FILE, OUTER_CALL, "class_path")], shown
             leaf, middle, outer = found.frames[:3]
             assert [(s.name, s.field) for s in leaf.spilled] == [("seed", "I$0"), ("doubled", "I$1"), ("secret", "L$0")]

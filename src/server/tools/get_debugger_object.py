@@ -20,7 +20,8 @@ DESCRIPTION = (
     "StringBuilder its value; an unknown or unexpected layout falls back to fields with a note. Paged: "
     "offset and limit (fields 50 by default, at most 200; elements/entries 100, at most 1000; string units "
     "8192, at most 65536), total, next_offset (null on the last page). The same object keeps its object_id "
-    "for the whole session; a collected object is DEBUGGER_STALE_REFERENCE.")
+    "for the whole session; a collected object is DEBUGGER_STALE_REFERENCE. A coroutine continuation adds "
+    "continuation: where it suspended, its spilled variables by name.")
 
 
 class ObjectInput(SessionInput):

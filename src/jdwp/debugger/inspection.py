@@ -58,12 +58,14 @@ class Inspection:
         def _check_open(self) -> None: ...
         def _stop_for(self, stop_id: str) -> StopState: ...
 
-    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20) -> StackPage:
+    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20, *,
+                    async_frames: bool = True) -> StackPage:
         """Frames ``offset`` … ``offset+limit-1`` of a stopped thread (``total`` is capped at 1000).
 
         A first page (``offset`` 0) with suspend code on it has ``async_frames``: its coroutine's
         continuations and the coroutine (:mod:`.async_stacks`), read from fields; the metadata that names
-        their lines and variables is invoked in the VM only when :attr:`allow_invoke` is set.
+        their lines and variables is invoked in the VM only when :attr:`allow_invoke` is set. ``async_frames``
+        False leaves them out (a caller that wants locations only, e.g. the doctor).
 
         Raises:
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
@@ -78,7 +80,7 @@ class Inspection:
         if self._stops.current is state:
             state.frames.update(handles)
             state.frame_counts[thread] = count  # a suspended thread's stack does not change
-        if offset == 0:
+        if offset == 0 and async_frames:
             found = await self._async_stack(state, list(dict.fromkeys(handles.values())))
             if found is not None:
                 page = dataclasses.replace(page, async_frames=found)

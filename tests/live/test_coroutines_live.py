@@ -19,6 +19,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import AsyncStack, ClassPath, Debugger, Stop, open_debugger
+from jdwp.debugger.reading.async_stacks import MAX_CHAIN
 from support import stops
 from support.jvm import COROUTINE_JARS, Debuggee, coroutine_classpath, debuggees, find_mark
 from support.live import require_tool, unavailable
@@ -176,3 +177,23 @@ async def test_invoked_metadata(coroutines_app: Debuggee) -> None:
             assert (await debugger.locals(stop.stop_id, page.frames[0].frame_id)).availability == "available"
             await debugger.resume(stop.stop_id)
             assert tattles(coroutines_app, since) == []
+
+
+async def test_hostile_chains_stay_bounded(coroutines_app: Debuggee) -> None:
+    """Chains no compiler makes (the fixture links `completion`s by reflection): a cycle of two ends when an
+    object comes again, a chain of 70 at the cap of 64; both say truncated and name no coroutine."""
+    with trio.fail_after(60):
+        async with engine(coroutines_app) as debugger:
+            bp = await debugger.set_breakpoint(file=FILE, line=line("ktc-spin"))
+            seen: dict[str, AsyncStack] = {}
+            while len(seen) < 2:
+                stop = await stops.next_stop(debugger)
+                if stop.thread_name not in seen:
+                    seen[stop.thread_name] = await async_stack(debugger, stop)
+                await debugger.resume(stop.stop_id)
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            cycle, deep = seen["cycle-loop"], seen["deep-loop"]
+            assert len(cycle.frames) == 2 and cycle.truncated and cycle.coroutine is None, cycle
+            assert cycle.frames[0].object_id != cycle.frames[1].object_id
+            assert len(deep.frames) == MAX_CHAIN and deep.truncated and deep.coroutine is None
+            assert len({f.object_id for f in deep.frames}) == MAX_CHAIN

@@ -62,8 +62,10 @@ async def test_stdio_with_class_path(coroutines_app: Debuggee, kotlin_classes: P
     with zipfile.ZipFile(jar, "w") as archive:
         for path in (kotlin_classes / "com/example/ktcoroutines").glob("*.class"):
             archive.write(path, str(path.relative_to(kotlin_classes)))
-    # Two entries, one a jar: what a user passes for an app and a library of its own.
-    paths = os.pathsep.join([str(jar), str(kotlin_classes / "com/example/kt")])
+    broken = tmp_path / "broken.jar"
+    broken.write_text("not a zip")
+    # A jar, a directory and a broken file (skipped, and the answer's note says so).
+    paths = os.pathsep.join([str(jar), str(kotlin_classes / "com/example/kt"), str(broken)])
     since = len(coroutines_app.lines)
     with trio.fail_after(90), (tmp_path / "stderr.txt").open("w") as errlog:
         params = StdioServerParameters(command=str(SCRIPT), args=["--class-path", paths], env=dict(os.environ))
@@ -72,6 +74,7 @@ async def test_stdio_with_class_path(coroutines_app: Debuggee, kotlin_classes: P
             sid, stop, stack = await leaf_stop(mcp, coroutines_app)
             found = stack["async_frames"]
             assert found["metadata"] == "class_path" and found["truncated"] is False
+            assert "1 file(s) of the class path could not be read" in found["note"] and "broken.jar" in found["note"]
             frames = found["frames"]
             assert [(f["method"], f["line"]) for f in frames[:3]] == [("leaf", LEAF - 2), ("middle", LEAF + 5),
                                                                       ("outer", LEAF + 11)], frames

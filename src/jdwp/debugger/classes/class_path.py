@@ -63,6 +63,8 @@ class ClassPath:
             except (OSError, zipfile.BadZipFile, ValueError) as exc:
                 self.problems.append(f"{entry}: {exc}")
         self._metadata = found
+        for problem in self.problems[:20]:
+            log.warning("class path: skipped %s", problem)
         log.info("class path: %d classes with @DebugMetadata in %d entries", len(found), len(self.entries))
 
     def lookup(self, signature: str) -> DebugMetadata | None:

@@ -113,9 +113,13 @@ async def read_async_stack(values: Values, layouts: Layouts, sources: MetadataSo
         read.append((state, await sources.facts(state, invoker)))
         current = state.completion
     frames = await _frames(values, read)
-    note = None
+    notes = []
     if invoker is not None and invoker.failed is not None:
-        note = f"invoking DebugMetadataKt failed, so the rest was read without it: {invoker.failed}"
+        notes.append(f"invoking DebugMetadataKt failed, so the rest was read without it: {invoker.failed}")
+    problems = sources.class_path.problems if sources.class_path is not None else []
+    if problems:
+        notes.append(f"{len(problems)} file(s) of the class path could not be read, e.g. {problems[0][:300]}")
+    note = "; ".join(notes) or None
     metadata: MetadataSource = "invoke" if invoker is not None else sources.configured
     return AsyncStack(tuple(frames), coroutine, metadata, truncated, note)
 

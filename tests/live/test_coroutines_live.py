@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -55,6 +56,20 @@ def tattles(debuggee: Debuggee, since: int) -> list[str]:
     return [text for text in debuggee.lines[since:] if "APP CODE RAN" in text]
 
 
+def invocations(debugger: Debugger) -> list[str]:
+    """The names of the ``*.InvokeMethod`` commands the engine sends from now on (a spy on its client)."""
+    sent: list[str] = []
+    original = debugger.vm.request
+
+    async def request(command: Any, *args: Any, **fields: Any) -> Any:
+        if command.name.endswith("InvokeMethod"):
+            sent.append(command.name)
+        return await original(command, *args, **fields)
+
+    debugger.vm.request = request  # type: ignore[method-assign]
+    return sent
+
+
 async def stop_at(debugger: Debugger, mark: str) -> Stop:
     bp = await debugger.set_breakpoint(file=FILE, line=line(mark))
     stop = await stops.next_stop(debugger)
@@ -79,6 +94,7 @@ async def test_launch_chain_without_metadata(coroutines_app: Debuggee) -> None:
     with trio.fail_after(60):
         async with engine(coroutines_app) as debugger:
             since = len(coroutines_app.lines)
+            invoked = invocations(debugger)
             stop = await stop_at(debugger, "ktc-leaf")
             found = await async_stack(debugger, stop)
             assert found.metadata == "none" and not found.truncated and found.note is None
@@ -95,7 +111,7 @@ async def test_launch_chain_without_metadata(coroutines_app: Debuggee) -> None:
             assert page.continuation is not None and page.continuation.label == 1
             assert [s.field for s in page.continuation.spilled] == ["I$0", "I$1", "L$0"]
             await debugger.resume(stop.stop_id)
-            assert tattles(coroutines_app, since) == []
+            assert tattles(coroutines_app, since) == [] and invoked == []
 
 
 async def test_launch_chain_with_class_path(coroutines_app: Debuggee, kotlin_classes: Path) -> None:
@@ -104,6 +120,7 @@ async def test_launch_chain_with_class_path(coroutines_app: Debuggee, kotlin_cla
         async with engine(coroutines_app) as debugger:
             debugger.coroutines.class_path = ClassPath((kotlin_classes,))
             since = len(coroutines_app.lines)
+            invoked = invocations(debugger)
             stop = await stop_at(debugger, "ktc-leaf")
             found = await async_stack(debugger, stop)
             assert found.metadata == "class_path"
@@ -121,7 +138,7 @@ async def test_launch_chain_with_class_path(coroutines_app: Debuggee, kotlin_cla
             assert page.continuation is not None and page.continuation.method == "middle"
             assert {s.name for s in page.continuation.spilled} >= {"start"}
             await debugger.resume(stop.stop_id)
-            assert tattles(coroutines_app, since) == []
+            assert tattles(coroutines_app, since) == [] and invoked == []
 
 
 async def test_with_context_unwraps_the_scope(coroutines_app: Debuggee, kotlin_classes: Path) -> None:
@@ -165,6 +182,7 @@ async def test_invoked_metadata(coroutines_app: Debuggee) -> None:
         async with engine(coroutines_app) as debugger:
             debugger.allow_invoke = True
             since = len(coroutines_app.lines)
+            invoked = invocations(debugger)
             stop = await stop_at(debugger, "ktc-leaf")
             found = await async_stack(debugger, stop)
             assert found.metadata == "invoke" and found.note is None, found
@@ -172,6 +190,9 @@ async def test_invoked_metadata(coroutines_app: Debuggee) -> None:
             assert shown == [(KT, "leaf", LEAF_DELAY, "invoke"), (KT, "middle", MIDDLE_CALL, "invoke"),
                              (KT, "outer", OUTER_CALL, "invoke")], shown
             assert [s.name for s in found.frames[0].spilled] == ["seed", "doubled", "secret"]
+            # per continuation: its getStackTraceElement(), then DebugMetadataKt.getSpilledVariableFieldMapping
+            assert invoked[:2] == ["ObjectReference.InvokeMethod", "ClassType.InvokeMethod"], invoked
+            assert len(invoked) == 2 * len(found.frames), invoked
             # the frames were read anew after the calls: the locals of the top frame still read
             page = await debugger.stack(stop.stop_id, stop.thread_id)
             assert (await debugger.locals(stop.stop_id, page.frames[0].frame_id)).availability == "available"

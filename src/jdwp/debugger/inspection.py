@@ -6,19 +6,21 @@ Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md Â
 
 Inspection takes no lock: a read is checked against the current stop when it starts, and what it learns
 (frame IDs, stack depths, thread names) is kept only if that stop is still current when it ends. Nothing
-of the app runs unless an expression calls a method and :attr:`allow_invoke` is set.
+of the app runs unless :attr:`allow_invoke` is set and an expression calls a method (or a coroutine's
+``@DebugMetadata`` is asked of the stdlib: :mod:`.reading.coroutine_metadata`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import TYPE_CHECKING
 
 import trio
 
 from ..client import JdwpClient
-from ..protocol.types import ThreadId
 from .classes.symbols import Symbols
 from .errors import EvaluationFailed, InvalidArgument
 from .events.stops import Stops, StopState
@@ -94,22 +96,26 @@ class Inspection:
             return None
         return Invoker(self._calls, state.stop.stop_id, thread)
 
+    @asynccontextmanager
+    async def _metadata_calls(self, state: StopState) -> AsyncIterator[Invoker | None]:
+        """The invoker of one coroutine read (or ``None``); after it, if it ran code, the stop's hash tables
+        are read anew and the event thread's frames too (a thread that ran a method has new frame IDs)."""
+        invoker = self._coroutine_invoker(state)
+        made = self._calls.made
+        try:
+            yield invoker
+        finally:
+            if invoker is not None and self._calls.made != made:
+                self.values.scans.clear()
+                await refresh_frames(self.vm, state.frames, invoker.thread)
+
     async def _async_stack(self, state: StopState, refs: list[FrameRef]) -> AsyncStack | None:
         start = await start_of(self.vm, self.symbols, refs)
         if start is None:
             return None
         self.values.scans.begin(state)
-        invoker = self._coroutine_invoker(state)
-        made = self._calls.made
-        try:
+        async with self._metadata_calls(state) as invoker:
             return await read_async_stack(self.values, self._layouts, self.coroutines, start, invoker)
-        finally:
-            if invoker is not None and self._calls.made != made:
-                await self._after_calls(state, invoker.thread)
-
-    async def _after_calls(self, state: StopState, thread: ThreadId) -> None:
-        self.values.scans.clear()  # app code ran: a table read before may have changed
-        await refresh_frames(self.vm, state.frames, thread)
 
     async def locals(self, stop_id: str, frame_id: str) -> Locals:
         """The frame's live local variables (at most 100) and ``this``; values only on this request.
@@ -149,14 +155,9 @@ class Inspection:
         type_id = self.values.known_type(object_id) if page.kind == "object" else None
         chain = self._layouts.known_chain(type_id) if type_id is not None else None
         if page.view == "fields" and chain is not None and is_continuation(chain):
-            invoker = self._coroutine_invoker(state)
-            made = self._calls.made
-            try:
+            async with self._metadata_calls(state) as invoker:
                 frame = await continuation_frame(self.values, self._layouts, self.coroutines,
                                                  self.values.value_of(object_id), invoker)
-            finally:
-                if invoker is not None and self._calls.made != made:
-                    await self._after_calls(state, invoker.thread)
             page = dataclasses.replace(page, continuation=frame)
         return page
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import signal
 import sys
 
@@ -36,6 +37,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _class_path(text: str) -> list[str]:
+    """``--class-path``: entries separated by the platform's path separator, each an existing file or directory."""
+    entries = [entry for entry in text.split(os.pathsep) if entry]
+    if not entries:
+        raise argparse.ArgumentTypeError("names no path")
+    for entry in entries:
+        if not os.path.exists(entry):
+            raise argparse.ArgumentTypeError(f"{entry!r} does not exist")
+    return entries
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="pyjdwp-mcp", description=DESCRIPTION)
     parser.add_argument("--pause-limit-s", type=_seconds, default=60.0, metavar="S",
@@ -55,6 +67,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="let evaluate_debugger_expression call methods (x.m(), Foo.m()): they run app code on "
                              "the stopped thread, single-threaded, for at most 2 s (off by default: nothing of the "
                              "app runs)")
+    parser.add_argument("--class-path", type=_class_path, action="append", default=[], metavar="PATHS",
+                        help="the app's jars, class directories, APKs or .dex files (separated by "
+                             f"{os.pathsep!r}, repeatable), read on this host for its coroutines' line numbers "
+                             "and variable names (@DebugMetadata); nothing of them runs")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="what to log on stderr (default warning); local values are never logged")
     parser.add_argument("--transport", choices=("stdio",), default="stdio",
@@ -94,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = Config(args.pause_limit_s, args.idle_limit_s, args.session_limit_s, args.adb_transport,
-                    args.allow_remote_jvm, args.allow_invoke)
+                    args.allow_remote_jvm, args.allow_invoke,
+                    tuple(entry for entries in args.class_path for entry in entries))
     anyio.run(serve, config, backend="trio")
     return 0
 

@@ -24,3 +24,6 @@ class Config:
     adb_transport: str = "direct"
     allow_remote_jvm: bool = False
     allow_invoke: bool = False
+    #: ``--class-path``: the app's jars, class directories, APKs or dex files, read on the host for the
+    #: ``@DebugMetadata`` of its coroutines (DESIGN.md §8.4); never sent anywhere, never run.
+    class_path: tuple[str, ...] = ()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+from pathlib import Path
 
 import trio
 
@@ -24,6 +25,7 @@ from jdwp.debugger import (
     BreakpointRejected,
     BreakpointSpent,
     BreakpointVerified,
+    ClassPath,
     Cleanup,
     Debugger,
     LogpointHit,
@@ -57,6 +59,16 @@ _STATE_OF_REASON: dict[str, SessionState] = {
     "shutdown": "detached", "vm_death": "disconnected", "disconnected": "disconnected", "failed": "failed"}
 
 VM_START_WAIT_S = 3.0
+#: The server's --class-path, read once for every session of the process (on a session's first need).
+_CLASS_PATHS: dict[tuple[str, ...], ClassPath] = {}
+
+
+def shared_class_path(entries: tuple[str, ...]) -> ClassPath:
+    found = _CLASS_PATHS.get(entries)
+    if found is None:
+        found = _CLASS_PATHS[entries] = ClassPath(tuple(Path(entry) for entry in entries))
+    return found
+
 _ID_TAGS = itertools.count(1)  # one per session of this process: the sessions' IDs never meet
 
 
@@ -142,6 +154,8 @@ class DebugSession:
                     conn.vm.id_sizes))
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix, launch=hold) as engine:
                     engine.allow_invoke = self.config.allow_invoke
+                    if self.config.class_path:
+                        engine.coroutines.class_path = shared_class_path(self.config.class_path)
                     self.engine = engine
                     if hold:
                         # With --suspend (API 34+) ART's VM_START is the launch stop: give it a moment.

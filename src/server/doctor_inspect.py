@@ -148,7 +148,7 @@ async def inspect_framework_stop(vm: JdwpClient, report: Report, *, candidates: 
 async def _look(engine: Debugger, stop_id: str, thread_id: str, app_id: str | None, report: Report) -> bool:
     started = time.monotonic()
     try:
-        page = await engine.stack(stop_id, thread_id, 0, 100)
+        page = await engine.stack(stop_id, thread_id, 0, 100, async_frames=False)
     except (JdwpError, DebuggerError) as exc:
         report(Check("stack", False, str(exc), _ms(started)))
         return False

@@ -13,6 +13,7 @@ Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
                 await debugger.resume(event.stop.stop_id)
 """
 
+from .classes.class_path import ClassPath
 from .classes.release_sample import ReleaseSample, sample_release_build
 from .engine import Debugger, open_debugger
 from .errors import (
@@ -33,12 +34,15 @@ from .model import (
     OMIT_EMPTY,
     OMIT_NONE,
     AnyBreakpoint,
+    AsyncFrame,
+    AsyncStack,
     BoundLocation,
     Breakpoint,
     BreakpointRejected,
     BreakpointSpent,
     BreakpointVerified,
     Cleanup,
+    CoroutineInfo,
     EngineEvent,
     ExceptionBreakpoint,
     Frame,
@@ -50,6 +54,7 @@ from .model import (
     Reason,
     SkippedLocation,
     SourcePosition,
+    SpilledVariable,
     StackPage,
     Stop,
     Stopped,
@@ -70,12 +75,16 @@ __all__ = [
     "OMIT_NONE",
     "AlreadyPaused",
     "AnyBreakpoint",
+    "AsyncFrame",
+    "AsyncStack",
     "BoundLocation",
     "Breakpoint",
     "BreakpointRejected",
     "BreakpointSpent",
     "BreakpointVerified",
+    "ClassPath",
     "Cleanup",
+    "CoroutineInfo",
     "Deadlock",
     "DeadlockLink",
     "Debugger",
@@ -103,6 +112,7 @@ __all__ = [
     "ReleaseSample",
     "SkippedLocation",
     "SourcePosition",
+    "SpilledVariable",
     "StackPage",
     "StaleReference",
     "Stop",

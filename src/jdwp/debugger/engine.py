@@ -67,6 +67,7 @@ from .model import (
     TerminalReason,
     Terminated,
 )
+from .reading.coroutine_metadata import MetadataSources
 from .reading.inline import Inline
 from .reading.invoke import Calls, refresh_frames, release_late
 from .reading.objects import Layouts
@@ -113,6 +114,9 @@ class Debugger(Inspection):
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         self._calls = Calls(vm, None, self._late_return)
+        #: Where coroutines' @DebugMetadata comes from besides invocation: set ``class_path`` (the server's
+        #: --class-path) to read the app's classes on the host.
+        self.coroutines = MetadataSources(self.values, self._layouts, None)
         self._steps = Steps(vm, self.symbols)
         self._threads = Threads(vm, self.symbols, self.values)
         self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)

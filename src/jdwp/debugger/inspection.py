@@ -6,11 +6,15 @@ Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md �
 
 Inspection takes no lock: a read is checked against the current stop when it starts, and what it learns
 (frame IDs, stack depths, thread names) is kept only if that stop is still current when it ends. Nothing
-of the app runs unless an expression calls a method and :attr:`allow_invoke` is set.
+of the app runs unless :attr:`allow_invoke` is set and an expression calls a method (or a coroutine's
+``@DebugMetadata`` is asked of the stdlib: :mod:`.reading.coroutine_metadata`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -20,8 +24,11 @@ from ..client import JdwpClient
 from .classes.symbols import Symbols
 from .errors import EvaluationFailed, InvalidArgument
 from .events.stops import Stops, StopState
-from .model import Locals, StackPage
+from .model import AsyncStack, Locals, StackPage
+from .reading.async_stacks import continuation_frame, read_async_stack, start_of
 from .reading.containers import read_container
+from .reading.continuations import is_continuation
+from .reading.coroutine_metadata import Invoker, MetadataSources
 from .reading.expressions import parse_expression
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
@@ -48,13 +55,20 @@ class Inspection:
     _calls: Calls
     _threads: Threads
     _stops: Stops
+    coroutines: MetadataSources
 
     if TYPE_CHECKING:  # provided by the Debugger this is mixed into
         def _check_open(self) -> None: ...
         def _stop_for(self, stop_id: str) -> StopState: ...
 
-    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20) -> StackPage:
+    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20, *,
+                    async_frames: bool = True) -> StackPage:
         """Frames ``offset`` … ``offset+limit-1`` of a stopped thread (``total`` is capped at 1000).
+
+        A first page (``offset`` 0) with suspend code on it has ``async_frames``: its coroutine's
+        continuations and the coroutine (:mod:`.async_stacks`), read from fields; the metadata that names
+        their lines and variables is invoked in the VM only when :attr:`allow_invoke` is set. ``async_frames``
+        False leaves them out (a caller that wants locations only, e.g. the doctor).
 
         Raises:
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
@@ -69,7 +83,40 @@ class Inspection:
         if self._stops.current is state:
             state.frames.update(handles)
             state.frame_counts[thread] = count  # a suspended thread's stack does not change
+        if offset == 0 and async_frames:
+            found = await self._async_stack(state, list(dict.fromkeys(handles.values())))
+            if found is not None:
+                page = dataclasses.replace(page, async_frames=found)
         return page
+
+    def _coroutine_invoker(self, state: StopState) -> Invoker | None:
+        """Where the metadata may be invoked: with invocation allowed, on the stop's event thread (JDWP runs
+        methods only there: not at a pause), when no earlier call still runs on it."""
+        thread = state.suspension.thread
+        if not self.allow_invoke or "pause" in state.stop.reasons or thread in self._calls.running:
+            return None
+        return Invoker(self._calls, state.stop.stop_id, thread)
+
+    @asynccontextmanager
+    async def _metadata_calls(self, state: StopState) -> AsyncIterator[Invoker | None]:
+        """The invoker of one coroutine read (or ``None``); after it, if it ran code, the stop's hash tables
+        are read anew and the event thread's frames too (a thread that ran a method has new frame IDs)."""
+        invoker = self._coroutine_invoker(state)
+        made = self._calls.made
+        try:
+            yield invoker
+        finally:
+            if invoker is not None and self._calls.made != made:
+                self.values.scans.clear()
+                await refresh_frames(self.vm, state.frames, invoker.thread)
+
+    async def _async_stack(self, state: StopState, refs: list[FrameRef]) -> AsyncStack | None:
+        start = await start_of(self.vm, self.symbols, refs)
+        if start is None:
+            return None
+        self.values.scans.begin(state)
+        async with self._metadata_calls(state) as invoker:
+            return await read_async_stack(self.values, self._layouts, self.coroutines, start, invoker)
 
     async def locals(self, stop_id: str, frame_id: str) -> Locals:
         """The frame's live local variables (at most 100) and ``this``; values only on this request.
@@ -94,15 +141,26 @@ class Inspection:
         """A page of an object's fields, an array's elements or a string's text, as of the current stop.
 
         ``limit`` defaults to 50 fields, 100 elements or 8192 UTF-16 units (at most 200, 1000, 65,536).
-        Nothing of the app runs: fields are read, never methods called.
+        Nothing of the app runs: fields are read, never methods called. A coroutine's continuation also
+        shows ``continuation``: its suspension point and its spilled variables by name (:mod:`.async_stacks`;
+        with :attr:`allow_invoke`, the metadata is invoked in the VM).
 
         Raises:
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop; ``object_id`` is not
                 a handle of this session, or its object was collected (StaleReference).
             InvalidArgument: a bad view, offset or limit.
         """
-        self.values.scans.begin(self._stop_for(stop_id))
-        return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+        state = self._stop_for(stop_id)
+        self.values.scans.begin(state)
+        page = await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+        type_id = self.values.known_type(object_id) if page.kind == "object" else None
+        chain = self._layouts.known_chain(type_id) if type_id is not None else None
+        if page.view == "fields" and chain is not None and is_continuation(chain):
+            async with self._metadata_calls(state) as invoker:
+                frame = await continuation_frame(self.values, self._layouts, self.coroutines,
+                                                 self.values.value_of(object_id), invoker)
+            page = dataclasses.replace(page, continuation=frame)
+        return page
 
     async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.

@@ -352,12 +352,85 @@ class Frame(Place, _FrameHead):
                    position.code_index, position.inlined, truncated_names=position.truncated_names)
 
 
+#: Where an async frame's line and variable names came from (DESIGN.md §8.4): ``invoke`` (the stdlib's
+#: ``DebugMetadataKt``, run in the VM with ``--allow-invoke``), ``class_path`` (the app's classes read on the
+#: host), ``none`` (raw ``L$0`` names, ``line`` null).
+MetadataSource = Literal["invoke", "class_path", "none"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SpilledVariable:
+    """A local variable of a suspended coroutine, kept in a field of its continuation (``L$0``, ``I$1``):
+    ``name`` is the variable's (the field's own without debug metadata), ``field`` the field's."""
+
+    name: str
+    field: str
+    kind: str
+    value: str | None
+    truncated: bool = False
+    length: int | None = None
+    object_id: str | None = None
+    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AsyncFrame:
+    """One continuation of a coroutine's chain: the suspend function (or lambda) it resumes, where it
+    last suspended (``line``; ``next_line`` from Kotlin 2.2's metadata), its ``label`` (sign bit masked),
+    its spilled variables, and the continuation object itself (``object_id``, of class ``continuation``)."""
+
+    class_name: str
+    method: str
+    source: str | None
+    line: int | None
+    label: int
+    spilled: tuple[SpilledVariable, ...]
+    object_id: str
+    continuation: str
+    metadata: MetadataSource
+    next_line: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "class_name", "method", "source", "continuation")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CoroutineInfo:
+    """What ends a continuation chain: the coroutine (an ``AbstractCoroutine``, named by its context's
+    ``CoroutineName`` when it has one) or another completion (a ``Continuation`` of the app's own)."""
+
+    class_name: str
+    object_id: str
+    name: str | None = None
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "class_name", "name")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AsyncStack:
+    """The coroutine a thread runs, read from fields (no app code runs unless ``metadata`` is ``invoke``):
+    its continuations, innermost first, from the topmost frame running suspend code; then what it ends at.
+    ``truncated``: the chain went on past the cap (or looped); ``note`` says what could not be read."""
+
+    frames: tuple[AsyncFrame, ...]
+    coroutine: CoroutineInfo | None
+    metadata: MetadataSource
+    truncated: bool = False
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class StackPage:
     frames: tuple[Frame, ...]
     total: int
     next_offset: int | None
     truncated: bool
+    #: The coroutine of the page's topmost suspend code (first pages only), else left out.
+    async_frames: AsyncStack | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -262,7 +262,8 @@ async def refresh_frames(vm: JdwpClient, frames: dict[str, Any], thread: ThreadI
     mine = {handle: ref for handle, ref in frames.items() if ref.thread == thread}
     if not mine:
         return
-    indexes = {handle: int(handle.rpartition(".f")[2]) for handle in mine}
+    # An inline frame's handle (``….f3.i1``) stands for the same JVM frame as ``….f3``.
+    indexes = {handle: int(handle.rpartition(".f")[2].partition(".")[0]) for handle in mine}
     try:
         fresh = await vm.thread_reference.frames(thread, 0, max(indexes.values()) + 1)
     except CommandError as exc:

@@ -26,7 +26,7 @@ from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
 from ..errors import InvalidArgument
-from ..model import OMIT_EMPTY, OMIT_NONE, Indexed, ValueFields, bound_names, value_fields
+from ..model import OMIT_EMPTY, OMIT_NONE, AsyncFrame, Indexed, ValueFields, bound_names, value_fields
 from ..names import binary_name_of, java_length, type_name
 from .strings import read_units
 from .tables import read_region
@@ -101,6 +101,8 @@ class ObjectPage:
     text: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     value: Summary | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    #: A coroutine's continuation (DESIGN.md §8.4): where it suspended and its spilled variables by name.
+    continuation: AsyncFrame | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -21,7 +21,16 @@ from pydantic import TypeAdapter
 from jdwp.debugger import Cleanup
 
 from .failures import ErrorBody
-from .results import Capabilities, CapabilitiesRef, EventsPage, RingEvent, SessionState, Target, TargetRef, optional
+from .results import (
+    CapabilitiesBrief,
+    CapabilitiesRef,
+    EventsPage,
+    RingEvent,
+    SessionState,
+    Target,
+    TargetRef,
+    optional,
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -32,7 +41,7 @@ class SessionFields:
     device: str | None = None
     target: Target | TargetRef | None = None
     state: SessionState | None = None
-    capabilities: Capabilities | CapabilitiesRef | None = None
+    capabilities: CapabilitiesBrief | CapabilitiesRef | None = None
     limitations: tuple[str, ...] | None = None
     cleanup: Cleanup | None = None
 
@@ -45,7 +54,7 @@ class Envelope:
     target: Target | TargetRef | None
     state: SessionState | None
     captured_at_ms: int
-    capabilities: Capabilities | CapabilitiesRef | None
+    capabilities: CapabilitiesBrief | CapabilitiesRef | None
     limitations: tuple[str, ...] | None
     cleanup: Cleanup | None
     result: Any = optional()

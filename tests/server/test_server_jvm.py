@@ -127,8 +127,7 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
 
             summed = await evaluate("big + 1")
             assert summed["success"] and summed["result"] == {
-                "kind": "primitive", "value": str((1 << 60) + 8), "truncated": False, "length": None,
-                "object_id": None}
+                "kind": "primitive", "value": str((1 << 60) + 8), "truncated": False}  # no length, no object_id
             element = (await evaluate("mixed[1]"))["result"]
             assert element["runtime_type"] == "java.lang.Integer" and element["object_id"] == (
                 mixed["result"]["elements"][1]["object_id"])  # the session's handle, as get_debugger_object gave

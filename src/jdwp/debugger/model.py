@@ -304,6 +304,8 @@ class Local:
     object's class, which may be narrower than the declared ``type``. A variable the VM could not read
     has kind ``unavailable`` and the VM's ``reason`` (e.g. ``INVALID_SLOT``). ``captured`` marks a
     variable of an enclosing method that a lambda or local class captured (read from a field of ``this``).
+    ``length`` and ``object_id`` are left out of the JSON where they do not apply (a primitive, ``null``):
+    an agent pays for every key it reads (DESIGN.md §8.6).
     """
 
     name: str
@@ -311,8 +313,8 @@ class Local:
     kind: LocalKind
     value: str | None
     truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     captured: bool = _flag()

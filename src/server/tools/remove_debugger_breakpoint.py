@@ -8,7 +8,7 @@ from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Remove a breakpoint (line or exception) by breakpoint_id; removing it again also succeeds.")
+    "Remove a breakpoint by breakpoint_id; removing it again also succeeds.")
 
 
 class RemoveBreakpointInput(SessionInput):

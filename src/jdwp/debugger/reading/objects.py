@@ -54,8 +54,8 @@ class ObjectField:
     kind: str
     value: str | None
     truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
@@ -72,8 +72,8 @@ class Element:
     kind: str
     value: str | None
     truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 

@@ -76,13 +76,14 @@ class Thrown:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Summary:
-    """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units)."""
+    """A value as the tools show it: ``value`` is text (a primitive, or a string cut at 256 units);
+    ``length`` (strings, arrays) and ``object_id`` (objects, strings, arrays) only where they apply."""
 
     kind: SummaryKind
     value: str | None
     truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: Set when the value is an exception an invoked method threw (the summary is the exception object).

@@ -55,7 +55,10 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 continue
             out[key] = {name: field(prop) for name, prop in item.items()} if key == "properties" else node(item)
         choices = out.get("anyOf")
-        if choices and {"type": "null"} in choices and out.get("default", ...) is None:
+        if out.pop("nullable", False):  # a field whose null means something (clear it) keeps it
+            if out.get("default", ...) is None:
+                del out["default"]  # left out, it is unchanged: not the same as null
+        elif choices and {"type": "null"} in choices and out.get("default", ...) is None:
             rest = [c for c in choices if c != {"type": "null"}]
             del out["anyOf"], out["default"]
             out = (rest[0] | out) if len(rest) == 1 else {"anyOf": rest, **out}

@@ -8,7 +8,7 @@ control stdin's EOF and signals exactly), and with a third-party client, the MCP
   and the JVM runs on;
 - Java text JSON cannot carry raw (a lone surrogate in a local) answers escaped, and the process lives on;
 - a pause (pause_debugger) that the server's shutdown releases;
-- the Inspector CLI (pinned) lists the sixteen tools and calls get_debugger_capabilities.
+- the Inspector CLI (pinned) lists every tool and calls get_debugger_capabilities.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 from mcpkit import SECRET, VAULT, WORKER, Mcp, agent_address, attached, heartbeats_continue, line_of, wait_for_line
 
+from server.tools import TOOLS
 from support.jvm import Debuggee
 from support.live import unavailable
 
@@ -59,7 +60,7 @@ async def test_stdio_end_to_end(script: str, shared_jvm: Debuggee, tmp_path: Pat
                                      errlog=errlog)
             async with Client(transport) as client:
                 mcp = Mcp(client)
-                assert len((await client.list_tools()).tools) == 16
+                assert len((await client.list_tools()).tools) == len(TOOLS)
                 sid = await mcp.attach_jvm(shared_jvm)
                 stop, cursor = await mcp.stop_at(sid, VAULT, line_of("vault-secret"))
                 ids = {"debugSessionId": sid, "stopId": stop["stop_id"]}
@@ -281,7 +282,7 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
 
     with trio.fail_after(240):
         listed = await inspector("--method", "tools/list")
-        assert len(listed["tools"]) == 16
+        assert len(listed["tools"]) == len(TOOLS)
         assert all(t["annotations"]["readOnlyHint"] in (True, False) for t in listed["tools"])
         called = await inspector("--method", "tools/call", "--tool-name", "get_debugger_capabilities",
                                  "--tool-arg", "platform=jvm", "--tool-arg",

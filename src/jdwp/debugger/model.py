@@ -17,7 +17,7 @@ from typing import Any, Literal
 from .names import java_prefix
 from .requests.hits import HitOptions
 
-BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
+BreakpointStatus = Literal["pending", "verified", "rejected", "spent", "disabled"]
 StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]

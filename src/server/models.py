@@ -53,7 +53,7 @@ class TargetInput(Input):
     ``platform: "jvm"`` takes ``address``. Fields of the other platform are rejected.
     """
 
-    platform: Literal["android", "jvm"] = Field(description="android or jvm.")
+    platform: Literal["android", "jvm"]
     deviceId: Text | None = Field(default=None, description="android: adb serial.")
     appId: Text | None = Field(default=None, description="android: package.")
     processId: PositiveInt | None = Field(default=None, description="android: if several.")

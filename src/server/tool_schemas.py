@@ -38,7 +38,7 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """An input model's JSON schema as a model reads it, with what says nothing left out: pydantic's titles
     (the property names again), the model's docstring, ``null`` as the alternative of an optional field
     (leaving it out is how a client omits it; ``null`` is still accepted), the standard bounds and
-    ``timeoutMs``' default, a string enum's type, and
+    ``timeoutMs``' default, a string enum's type, an ``anyOf`` of bare types (a type list instead), and
     ``$defs`` (a nested model is written where it is used)."""
     defs = schema.get("$defs", {})
 
@@ -62,6 +62,9 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
             rest = [c for c in choices if c != {"type": "null"}]
             del out["anyOf"], out["default"]
             out = (rest[0] | out) if len(rest) == 1 else {"anyOf": rest, **out}
+        choices = out.get("anyOf")
+        if choices and all(set(c) == {"type"} and isinstance(c["type"], str) for c in choices):
+            out["type"] = [c["type"] for c in out.pop("anyOf")]  # {"type": ["string", "null"]}: the same, shorter
         for bounds in _STANDARD_BOUNDS:
             if all(out.get(k) == v for k, v in bounds.items()):
                 for k in bounds:

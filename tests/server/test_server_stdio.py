@@ -56,8 +56,8 @@ async def test_stdio_end_to_end(script: str, shared_jvm: Debuggee, tmp_path: Pat
     with trio.fail_after(90):
         await wait_for_line(shared_jvm, f"^loaded {VAULT}$", after=mark)
         with stderr_path.open("w") as errlog:
-            transport = stdio_client(StdioServerParameters(command=script, args=["--log-level", "debug"]),
-                                     errlog=errlog)
+            transport = stdio_client(StdioServerParameters(command=script, args=["--log-level", "debug"],
+                                                           env=_source_tree()), errlog=errlog)
             async with Client(transport) as client:
                 mcp = Mcp(client)
                 assert len((await client.list_tools()).tools) == len(TOOLS)
@@ -272,7 +272,8 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
     env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_cache": str(_npm_cache(tmp_path))}
 
     async def inspector(*args: str) -> Any:
-        run = await trio.run_process([npx, "-y", package, "--cli", script, *args], capture_stdout=True,
+        server_env = [f"-e{key}={value}" for key, value in (_source_tree() or {}).items()]
+        run = await trio.run_process([npx, "-y", package, "--cli", *server_env, script, *args], capture_stdout=True,
                                      capture_stderr=True, check=False, env=env)
         stderr = run.stderr.decode(errors="replace")
         if run.returncode != 0 and re.search(r"ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|E404|network", stderr):
@@ -291,6 +292,12 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
     body = json.loads(called["content"][0]["text"])
     assert body == called["structuredContent"] and body["success"] is True
     assert body["result"]["prerequisites"]["jdk_required"] is False
+
+
+def _source_tree() -> dict[str, str] | None:
+    """The server's environment beside the default: the source tree under test first (PYTHONPATH, as the test
+    run has it), not only the installed copy."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else None
 
 
 def _npm_cache(tmp_path: Path) -> Path:

@@ -13,8 +13,8 @@ from ..results import AndroidTarget, LaunchFacts, VmFacts, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Attach and start a session. The app runs on, unless it waits for a debugger (suspend=y, launch): then it "
-    "starts paused until resume_debugger.")
+    "Attach and start a session. A JVM with suspend=y, or a launch, starts paused: set breakpoints, then "
+    "resume_debugger.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -12,8 +12,7 @@ from ..results import optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Remove breakpoints: breakpointId, breakpointIds or all: true. Removing one again also succeeds; an unknown "
-    "ID removes none.")
+    "Remove breakpoints by breakpointId, breakpointIds or all: true; an unknown ID removes none.")
 
 #: As many as a session holds at once.
 MAX_IDS = 100

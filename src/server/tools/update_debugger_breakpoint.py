@@ -18,8 +18,8 @@ from ..results import AnyBreakpointAnswer, answer_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Change a breakpoint in place: condition, hitCount, logMessage (null clears one), or enabled (false clears its "
-    "requests but keeps it; true re-arms it).")
+    "Change a breakpoint in place: condition, hitCount, logMessage (null clears one) or enabled (false keeps it, "
+    "requests cleared).")
 
 #: A field whose ``null`` means something (clear it): its schema keeps the null.
 NULL_CLEARS: JsonDict = {"nullable": True}

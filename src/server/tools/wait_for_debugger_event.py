@@ -12,8 +12,8 @@ from ..results import EventsPage
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Wait up to timeoutMs (default 1000) for events after afterSequence: stopped, logpoint, "
-    "breakpoint_verified/rejected/spent, terminated. Pass next_cursor next time.")
+    "Wait up to timeoutMs (default 1000) for events after afterSequence (stopped, logpoint, breakpoint_*, "
+    "terminated); pass next_cursor next time.")
 
 
 class WaitInput(Input):

@@ -4,8 +4,9 @@
     python bench/report.py --out /tmp/perf.md --rounds 5 --cycles 50 --starts 3   # a quicker run
 
 Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
-bench/server_startup.py, bench/latency.py, bench/tokens.py, bench/tool_budget.py, and as subprocesses (their output included
-verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms injected RTT and bench/codec.py. The document
+bench/server_startup.py, bench/latency.py, bench/tokens.py, bench/tool_budget.py, and as subprocesses
+(their output included verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms injected RTT and
+bench/codec.py. The document
 holds the machine, the commands and the tables; nothing else.
 """
 

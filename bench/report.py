@@ -4,8 +4,9 @@
     python bench/report.py --out /tmp/perf.md --rounds 5 --cycles 50 --starts 3   # a quicker run
 
 Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
-bench/server_startup.py, bench/latency.py, bench/tokens.py, and as subprocesses (their output included
-verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms injected RTT and bench/codec.py. The document
+bench/server_startup.py, bench/latency.py, bench/tokens.py, bench/tool_budget.py, and as subprocesses
+(their output included verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms injected RTT and
+bench/codec.py. The document
 holds the machine, the commands and the tables; nothing else.
 """
 
@@ -21,6 +22,7 @@ import journey
 import latency
 import server_startup
 import tokens
+import tool_budget
 from common import REPO, Table, machine
 
 DOC = REPO / "docs" / "performance.md"
@@ -60,6 +62,8 @@ def main() -> None:
     latency_tables = latency.measure(args.cycles)
     print("response bytes …", flush=True)
     token_table = tokens.measure()
+    print("budgets …", flush=True)
+    budget_tables = tool_budget.measure()
     print("per-hit cost …", flush=True)
     hits = script_output("logpoints.py")
     print("round trips …", flush=True)
@@ -84,7 +88,8 @@ def main() -> None:
         "Other processes may run on the machine during the run; the load averages show how busy it was.",
         "",
         "To rerun one part: `python bench/journey.py`, `python bench/server_startup.py`, "
-        "`python bench/latency.py`, `python bench/tokens.py`, `python bench/logpoints.py`, "
+        "`python bench/latency.py`, `python bench/tokens.py`, `python bench/tool_budget.py`, "
+        "`python bench/logpoints.py`, "
         "`python bench/roundtrips.py --rtt-ms 10`, "
         "`python bench/codec.py` (each `--help` lists its "
         "options). They need `java`, `javac` and `jdb` (OpenJDK 17) on PATH and the package installed "
@@ -99,6 +104,8 @@ def main() -> None:
                      latency_tables)
     lines += section("What an agent reads: response bytes, envelope and payload", "python bench/tokens.py",
                      [token_table])
+    lines += section("Budgets for agents (DESIGN.md §8.6): definitions, attach, envelope, logpoints",
+                     "python bench/tool_budget.py", budget_tables)
     lines += ["## What a conditional breakpoint or a logpoint costs the thread that hits it", "",
               "`python bench/logpoints.py`", "", "```", hits, "```", ""]
     lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",

@@ -28,12 +28,22 @@ if TYPE_CHECKING:
     from .envelope import Answer
     from .session_manager import SessionManager
 
+#: What every tool shares, said once here rather than in each definition (DESIGN.md §8.6: the definitions a
+#: model carries every turn are ≤ 12 KB); docs/tools.md has every tool in full.
 INSTRUCTIONS = (
-    "Debug a running Java/Kotlin app on an Android device (over adb) or any JVM listening for a debugger, "
-    "with no JDK needed. Typical flow: get_debugger_capabilities → attach_debugger → set_debugger_breakpoint → "
-    "wait_for_debugger_event (repeat with next_cursor until a stopped event) → get_debugger_stack → "
-    "get_debugger_locals → step_debugger or resume_debugger → detach_debugger. A stop suspends the whole app: "
-    "resume or detach promptly."
+    "Debug a running Java/Kotlin app on Android (adb) or any JVM with a JDWP agent; no JDK needed. Flow: "
+    "attach_debugger → set_debugger_breakpoint → wait_for_debugger_event until a stopped event → "
+    "get_debugger_stack / get_debugger_locals / get_debugger_object / evaluate_debugger_expression → "
+    "step_debugger or resume_debugger → detach_debugger. A target is {platform: android, deviceId, appId, "
+    "processId?} or {platform: jvm, address: host:port} (loopback). Inputs: camelCase, unknown fields rejected, "
+    "strings 1-512 chars, integers >= 0; debugSessionId is attach's debug_session_id; timeoutMs 100-30000 "
+    "(default 10000) bounds every call. Answers: {success, debug_session_id, device, target, state, "
+    "captured_at_ms, capabilities, limitations, cleanup} with result, or error {code, message, retryable}. A "
+    "stop suspends every thread (a breakpoint with suspend: thread holds only its own) until resume, step or "
+    "detach, which expire its stop, thread and frame IDs (DEBUGGER_STALE_REFERENCE); resume or detach "
+    "promptly: a stop left alone detaches after the pause limit. Values are read without running app code "
+    "(method calls only with --allow-invoke); strings are cut at 256 chars (length tells the full size). "
+    "Every tool in full: docs/tools.md."
 )
 
 

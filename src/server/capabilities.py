@@ -11,7 +11,16 @@ from android import AdbClient, AdbError
 
 from .config import VERSION
 from .failures import ErrorBody
-from .results import AdbFacts, Capabilities, DeviceFacts, Limitation, Limits, Prerequisites
+from .results import (
+    AdbFacts,
+    Capabilities,
+    CapabilitiesBrief,
+    DeviceFacts,
+    Limitation,
+    LimitationRef,
+    Limits,
+    Prerequisites,
+)
 
 CAPABILITIES = Capabilities(
     profile=f"pyjdwp-{VERSION}",
@@ -28,29 +37,18 @@ CAPABILITIES = Capabilities(
                   frames_per_stop=1000, locals_per_frame=100, string_chars=256, name_chars=1024, event_ring=256,
                   events_per_wait=100),
     limitations=(
-        Limitation("no_invocation", "No method invocation or toString(): objects, arrays and strings are read "
-                                    "field by field (get_debugger_object), and expressions "
-                                    "(evaluate_debugger_expression) read locals, fields, elements and container "
-                                    "contents only, never running app code (a server started with --allow-invoke "
-                                    "lets expressions call methods)."),
+        Limitation("no_invocation", "No method invocation or toString(): values are read from fields "
+                                    "(--allow-invoke lets expressions call methods)."),
         Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
-        Limitation("stops_suspend_all", "Stops suspend every thread of the app, unless the breakpoint was set "
-                                        "with suspend: \"thread\" (only the hitting thread is held); a stop left "
-                                        "alone detaches after the pause limit. Conditions and logpoints hold the "
-                                        "hitting thread briefly at every hit, and capture at most 100 logpoint "
-                                        "events a second."),
-        Limitation("bytecode_tables", "Kotlin and other JVM languages show what their bytecode debug tables and "
-                                      "source maps (SMAP) say: inline functions are mapped, coroutines are not "
-                                      "reconstructed, and a class stripped of its SMAP (R8) binds by its own "
-                                      "lines only."),
+        Limitation("stops_suspend_all", "A stop suspends every thread (suspend: \"thread\" only the hitting "
+                                        "one); left alone, it detaches after the pause limit."),
+        Limitation("bytecode_tables", "Kotlin as its debug tables and SMAPs say: inline functions mapped, "
+                                      "coroutines not reconstructed."),
         Limitation("no_native", "Native (C/C++) frames and iOS are not debugged."),
-        Limitation("android_anr", "Android spares only the debug app (one started with attach_debugger's launch, "
-                                  "or am start -D / set-debug-app) from ANRs: a stop that holds another app's main "
-                                  "thread about 5 s with input pending shows \"isn't responding\", and a "
-                                  "background app may be killed. Attach and capabilities say anr_exempt; each stop "
-                                  "of a non-exempt app carries a warning. Use launch to pause for long."),
-        Limitation("private_values", "Local values may be private: returned only on request, never logged or "
-                                     "stored."),
+        Limitation("android_anr", "Android spares only the debug app (attached with launch) from ANRs: a stop "
+                                  "holding another app's main thread about 5 s with input pending shows "
+                                  "\"isn't responding\"."),
+        Limitation("private_values", "Local values may be private: returned on request only, never logged."),
     ),
 )
 #: The limitations in full (attach, get_debugger_capabilities), and as their codes (every other call).
@@ -63,6 +61,10 @@ INVOKE_CAPABILITIES = dataclasses.replace(
     limitations=tuple(lim for lim in CAPABILITIES.limitations if lim.code != "no_invocation"))
 
 
+#: Limitations every session of the profile has, whatever its server flags, platform or target: attach (and
+#: get_debugger_capabilities) say them; every other call names only the rest — what this session's server
+#: flags, platform and target add (no_invocation, android_anr, release_build, …) — to stay ≤ 200 B a call.
+PROFILE_WIDE = frozenset({"no_mutation", "stops_suspend_all", "bytecode_tables", "no_native", "private_values"})
 #: Limitations that hold on one platform only: a JVM session is not told about Android's ANRs.
 PLATFORM_ONLY = {"android_anr": "android"}
 #: Operations of one platform only: ``launch`` starts an Android app (``am start -D``); a JVM is started by
@@ -85,6 +87,13 @@ def capabilities_for(allow_invoke: bool, platform: str | None = None
     capabilities = INVOKE_CAPABILITIES if allow_invoke else CAPABILITIES
     found = [lim for lim in capabilities.limitations if PLATFORM_ONLY.get(lim.code, platform) == platform]
     return capabilities, tuple(lim.text for lim in found), tuple(lim.code for lim in found)
+
+
+def brief(capabilities: Capabilities, platform: str | None) -> CapabilitiesBrief:
+    """The capabilities as attach's envelope answers them (:class:`CapabilitiesBrief`)."""
+    operations = operations_on(capabilities, platform) if platform else capabilities.operations
+    return CapabilitiesBrief(capabilities.profile, operations, capabilities.jdk_required,
+                             tuple(LimitationRef(lim.code) for lim in capabilities.limitations))
 
 
 async def describe_prerequisites(adb: AdbClient, serial: str) -> Prerequisites:

@@ -13,15 +13,25 @@ import dataclasses
 import enum
 import re
 import time
+import types
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import TypeAdapter
 
 from jdwp.debugger import Cleanup
 
 from .failures import ErrorBody
-from .results import Capabilities, CapabilitiesRef, EventsPage, RingEvent, SessionState, Target, TargetRef, optional
+from .results import (
+    CapabilitiesBrief,
+    CapabilitiesRef,
+    EventsPage,
+    RingEvent,
+    SessionState,
+    Target,
+    TargetRef,
+    optional,
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -32,7 +42,7 @@ class SessionFields:
     device: str | None = None
     target: Target | TargetRef | None = None
     state: SessionState | None = None
-    capabilities: Capabilities | CapabilitiesRef | None = None
+    capabilities: CapabilitiesBrief | CapabilitiesRef | None = None
     limitations: tuple[str, ...] | None = None
     cleanup: Cleanup | None = None
 
@@ -45,7 +55,7 @@ class Envelope:
     target: Target | TargetRef | None
     state: SessionState | None
     captured_at_ms: int
-    capabilities: Capabilities | CapabilitiesRef | None
+    capabilities: CapabilitiesBrief | CapabilitiesRef | None
     limitations: tuple[str, ...] | None
     cleanup: Cleanup | None
     result: Any = optional()
@@ -173,7 +183,7 @@ def jsonable(obj: Any) -> Any:
 
 # --- the output schema -----------------------------------------------------------------------------
 
-def output_schema(result_type: type | None) -> dict[str, Any]:
+def output_schema(result_type: type | types.UnionType | None) -> dict[str, Any]:
     """The envelope's JSON schema, derived from :class:`Envelope`, with ``result`` of ``result_type``.
 
     The envelope's own fields are exact (types, enums, nullability, what is required); the records inside
@@ -194,7 +204,8 @@ def output_schema(result_type: type | None) -> dict[str, Any]:
     if result_type is None or result_type is EventsPage:
         del properties["result"]
     else:
-        properties["result"] = {"type": "object", "title": result_type.__name__}
+        properties["result"] = {"type": "object", "title": " | ".join(kind.__name__ for kind in get_args(result_type))
+                                if isinstance(result_type, types.UnionType) else result_type.__name__}
     if result_type is not EventsPage:
         for name in ("events", "next_cursor", "overflow", "timed_out"):
             del properties[name]

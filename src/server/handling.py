@@ -16,7 +16,7 @@ from typing import Any
 import trio
 from pydantic import ValidationError
 
-from .capabilities import capabilities_for
+from .capabilities import PROFILE_WIDE, brief, capabilities_for
 from .debug_session import DebugSession
 from .envelope import Answer, SessionFields, envelope
 from .failures import ErrorBody, ToolFailure, failure_of
@@ -27,19 +27,23 @@ log = logging.getLogger("pyjdwp.server")
 
 
 def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields:
-    """The envelope's session fields. Capabilities, limitations and the target's facts go out in full only
-    where ``full`` (attach, get_debugger_capabilities): elsewhere by their profile, codes and identity,
-    since every response repeats them and tokens are an agent's cost."""
+    """The envelope's session fields. Where ``full`` (attach) the target's identity, the capabilities in
+    brief (profile, this platform's operations, the limitations' codes) and the limitations' texts that hold
+    here, each said once (the VM's facts are attach's ``result.vm``); elsewhere the profile, the target's
+    identity only and the codes of what this session adds to the profile's limitations, since every
+    response repeats them and tokens are an agent's cost (DESIGN.md §8.6)."""
     if session is None:
         return SessionFields()
     target = session.target
-    capabilities, texts, codes = capabilities_for(session.config.allow_invoke, target.platform if target else None)
+    platform = target.platform if target else None
+    capabilities, texts, codes = capabilities_for(session.config.allow_invoke, platform)
     own = session.facts.limitations  # this target's: a release build, a non-debuggable app
     if full:
-        return SessionFields(session.id, session.device, target, session.state, capabilities,
-                             texts + tuple(x.text for x in own), session.cleanup)
+        return SessionFields(session.id, session.device, target.identity() if target else None, session.state,
+                             brief(capabilities, platform), texts + tuple(x.text for x in own), session.cleanup)
+    added = tuple(code for code in codes if code not in PROFILE_WIDE)
     return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
-                         capabilities.compact(), codes + tuple(x.code for x in own), session.cleanup)
+                         capabilities.compact(), added + tuple(x.code for x in own), session.cleanup)
 
 
 def _json(value: Any) -> str:

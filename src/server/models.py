@@ -20,7 +20,8 @@ MAX_SAFE_INT = 2**53 - 1
 
 Text = Annotated[str, Field(min_length=1, max_length=512)]
 PositiveInt = Annotated[StrictInt, Field(ge=1, le=MAX_SAFE_INT)]
-Timeout = Annotated[StrictInt, Field(ge=100, le=30000, description="Milliseconds this call may take (100–30000).")]
+#: Milliseconds a call may take (the server's ``instructions`` say so once, for every tool).
+Timeout = Annotated[StrictInt, Field(ge=100, le=30000)]
 
 
 class Input(BaseModel):
@@ -30,10 +31,8 @@ class Input(BaseModel):
 class LaunchInput(Input):
     """Start the app for debugging instead of attaching to a running process (android only)."""
 
-    activity: Text | None = Field(
-        default=None, description="Activity to start: a class name (com.example.app.MainActivity) or one "
-                                  "relative to the package (.MainActivity); default the launcher activity.")
-    clearData: StrictBool = Field(default=False, description="Clear the app's data (pm clear) first.")
+    activity: Text | None = None
+    clearData: StrictBool = False
 
     @field_validator("activity")
     @classmethod
@@ -47,11 +46,6 @@ class LaunchInput(Input):
             raise ValueError(str(exc)) from None
 
 
-#: How a target is given, for the descriptions of the tools that take one.
-TARGET_HELP = ('Target: {"platform": "android", "deviceId": <adb serial>, "appId": <package>, "processId"?: '
-               '<pid>} or {"platform": "jvm", "address": "127.0.0.1:5005"}.')
-
-
 class TargetInput(Input):
     """Which process to debug: an Android app's process, or a JVM listening for a debugger.
 
@@ -59,15 +53,11 @@ class TargetInput(Input):
     ``platform: "jvm"`` takes ``address``. Fields of the other platform are rejected.
     """
 
-    platform: Literal["android", "jvm"] = Field(description='"android" (adb device + app) or "jvm" (host:port).')
-    deviceId: Text | None = Field(default=None, description="android: the device serial as `adb devices` lists it.")
-    appId: Text | None = Field(default=None, description="android: the app's package name, e.g. com.example.app.")
-    processId: PositiveInt | None = Field(
-        default=None, description="android: the pid, needed only when the app runs several debuggable processes.")
-    address: Text | None = Field(
-        default=None, description="jvm: host:port ([v6]:port) of a JVM started with -agentlib:jdwp=transport="
-                                  "dt_socket,server=y,address=...; a name is resolved once and every address it "
-                                  "resolves to must be loopback, unless the server allows remote JVMs.")
+    platform: Literal["android", "jvm"]
+    deviceId: Text | None = Field(default=None, description="android: adb serial.")
+    appId: Text | None = Field(default=None, description="android: package.")
+    processId: PositiveInt | None = Field(default=None, description="android: if several.")
+    address: Text | None = Field(default=None, description="jvm: host:port.")
     timeoutMs: Timeout = 10000
 
     @model_validator(mode="after")
@@ -89,10 +79,9 @@ class TargetInput(Input):
         return self
 
 
-AttachTimeout = Annotated[StrictInt, Field(
-    ge=100, le=120000, description="Milliseconds this call may take (100–120000; default 60000: on Android the "
-                                   "first reply waits for ART to load the debugger agent, which can take many "
-                                   "seconds on a big app).")]
+#: attach_debugger's: on Android the first reply waits for ART to load the debugger agent, which can take
+#: many seconds on a big app (docs/tools.md).
+AttachTimeout = Annotated[StrictInt, Field(ge=100, le=120000)]
 
 
 class AttachInput(TargetInput):
@@ -103,9 +92,7 @@ class AttachInput(TargetInput):
     timeoutMs: AttachTimeout = 60000
 
     launch: LaunchInput | None = Field(
-        default=None, description="android only: start the app waiting for a debugger (force-stopping it "
-                                  "first) and attach before its code runs; the session starts paused on a stop "
-                                  "of reason launch, and resume_debugger starts the app.")
+        default=None, description="android: start it waiting for a debugger (starts paused).")
 
     @model_validator(mode="after")
     def _launch_starts_a_new_process(self) -> AttachInput:
@@ -128,7 +115,7 @@ class AttachInput(TargetInput):
 
 
 class SessionInput(Input):
-    debugSessionId: Text = Field(description="The id attach_debugger returned.")
+    debugSessionId: Text
     timeoutMs: Timeout = 10000
 
 

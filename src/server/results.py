@@ -101,6 +101,10 @@ class JvmTarget:
         facts are in attach's answer."""
         return JvmTargetRef(self.platform)
 
+    def identity(self) -> JvmTarget:
+        """The target as attach's envelope names it: without ``vm``, which attach's ``result.vm`` holds."""
+        return JvmTarget(self.platform, self.address, self.requested_address)
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class JvmTargetRef:
@@ -123,6 +127,10 @@ class AndroidTarget:
     def compact(self) -> AndroidTarget:
         """The target as every session call repeats it: identity and VM facts are in attach's answer."""
         return AndroidTarget(self.platform, self.app_id, self.pid, self.process_name)
+
+    def identity(self) -> AndroidTarget:
+        """The target as attach's envelope names it: without ``vm``, which attach's ``result.vm`` holds."""
+        return dataclasses.replace(self, vm=None)
 
 
 Target = JvmTarget | AndroidTarget
@@ -165,6 +173,26 @@ class Capabilities:
 
     def compact(self) -> CapabilitiesRef:
         return CapabilitiesRef(self.profile)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LimitationRef:
+    """A limitation by its code (its text is in ``limitations`` beside it, or get_debugger_capabilities')."""
+
+    code: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CapabilitiesBrief:
+    """The capabilities as attach's envelope answers them: the profile, the operations this target's platform
+    supports, and the profile's limitations by code (their texts, where they hold on this platform, are the
+    envelope's ``limitations``); ``limits`` and each text are get_debugger_capabilities'. Said once each:
+    attach's answer is ≤ 1.2 KB (DESIGN.md §8.6)."""
+
+    profile: str
+    operations: tuple[str, ...]
+    jdk_required: bool
+    limitations: tuple[LimitationRef, ...]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -320,6 +348,26 @@ EventKind = Literal["stopped", "breakpoint_verified", "breakpoint_rejected", "te
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class LogpointPlace:
+    """Where a logpoint hit, as its event says it: class, method and line; the source file only for Kotlin
+    code inlined from another function (then ``source`` and ``line`` are that function's). The code index
+    says nothing the breakpoint's locations do not: left out, as logpoint events come by the hundred
+    (DESIGN.md §8.6)."""
+
+    class_name: str
+    method: str
+    line: int | None
+    source: str | None = optional()
+    inlined: bool = dataclasses.field(default=False, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+    @classmethod
+    def of(cls, where: SourcePosition) -> LogpointPlace:
+        return cls(where.class_name, where.method, where.line, where.source if where.inlined else None,
+                   where.inlined, where.truncated_names)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class RingEvent:
     """One event of a session's ring; which of the optional fields it has depends on ``kind``."""
 
@@ -337,7 +385,7 @@ class RingEvent:
     # session were counted but not captured since the previous logpoint event (over 100 a second).
     breakpoint_id: str | None = optional()
     thread_name: str | None = optional()
-    location: SourcePosition | None = optional()
+    location: LogpointPlace | None = optional()
     captured_at_ms: int | None = optional()
     dropped: int | None = optional()
     condition_error: str | None = optional()

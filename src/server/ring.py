@@ -18,7 +18,7 @@ from jdwp.debugger import LogpointHit, Stop
 
 from .envelope import now_ms
 from .failures import ToolFailure
-from .results import AnyBreakpointAnswer, EventKind, RingEvent
+from .results import AnyBreakpointAnswer, EventKind, LogpointPlace, RingEvent
 
 CAPACITY = 256
 MAX_READ = 100
@@ -50,9 +50,10 @@ class EventRing:
                truncated_names: tuple[str, ...] = (), warning: str | None = None,
                logpoint: LogpointHit | None = None) -> RingEvent:
         if logpoint is not None:
+            where = logpoint.location
             event = RingEvent(self._next, now_ms(), kind, message=logpoint.message,
                               truncated_names=logpoint.truncated_names, breakpoint_id=logpoint.breakpoint_id,
-                              thread_name=logpoint.thread_name, location=logpoint.location,
+                              thread_name=logpoint.thread_name, location=LogpointPlace.of(where) if where else None,
                               captured_at_ms=logpoint.captured_at_ms, dropped=logpoint.dropped,
                               condition_error=logpoint.condition_error)
         else:

@@ -20,13 +20,72 @@ from typing import Any
 import mcp_types as types
 
 from .envelope import output_schema
+from .models import MAX_SAFE_INT
 from .tool_list import LIST_FILE
 from .tools import TOOLS, Tool
 
+#: Bounds every input has, which the server's ``instructions`` state once instead of every field repeating
+#: them (a model reads every definition every turn: DESIGN.md §8.6's budget): strings 1–512 characters,
+#: integers 0 or 1 to 2^53−1, ``timeoutMs``' default 10000. The models still check them; only the schema is
+#: quiet. (``timeoutMs`` keeps its bounds, and every input ``additionalProperties: false``: a client may check
+#: its arguments against them before it sends a call.)
+_STANDARD_TIMEOUT = 10000
+_STANDARD_BOUNDS = ({"minLength": 1, "maxLength": 512}, {"minimum": 1, "maximum": MAX_SAFE_INT},
+                    {"minimum": 0, "maximum": MAX_SAFE_INT}, {"maximum": MAX_SAFE_INT})
+
+
+def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """An input model's JSON schema as a model reads it, with what says nothing left out: pydantic's titles
+    (the property names again), the model's docstring, ``null`` as the alternative of an optional field
+    (leaving it out is how a client omits it; ``null`` is still accepted), the standard bounds and
+    ``timeoutMs``' default, a string enum's type, an ``anyOf`` of bare types (a type list instead), and
+    ``$defs`` (a nested model is written where it is used)."""
+    defs = schema.get("$defs", {})
+
+    def node(value: Any) -> Any:
+        if isinstance(value, list):
+            return [node(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if "$ref" in value:
+            return node(defs[value["$ref"].rsplit("/", 1)[-1]]) | {k: node(v) for k, v in value.items() if k != "$ref"}
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if key in ("title", "$defs"):
+                continue
+            out[key] = {name: field(prop) for name, prop in item.items()} if key == "properties" else node(item)
+        choices = out.get("anyOf")
+        if out.pop("nullable", False):  # a field whose null means something (clear it) keeps it
+            if out.get("default", ...) is None:
+                del out["default"]  # left out, it is unchanged: not the same as null
+        elif choices and {"type": "null"} in choices and out.get("default", ...) is None:
+            rest = [c for c in choices if c != {"type": "null"}]
+            del out["anyOf"], out["default"]
+            out = (rest[0] | out) if len(rest) == 1 else {"anyOf": rest, **out}
+        choices = out.get("anyOf")
+        if choices and all(set(c) == {"type"} and isinstance(c["type"], str) for c in choices):
+            out["type"] = [c["type"] for c in out.pop("anyOf")]  # {"type": ["string", "null"]}: the same, shorter
+        for bounds in _STANDARD_BOUNDS:
+            if all(out.get(k) == v for k, v in bounds.items()):
+                for k in bounds:
+                    del out[k]
+        if "enum" in out and out.get("type") == "string" and all(isinstance(v, str) for v in out["enum"]):
+            del out["type"]  # the enum says it
+        return out
+
+    def field(prop: Any) -> Any:
+        out = node(prop)
+        if out.get("default") == _STANDARD_TIMEOUT and out.get("maximum") == 30000:
+            del out["default"]  # timeoutMs as most tools take it: the instructions give its default
+        return out
+
+    top: dict[str, Any] = node(schema)
+    top.pop("description", None)  # the input model's docstring: for developers
+    return top
+
 
 def tool_definition(tool: Tool) -> types.Tool:
-    schema = tool.model.model_json_schema()
-    schema.pop("title", None)
+    schema = compact_schema(tool.model.model_json_schema())
     return types.Tool(
         name=tool.name,
         title=tool.title,

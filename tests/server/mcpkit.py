@@ -17,7 +17,9 @@ that kill a JVM or need a fresh one use the root ``debuggee`` fixture. The adb t
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,10 +28,12 @@ from typing import Any
 
 import trio
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from server import Config, build_server
 from server.failures import CODES
 from support.jvm import LISTENING, Debuggee, find_mark
+from support.live import unavailable
 
 ENVELOPE_KEYS = {"success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",
                  "limitations", "cleanup"}
@@ -125,6 +129,23 @@ class Mcp:
         event, cursor = await self.wait_for(sid, "stopped", cursor)
         assert bp["result"]["breakpoint_id"] in event["stop"]["breakpoint_ids"]
         return event["stop"], cursor
+
+
+SCRIPT = Path(sys.executable).with_name("pyjdwp-mcp")  # the console script the package installed
+
+
+@asynccontextmanager
+async def stdio_mcp(stderr_path: Path, *args: str) -> AsyncIterator[Mcp]:
+    """The installed ``pyjdwp-mcp`` over stdio (at ``--log-level debug``, its stderr to ``stderr_path``),
+    with a client on it; the source tree under test first (PYTHONPATH, as the test run has it)."""
+    if not SCRIPT.is_file():
+        unavailable(f"the console script {SCRIPT} is not installed (pip install -e .)")
+    with stderr_path.open("w") as errlog:
+        env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else None
+        transport = stdio_client(StdioServerParameters(command=str(SCRIPT), args=["--log-level", "debug", *args],
+                                                       env=env), errlog=errlog)
+        async with Client(transport) as client:
+            yield Mcp(client)
 
 
 @asynccontextmanager

@@ -25,7 +25,7 @@ TOOL_NAMES = {
     "get_debugger_capabilities", "attach_debugger", "get_debugger_state", "set_debugger_breakpoint",
     "remove_debugger_breakpoint", "wait_for_debugger_event", "get_debugger_stack", "get_debugger_locals",
     "get_debugger_object", "evaluate_debugger_expression", "step_debugger", "resume_debugger", "detach_debugger",
-    "get_debugger_threads", "pause_debugger", "set_debugger_exception_breakpoint",
+    "get_debugger_threads", "pause_debugger", "set_debugger_exception_breakpoint", "update_debugger_breakpoint",
 }
 READ_ONLY = {"get_debugger_capabilities", "get_debugger_state", "wait_for_debugger_event", "get_debugger_stack",
              "get_debugger_locals", "get_debugger_object", "evaluate_debugger_expression", "get_debugger_threads"}
@@ -127,8 +127,7 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
 
             summed = await evaluate("big + 1")
             assert summed["success"] and summed["result"] == {
-                "kind": "primitive", "value": str((1 << 60) + 8), "truncated": False, "length": None,
-                "object_id": None}
+                "kind": "primitive", "value": str((1 << 60) + 8), "truncated": False}  # no length, no object_id
             element = (await evaluate("mixed[1]"))["result"]
             assert element["runtime_type"] == "java.lang.Integer" and element["object_id"] == (
                 mixed["result"]["elements"][1]["object_id"])  # the session's handle, as get_debugger_object gave

@@ -11,45 +11,26 @@ against a real OpenJDK 17 (``Loops``): DESIGN.md §7.1 and §7.5.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcpkit import Mcp, heartbeats_continue, wait_for_line
+from mcpkit import Mcp, heartbeats_continue, stdio_mcp, wait_for_line
 
 from support.jvm import Debuggee, debuggees, find_mark
-from support.live import require_tool, unavailable
+from support.live import require_tool
 
 pytestmark = pytest.mark.live
 
 LOOPS = "com.example.debuggee.Loops"
 STEP_LINE = find_mark("loops-step")[1]
-SCRIPT = Path(sys.executable).with_name("pyjdwp-mcp")
 
 
 @pytest.fixture
 def loops(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, LOOPS, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def stdio_mcp(stderr_path: Path) -> AsyncIterator[Mcp]:
-    if not SCRIPT.is_file():
-        unavailable(f"the console script {SCRIPT} is not installed (pip install -e .)")
-    with stderr_path.open("w") as errlog:
-        # The source tree under test first (PYTHONPATH, as the test run has it), not only the installed copy.
-        env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else None
-        transport = stdio_client(StdioServerParameters(command=str(SCRIPT), args=["--log-level", "debug"], env=env),
-                                 errlog=errlog)
-        async with Client(transport) as client:
-            yield Mcp(client)
 
 
 async def events_until(mcp: Mcp, sid: str, kind: str, cursor: int = 0) -> tuple[list[dict[str, Any]], int]:

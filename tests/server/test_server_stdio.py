@@ -8,7 +8,7 @@ control stdin's EOF and signals exactly), and with a third-party client, the MCP
   and the JVM runs on;
 - Java text JSON cannot carry raw (a lone surrogate in a local) answers escaped, and the process lives on;
 - a pause (pause_debugger) that the server's shutdown releases;
-- the Inspector CLI (pinned) lists the sixteen tools and calls get_debugger_capabilities.
+- the Inspector CLI (pinned) lists every tool and calls get_debugger_capabilities.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 from mcpkit import SECRET, VAULT, WORKER, Mcp, agent_address, attached, heartbeats_continue, line_of, wait_for_line
 
+from server.tools import TOOLS
 from support.jvm import Debuggee
 from support.live import unavailable
 
@@ -55,11 +56,11 @@ async def test_stdio_end_to_end(script: str, shared_jvm: Debuggee, tmp_path: Pat
     with trio.fail_after(90):
         await wait_for_line(shared_jvm, f"^loaded {VAULT}$", after=mark)
         with stderr_path.open("w") as errlog:
-            transport = stdio_client(StdioServerParameters(command=script, args=["--log-level", "debug"]),
-                                     errlog=errlog)
+            transport = stdio_client(StdioServerParameters(command=script, args=["--log-level", "debug"],
+                                                           env=_source_tree()), errlog=errlog)
             async with Client(transport) as client:
                 mcp = Mcp(client)
-                assert len((await client.list_tools()).tools) == 16
+                assert len((await client.list_tools()).tools) == len(TOOLS)
                 sid = await mcp.attach_jvm(shared_jvm)
                 stop, cursor = await mcp.stop_at(sid, VAULT, line_of("vault-secret"))
                 ids = {"debugSessionId": sid, "stopId": stop["stop_id"]}
@@ -271,7 +272,8 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
     env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_cache": str(_npm_cache(tmp_path))}
 
     async def inspector(*args: str) -> Any:
-        run = await trio.run_process([npx, "-y", package, "--cli", script, *args], capture_stdout=True,
+        server_env = [f"-e{key}={value}" for key, value in (_source_tree() or {}).items()]
+        run = await trio.run_process([npx, "-y", package, "--cli", *server_env, script, *args], capture_stdout=True,
                                      capture_stderr=True, check=False, env=env)
         stderr = run.stderr.decode(errors="replace")
         if run.returncode != 0 and re.search(r"ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|E404|network", stderr):
@@ -281,7 +283,7 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
 
     with trio.fail_after(240):
         listed = await inspector("--method", "tools/list")
-        assert len(listed["tools"]) == 16
+        assert len(listed["tools"]) == len(TOOLS)
         assert all(t["annotations"]["readOnlyHint"] in (True, False) for t in listed["tools"])
         called = await inspector("--method", "tools/call", "--tool-name", "get_debugger_capabilities",
                                  "--tool-arg", "platform=jvm", "--tool-arg",
@@ -290,6 +292,12 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
     body = json.loads(called["content"][0]["text"])
     assert body == called["structuredContent"] and body["success"] is True
     assert body["result"]["prerequisites"]["jdk_required"] is False
+
+
+def _source_tree() -> dict[str, str] | None:
+    """The server's environment beside the default: the source tree under test first (PYTHONPATH, as the test
+    run has it), not only the installed copy."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else None
 
 
 def _npm_cache(tmp_path: Path) -> Path:

@@ -4,6 +4,8 @@ the tool, holding its description and handler (and its own input model and resul
 from __future__ import annotations
 
 import pkgutil
+import types
+from typing import get_args
 
 import server.tools
 from server.tools import BY_NAME, TOOLS
@@ -21,7 +23,8 @@ def test_what_a_tool_module_defines_is_its_own_or_shared() -> None:
     for tool in TOOLS:
         home = f"server.tools.{tool.name}"
         assert tool.handler.__module__ == home, tool.name
-        for kind in (tool.model, tool.result):
+        results = get_args(tool.result) if isinstance(tool.result, types.UnionType) else (tool.result,)
+        for kind in (tool.model, *results):
             assert kind.__module__ == home or kind.__module__.startswith(SHARED), (tool.name, kind)
 
 

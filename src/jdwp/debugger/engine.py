@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 import trio
@@ -75,7 +75,7 @@ from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.exceptions import exception_request
-from .requests.hits import plan_hits
+from .requests.hits import KEEP, Keep, plan_hits
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 
@@ -252,6 +252,43 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             await self.breakpoints.remove(breakpoint_id)
+
+    async def remove_breakpoints(self, breakpoint_ids: Sequence[str] | None = None) -> list[str]:
+        """Remove several breakpoints — every one held when ``breakpoint_ids`` is ``None`` — their requests
+        cleared in one write (``EventRequest.Clear`` (15,2) each); removing one again is fine. Returns the IDs
+        removed: those given, or those that were held.
+
+        Raises:
+            NotFound: an ID this session never issued; nothing is removed.
+            EngineClosed: the session has ended.
+        """
+        self._check_open()
+        async with self._lock:
+            ids = [bp.breakpoint_id for bp in self.breakpoints.all()] if breakpoint_ids is None else list(
+                dict.fromkeys(breakpoint_ids))
+            await self.breakpoints.remove_many(ids)
+            return ids
+
+    async def update_breakpoint(self, breakpoint_id: str, *, condition: str | Keep | None = KEEP,
+                                hit_count: int | Keep | None = KEEP, log_message: str | Keep | None = KEEP,
+                                enabled: bool | None = None) -> AnyBreakpoint:
+        """Change one breakpoint in place: ``condition``, ``hit_count``, ``log_message`` (``None`` clears
+        one; left out, it stays), and ``enabled``. Disabled, none of its JDWP requests is made (it stays held,
+        status ``disabled``, counting towards the 100); enabled, it binds anew as when it was set. A line
+        breakpoint whose options change has its requests made again (a hit between the clear and the new
+        requests is not seen). An exception breakpoint takes ``enabled`` only.
+
+        Raises:
+            NotFound: an ID this session never issued, or one removed.
+            InvalidArgument: bad options (a condition that does not parse: ``ExpressionSyntaxError`` with the
+                column), an option the breakpoint does not take, a spent logpoint; nothing changed.
+            EngineClosed: the session has ended.
+        """
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            return await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
+                                                 log_message=log_message, enabled=enabled)
 
     # --- pause, resume and step ----------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from .names import java_prefix
 
-BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
+BreakpointStatus = Literal["pending", "verified", "rejected", "spent", "disabled"]
 StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
@@ -97,14 +97,15 @@ class Place:
 class ValueFields:
     """A value as every summary of one shows it (a variable, an object's field, an element, an expression's
     result): ``kind``, ``value`` as text (a primitive, or a string cut at 256 units), whether it was cut,
-    a string's or array's ``length``, the session's ``object_id`` of an object and its ``runtime_type``."""
+    a string's or array's ``length``, the session's ``object_id`` of an object and its ``runtime_type`` (each
+    left out where it does not apply to the kind)."""
 
     __slots__ = ()
     kind: str
     value: str | None
     truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
@@ -450,6 +451,8 @@ class Local(ValueFields, _LocalHead):
     object's class, which may be narrower than the declared ``type``. A variable the VM could not read
     has kind ``unavailable`` and the VM's ``reason`` (e.g. ``INVALID_SLOT``). ``captured`` marks a
     variable of an enclosing method that a lambda or local class captured (read from a field of ``this``).
+    ``length`` and ``object_id`` are left out of the JSON where they do not apply (a primitive, ``null``):
+    an agent pays for every key it reads (DESIGN.md §8.6).
     """
 
     kind: LocalKind  # keeps its place in :class:`ValueFields`

@@ -10,6 +10,7 @@ result; :mod:`..handling` wraps it in the envelope, the deadline and the error m
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
@@ -77,8 +78,9 @@ class Tool:
     description: str
     model: type[BaseModel]
     handler: Handler
-    #: What ``result`` holds (its schema is the tool's output schema); an EventsPage stands beside it.
-    result: type
+    #: What ``result`` holds (its schema is the tool's output schema), one record type or a union of them; an
+    #: EventsPage stands beside it.
+    result: type | types.UnionType
     read_only: bool
     #: Calling it again with the same input changes nothing more (MCP's idempotentHint).
     idempotent: bool

@@ -8,28 +8,21 @@ from jdwp.debugger import OMIT_EMPTY, Stop
 
 from ..debug_session import DebugSession
 from ..launching import anr_warning
-from ..models import TARGET_HELP, AttachInput
-from ..results import AndroidTarget, LaunchFacts, Target, VmFacts, optional
+from ..models import AttachInput
+from ..results import AndroidTarget, LaunchFacts, VmFacts, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Attach to a running, debuggable process and start a session; returns debug_session_id. The app keeps "
-    "running — unless it waits for a debugger (a JVM started with suspend=y): then the state is paused on a "
-    "vm_start stop before main; set breakpoints, then resume_debugger. One session per device (per address "
-    "for a JVM), four per server. " + TARGET_HELP +
-    " If the app runs several debuggable processes, pass processId (PROCESS_AMBIGUOUS lists them). "
-    "Android start-up code (Application.onCreate, the first Activity.onCreate): pass launch: {activity?, "
-    "clearData?} — the app is force-stopped, started waiting for a debugger (the launcher activity when "
-    "activity is omitted) and held before its code runs: state paused on a stop of reason launch; set "
-    "breakpoints, then resume_debugger starts it. An app already waiting for a debugger is held the same "
-    "way. target.app.anr_exempt says whether Android spares the app ANRs (only a launched app is): "
-    "otherwise keep stops under about 5 s. Next: set_debugger_breakpoint, then wait_for_debugger_event.")
+    "Attach and start a session. A JVM with suspend=y, or a launch, starts paused: set breakpoints, then "
+    "resume_debugger.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class AttachResult:
+    """What attach answers beside the envelope, which has the target's identity and the capabilities: the
+    session, and the VM (its facts said once, here)."""
+
     debug_session_id: str
-    target: Target
     vm: VmFacts | None
     #: How long the VM took to answer its first command (on Android: loading the JDWP agent).
     first_reply_ms: int | None = optional()
@@ -57,7 +50,7 @@ def _attached(session: DebugSession) -> AttachResult:
     facts = session.facts
     stop = session.current_stop()
     warning = anr_warning(session.anr_exempt, at_attach=True) if isinstance(session.target, AndroidTarget) else None
-    return AttachResult(session.id, session.target, session.target.vm, facts.first_reply_ms,
+    return AttachResult(session.id, session.target.vm, facts.first_reply_ms,
                         facts.release_build_likely, facts.warnings, session.launch, stop, warning)
 
 

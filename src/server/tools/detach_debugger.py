@@ -11,10 +11,8 @@ from ..results import optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "End a session: clear its breakpoints and requests, release its suspensions so the app runs on, close the "
-    "connection (and any adb forward). Idempotent; if cleanup.status is failed, call it again to retry. "
-    "Returns within timeoutMs: a slower cleanup goes on in the background (state detaching, cleanup.status "
-    "pending); call it again to wait for the end. Never kills the app.")
+    "End a session: clear breakpoints, release suspensions, disconnect; the app runs on. Call again to retry a "
+    "failed cleanup.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -9,15 +9,13 @@ from android import AdbError, discover
 from ..capabilities import capabilities_for, describe_prerequisites, operations_on
 from ..failures import ErrorBody
 from ..launching import debug_states
-from ..models import TARGET_HELP, TargetInput
-from ..results import AndroidTarget, JvmFacts, Prerequisites, StartIdentity, optional
+from ..models import TargetInput
+from ..results import AndroidTarget, JvmFacts, Limits, Prerequisites, StartIdentity, optional
 from ..targets import check_jvm_address, device_key
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Check, without attaching, whether a target can be debugged: adb and device state, the app's candidate "
-    "processes (pid, name, uid, start identity, debuggable, busy), supported operations and limitations. "
-    "No JDK is needed. " + TARGET_HELP + " Next: attach_debugger with the same target.")
+    "Check a target without attaching: adb, device, candidate processes, operations, limitations.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,6 +38,9 @@ class CapabilitiesResult:
     supported_operations: tuple[str, ...]
     limitations: tuple[str, ...]
     busy_note: str
+    #: The server's bounds (sessions, breakpoints, frames, string characters, events): said here, before an
+    #: attach, and not in every attach's answer.
+    limits: Limits | None = optional()
 
 
 async def get_capabilities(call: Call) -> CapabilitiesResult:
@@ -71,7 +72,7 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
     return CapabilitiesResult(
         prerequisites, tuple(candidates), operations_on(capabilities, inp.platform), limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "
-        "at attach, as DEBUGGER_BUSY")
+        "at attach, as DEBUGGER_BUSY", capabilities.limits)
 
 
 TOOL = Tool("get_debugger_capabilities", "Check debugger prerequisites", DESCRIPTION,

@@ -8,12 +8,7 @@ from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Read the local variables live at a frame (from get_debugger_stack) of the current stop: name, type, kind "
-    "(primitive, null, string, object, array), value as text (strings cut to 256 characters, with length), "
-    "object_id for objects; `this` separately. At most 100 (truncated: true beyond). availability is "
-    "unavailable when the class has no variable table (ABSENT_INFORMATION) or the frame is a native method's "
-    "(NATIVE_METHOD), unknown when the table is empty (EMPTY_OR_UNAVAILABLE_VARIABLE_METADATA). Values may be "
-    "private: they are returned only here, never logged.")
+    "Local variables of a frame: name, type, kind, value, object_id; this apart; availability says why none.")
 
 
 class LocalsInput(SessionInput):

@@ -12,11 +12,8 @@ from ..models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "List frames of the stopped thread: frame_id, index (0 = top), class_name, method, source, line, "
-    "code_index. Needs the current stop's stopId and threadId. Paginate with offset and limit (default 20, "
-    "max 100); total is capped at 1000 frames per stop; next_offset is null on the last page. IDs expire "
-    "when the stop ends (DEBUGGER_STALE_REFERENCE). In coroutine code the first page adds async_frames: the "
-    "awaiting continuations (line, label, spilled) and the coroutine. Next: get_debugger_locals with a frame_id.")
+    "Frames of a stopped thread, top first: frame_id, class_name, method, source, line. Paged: offset, limit, "
+    "next_offset. Coroutine code adds async_frames.")
 
 
 class StackInput(SessionInput):

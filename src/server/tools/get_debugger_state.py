@@ -11,9 +11,7 @@ from ..results import AnyBreakpointAnswer, SessionState
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Read a session's state (attaching, running, paused, detaching, detached, disconnected, failed), its "
-    "current stop (stop_id, thread_id, location), every breakpoint with its status, the terminal reason "
-    "and cleanup. Works for ended sessions for 10 minutes.")
+    "A session's state, current stop, breakpoints, terminal reason and cleanup.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

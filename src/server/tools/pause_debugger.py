@@ -10,12 +10,7 @@ from ..models import SessionInput
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Suspend every thread of the app now (one VirtualMachine.Suspend that this session owns) as a stop with "
-    "reason pause and no thread of its own (thread_id null); returns it (also a stopped event). Then "
-    "get_debugger_threads with its stopId for thread IDs, stacks and deadlocks; step_debugger a thread, or "
-    "resume_debugger to release exactly this pause. The pause limit applies as for any stop; detach releases "
-    "it. Breakpoints hit meanwhile queue and arrive after resume. Already paused (a stop is current): "
-    "DEBUGGER_BUSY, nothing changed.")
+    "Suspend the whole app as a stop of reason pause; then get_debugger_threads with its stopId.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

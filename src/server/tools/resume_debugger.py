@@ -7,8 +7,7 @@ from ..results import Acknowledged
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Resume from the current stop (stopId): releases exactly the suspension that stop holds. If another stop "
-    "was queued it becomes current and arrives as a stopped event. All IDs of the old stop expire.")
+    "Resume from the current stop (stopId), releasing exactly its suspension.")
 
 
 class ResumeInput(SessionInput):

@@ -12,23 +12,15 @@ from ..results import Acknowledged, AndroidTarget
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step the stopped thread one line: into (enter calls), over (run calls), out (finish the method). "
-    "Needs the current stopId and threadId. Returns acknowledged once the VM accepted the step; the app runs "
-    "and the resulting stop (or a breakpoint of this thread hit first: ended_step) arrives via "
-    "wait_for_debugger_event. Other threads' stops may come first: they list the step in pending_steps, and "
-    "resuming them lets it go on. Step filters (default on; stepFilters: false turns them off) skip JDK, "
-    "Kotlin-runtime and Android-platform classes and synthetic methods. A step over from a native top frame "
-    "(Thread.sleep after a pause) cannot finish: it steps out instead and says so (stepped: out, note). All "
-    "IDs of the current stop expire.")
+    "Step a stopped thread one line (into, over, out); its stop comes via wait_for_debugger_event. Step filters "
+    "skip library code.")
 
 
 class StepInput(SessionInput):
     stopId: Text
     threadId: Text
     kind: Literal["into", "over", "out"]
-    stepFilters: StrictBool = Field(
-        default=True, description="Skip JDK, Kotlin-runtime and Android-platform classes and synthetic methods "
-                                  "(bridges, accessors), as IntelliJ does; false steps wherever the VM goes.")
+    stepFilters: StrictBool = Field(default=True, description="Skip library and synthetic code.")
 
 
 async def step(call: Call) -> Acknowledged:

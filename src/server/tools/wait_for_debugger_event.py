@@ -12,19 +12,14 @@ from ..results import EventsPage
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "
-    "(at most 100): stopped (with stop_id, reason, thread_id, location, breakpoint_ids; reason exception adds "
-    "exception), breakpoint_verified, breakpoint_rejected, logpoint (breakpoint_id, thread_name, location, "
-    "message, captured_at_ms, dropped), breakpoint_spent, terminated (with reason). Pass next_cursor as "
-    "afterSequence next time. overflow: "
-    "true means older events were dropped (the ring keeps 256). timed_out: true (still a success) means "
-    "nothing arrived. Waiting never blocks other calls.")
+    "Wait up to timeoutMs (default 1000) for events after afterSequence (stopped, logpoint, breakpoint_*, "
+    "terminated); pass next_cursor next time.")
 
 
 class WaitInput(Input):
     debugSessionId: Text
     afterSequence: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = Field(
-        default=0, description="Return events with a sequence above this; pass the last next_cursor.")
+        default=0, description="The last next_cursor.")
     timeoutMs: Timeout = 1000
 
 

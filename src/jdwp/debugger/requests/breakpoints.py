@@ -28,6 +28,12 @@ loaded (with a hint in ``reason`` when the name looks mistyped).
 
 At most 100 breakpoints are held at once; removing one frees its place. IDs are never reused in a session,
 so a removed breakpoint's ID stays known (removing it again is fine) and never names a new one.
+
+A breakpoint can be changed in place (:meth:`Breakpoints.update`, DESIGN.md §8.6): its condition, hit count
+and log message, checked before anything changes, then its requests made again (the line's choice of code
+indexes depends on the names they read, a hit's suspend policy on whether it is judged); and disabled —
+every JDWP request of it cleared (breakpoint and class-prepare requests), the breakpoint kept, status
+``disabled`` — or enabled again, bound anew as when it was set.
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ from ..model import (
 )
 from ..names import binary_name_of
 from .exceptions import ExceptionBreakpoints
-from .hits import HitCounts, HitPlan
+from .hits import KEEP, HitCounts, HitOptions, HitPlan, Keep, plan_of, updated_options
 from .line_choice import LineChoice
 from .owned import OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
@@ -107,12 +113,14 @@ class _Entry:
     counts: HitCounts = dataclasses.field(default_factory=HitCounts)
     lambda_choice: LambdaChoice = "all"  # which of the line's locations (:mod:`.lambdas`)
     choosing: LineChoice = dataclasses.field(default_factory=LineChoice)
+    enabled: bool = True  # disabled: no request of it is made, until it is enabled again
 
     def snapshot(self) -> Breakpoint:
         target = self.target
         plan = self.plan
+        status: BreakpointStatus = "disabled" if not self.enabled else "spent" if self.counts.spent else self.status
         return Breakpoint(self.breakpoint_id, target.class_name if isinstance(target, ClassTarget) else None,
-                          self.line, "spent" if self.counts.spent else self.status, tuple(self.locations),
+                          self.line, status, tuple(self.locations),
                           self.reason, target.text if isinstance(target, FileTarget) else None,
                           plan.options if plan else None, self.counts.hits if plan else None,
                           self.counts.dropped if plan and plan.options.action == "log" else None,
@@ -206,6 +214,12 @@ class Breakpoints(OwnedRequests):
             raise InvalidArgument(f"line must be a positive integer, got {line!r}")
         entry = _Entry(self._reserve(), target, line, plan=plan, lambda_choice=lambda_choice)
         self._entries[entry.breakpoint_id] = entry
+        await self._arm(entry)
+        return entry.snapshot()
+
+    async def _arm(self, entry: _Entry) -> None:
+        """Make a breakpoint's requests: watch for its classes, list the loaded ones and bind in them."""
+        target = entry.target
         capabilities = self._symbols.known_capabilities
         if capabilities is None and not self._symbols.version_known:
             capabilities = await self._symbols.capabilities()  # with the version: a round of its own
@@ -224,6 +238,65 @@ class Breakpoints(OwnedRequests):
             hint = near_miss(target, listing.names(), alike)
             if hint is not None:
                 entry.reason = Reason(NEAR_MISS, hint)
+
+    async def _disarm(self, entry: _Entry, *, keep_watches: bool) -> None:
+        """Clear a breakpoint's location requests (and its class-prepare watches unless ``keep_watches``) and
+        forget where it was bound, so that :meth:`_arm` binds it anew."""
+        await self._clear_requests(entry)
+        if not keep_watches:
+            await self._unwatch_all(entry)
+            entry.watches.clear()
+        entry.status, entry.reason = "pending", None
+        entry.locations.clear()
+        entry.bound_types.clear()
+        entry.classes_seen, entry.any_table = 0, False
+        entry.choosing = LineChoice()
+        self.passes.forget(entry.breakpoint_id)
+
+    async def update(self, breakpoint_id: str, *, condition: str | Keep | None = KEEP,
+                     hit_count: int | Keep | None = KEEP, log_message: str | Keep | None = KEEP,
+                     enabled: bool | None = None) -> AnyBreakpoint:
+        """Change one breakpoint in place: its condition, hit count or log message (``None`` clears one,
+        :data:`KEEP` leaves it), and whether it is ``enabled``. A new condition or hit count counts its hits
+        from zero. An exception breakpoint takes ``enabled`` only.
+
+        Raises:
+            NotFound: an ID this session never issued, or one removed.
+            InvalidArgument, ExpressionSyntaxError: bad options, an option the breakpoint does not take, or a
+                spent logpoint. Nothing is changed.
+        """
+        options_given = any(value is not KEEP for value in (condition, hit_count, log_message))
+        if self.exceptions.owns(breakpoint_id):
+            if options_given:
+                raise InvalidArgument(f"{breakpoint_id} is an exception breakpoint: it has no condition, hitCount "
+                                      "or logMessage; it takes enabled only")
+            return await self.exceptions.update(breakpoint_id, enabled)
+        entry = self._entries.get(breakpoint_id)
+        if entry is None:
+            self._check_known(breakpoint_id)
+            raise NotFound(f"breakpoint {breakpoint_id!r} was removed; set a new one")
+        if entry.counts.spent:
+            raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
+                                  "set a new logpoint")
+        before = entry.plan.options if entry.plan else HitOptions()
+        after = updated_options(before, condition, hit_count, log_message)
+        plan = plan_of(after)  # checked before anything changes
+        rearm = after != before
+        if after != before:
+            entry.plan = plan
+            if (after.condition, after.hit_count) != (before.condition, before.hit_count):
+                entry.counts = HitCounts()
+        if enabled is False:
+            if entry.enabled:
+                entry.enabled = False
+                await self._disarm(entry, keep_watches=False)
+        elif not entry.enabled:
+            if enabled:
+                entry.enabled = True
+                await self._arm(entry)
+        elif rearm:
+            await self._disarm(entry, keep_watches=True)
+            await self._arm(entry)
         return entry.snapshot()
 
     async def _watch_and_list(self, entry: _Entry, wanted: list[Watch]) -> tuple[Listing, bool]:
@@ -283,24 +356,43 @@ class Breakpoints(OwnedRequests):
         self._issued += 1
         return self._ids.breakpoint(self._issued)
 
+    def _check_known(self, breakpoint_id: str) -> None:
+        """Raises NotFound unless this session issued ``breakpoint_id`` (held or removed since)."""
+        if self.exceptions.owns(breakpoint_id) or breakpoint_id in self._entries:
+            return
+        number = self._ids.number(breakpoint_id, "bp")
+        if number is None or number > self._issued:
+            raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
+
     async def remove(self, breakpoint_id: str) -> None:
         """Clear exactly this breakpoint's requests. Removing it again is not an error.
 
         Raises:
             NotFound: this session never issued the ID.
         """
-        if self.exceptions.owns(breakpoint_id):
-            await self.exceptions.remove(breakpoint_id)
-            return
-        entry = self._entries.pop(breakpoint_id, None)
-        if entry is None:
-            number = self._ids.number(breakpoint_id, "bp")
-            if number is not None and number <= self._issued:
-                return  # removed before
-            raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
-        await self._clear(entry)
-        await self._unwatch_all(entry)
-        self.passes.forget(breakpoint_id)
+        await self.remove_many([breakpoint_id])
+
+    async def remove_many(self, breakpoint_ids: Iterable[str]) -> None:
+        """Remove several breakpoints, their requests cleared in one write. Removing one again is not an error.
+
+        Raises:
+            NotFound: this session never issued one of the IDs; nothing is removed.
+        """
+        wanted = list(dict.fromkeys(breakpoint_ids))
+        for breakpoint_id in wanted:
+            self._check_known(breakpoint_id)
+        taken: list[ClearRequest] = []
+        for breakpoint_id in wanted:
+            if self.exceptions.owns(breakpoint_id):
+                taken += self.exceptions.take(breakpoint_id)
+                continue
+            entry = self._entries.pop(breakpoint_id, None)
+            if entry is None:
+                continue  # removed before
+            taken += self._take(entry)
+            taken += [request for watch in entry.watches for request in self._prepares.drop(watch)]
+            self.passes.forget(breakpoint_id)
+        await clear_requests(self._vm, taken)
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[AnyBreakpoint]:
         """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
@@ -310,7 +402,8 @@ class Breakpoints(OwnedRequests):
         """
         changed: list[AnyBreakpoint] = list(await self.exceptions.on_class_prepare(event))
         ref = event.type_id
-        entries = [e for e in self._entries.values() if ref not in e.bound_types and not e.counts.spent]
+        entries = [e for e in self._entries.values()
+                   if ref not in e.bound_types and not e.counts.spent and e.enabled]
         if not entries or event.ref_type_tag == TypeTag.ARRAY:
             return changed
         name = self._names[ref] = binary_name_of(event.signature)

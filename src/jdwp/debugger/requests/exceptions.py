@@ -8,7 +8,8 @@ throwable. The VM decides what matches (the class and its subclasses; caught mea
 will handle it). A class that is not loaded yet is *pending*: a class-prepare request on its exact name
 (shared with line breakpoints through :class:`.prepares.PrepareRequests`) binds it when it loads, in every
 loader that loads it later too. The class-prepare request is made before the loaded classes are asked,
-so no class loads unseen between the two.
+so no class loads unseen between the two. A disabled one (:meth:`ExceptionBreakpoints.update`) has none of
+its requests, exception or class-prepare; enabled again, it binds as when it was set.
 
 The exception of a stop (:func:`describe_thrown`) is read without running app code: its runtime class
 (``ObjectReference.ReferenceType`` 9,1), ``Throwable.detailMessage`` through ``ObjectReference.GetValues``
@@ -79,10 +80,12 @@ class _Entry:
     requests: list[int] = dataclasses.field(default_factory=list)  # JDWP exception request IDs
     bound_types: set[int] = dataclasses.field(default_factory=set)
     watch: Watch | None = None
+    enabled: bool = True
 
     def snapshot(self) -> ExceptionBreakpoint:
         r = self.request
         return ExceptionBreakpoint(self.breakpoint_id, r.exception_class, r.caught, r.uncaught,
+                                   "disabled" if not self.enabled else
                                    "verified" if self.status == "verified" else "pending")
 
 
@@ -115,25 +118,46 @@ class ExceptionBreakpoints(OwnedRequests):
         """
         entry = _Entry(self._reserve(), request)
         self._entries[entry.breakpoint_id] = entry
-        name = request.exception_class
+        await self._arm(entry)
+        return entry.snapshot()
+
+    async def _arm(self, entry: _Entry) -> None:
+        """Watch for the class, then bind in every loaded class of that name (at once for every throwable)."""
+        name = entry.request.exception_class
         if name is None:
             await self._bind(entry, ReferenceTypeId(0))
-            return entry.snapshot()
+            return
         entry.watch = (ClassMatch(name),)
         await self._prepares.watch(entry.watch)
         loaded = await self._vm.classes_by_signature(signature_of(name))
         for ref in loaded:
             if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
                 await self._bind(entry, ref.type_id)
+
+    async def update(self, breakpoint_id: str, enabled: bool | None) -> ExceptionBreakpoint:
+        """Disable one (every request of it cleared, in one write; it stays held) or enable it again."""
+        entry = self._entries[breakpoint_id]
+        if enabled is False and entry.enabled:
+            entry.enabled = False
+            await clear_requests(self._vm, self._take_all_of(entry))
+        elif enabled and not entry.enabled:
+            entry.enabled = True
+            await self._arm(entry)
         return entry.snapshot()
 
-    async def remove(self, breakpoint_id: str) -> list[str]:
-        """Clear one exception breakpoint's requests; returns what could not be cleared."""
-        entry = self._entries.pop(breakpoint_id)
-        failures = await self._clear(entry)
+    def take(self, breakpoint_id: str) -> list[ClearRequest]:
+        """Forget one exception breakpoint and return every request of it to clear (its class-prepare request
+        too, unless a line breakpoint shares it)."""
+        return self._take_all_of(self._entries.pop(breakpoint_id))
+
+    def _take_all_of(self, entry: _Entry) -> list[ClearRequest]:
+        taken = self._take(entry)
         if entry.watch is not None:
-            failures += await clear_requests(self._vm, self._prepares.drop(entry.watch))
-        return failures
+            taken += self._prepares.drop(entry.watch)
+            entry.watch = None
+        entry.bound_types.clear()
+        entry.status = "pending"
+        return taken
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[ExceptionBreakpoint]:
         """Bind pending or armed breakpoints on the class just loaded; return those that became verified."""
@@ -142,7 +166,7 @@ class ExceptionBreakpoints(OwnedRequests):
         name = binary_name_of(event.signature)
         changed = []
         for entry in list(self._entries.values()):
-            if entry.request.exception_class != name or event.type_id in entry.bound_types:
+            if not entry.enabled or entry.request.exception_class != name or event.type_id in entry.bound_types:
                 continue
             before = entry.status
             await self._bind(entry, event.type_id)

@@ -15,6 +15,8 @@ count keeps stopping on every later hit.
 from __future__ import annotations
 
 import dataclasses
+import enum
+from typing import Literal
 
 from ..errors import InvalidArgument
 from ..model import HitOptions
@@ -52,6 +54,38 @@ class HitCounts:
     logged: int = 0  # logpoint hits past the hit count (captured or dropped)
     dropped: int = 0  # logpoint hits counted but not captured (the rate limit)
     spent: bool = False
+
+
+class Keep(enum.Enum):
+    """An option that an update leaves as it is (``None`` clears it): ``update_debugger_breakpoint``."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+def updated_options(options: HitOptions, condition: str | Keep | None = KEEP, hit_count: int | Keep | None = KEEP,
+                    log_message: str | Keep | None = KEEP) -> HitOptions:
+    """``options`` with the given ones changed (``None`` clears one; :data:`KEEP` leaves it). Check the
+    result with :func:`plan_hits` before anything is changed."""
+    changes: dict[str, str | int | None] = {}
+    if condition is not KEEP:
+        changes["condition"] = condition
+    if hit_count is not KEEP:
+        changes["hit_count"] = hit_count
+    if log_message is not KEEP:
+        changes["log_message"] = log_message
+    return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
+
+
+def plan_of(options: HitOptions) -> HitPlan | None:
+    """The plan of a line breakpoint's options; ``None`` for a plain breakpoint (no option given).
+
+    Raises:
+        ExpressionSyntaxError, InvalidArgument: as :func:`plan_hits`.
+    """
+    return plan_hits(options) if options != HitOptions() else None
 
 
 def plan_hits(options: HitOptions) -> HitPlan:

@@ -1,0 +1,114 @@
+"""DESIGN.md §8.6's budgets, computed on what the code generates (no JVM): the tool definitions a model is
+given, and the answers the server's own code builds for a JVM session (the envelope every call pays,
+attach's answer, value summaries, logpoint events). tests/server/test_server_budgets.py measures the same
+on a real session over stdio; bench/tool_budget.py prints them against the goals.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from jdwp import IdSizes
+from jdwp.debugger import Local, LogpointHit, SourcePosition
+from server import budgets
+from server.app import INSTRUCTIONS
+from server.capabilities import CAPABILITIES
+from server.config import Config
+from server.debug_session import DebugSession
+from server.envelope import envelope, jsonable
+from server.handling import session_fields
+from server.results import JvmTarget, VmFacts
+from server.ring import EventRing
+from server.tool_schemas import definitions
+from server.tools.attach_debugger import _attached
+
+ENVELOPE_KEYS = {"success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",
+                 "limitations", "cleanup"}
+ADDRESS = "127.0.0.1:50711"  # an ephemeral port: as long as a JVM's address gets
+
+
+def test_all_tool_definitions_fit_the_budget() -> None:
+    listed = definitions()
+    total = budgets.definitions_size(listed)
+    assert total <= budgets.TOOL_DEFINITIONS.held, f"{total} B of tool definitions"
+
+
+def _field_descriptions(schema: Any) -> list[str]:
+    found = []
+    if isinstance(schema, dict):
+        for prop in schema.get("properties", {}).values():
+            if "description" in prop:
+                found.append(prop["description"])
+            found += _field_descriptions(prop)
+    return found
+
+
+def test_descriptions_are_short_and_details_are_in_the_docs() -> None:
+    for tool in definitions():
+        assert len(tool["description"]) <= budgets.DESCRIPTION_CHARS, tool["name"]
+        for text in _field_descriptions(tool["inputSchema"]):
+            assert len(text) <= budgets.FIELD_DESCRIPTION_CHARS, (tool["name"], text)
+    # What every tool shares is said once, in the server's instructions.
+    for shared in ("timeoutMs 100-30000", "unknown fields rejected", "docs/tools.md", "DEBUGGER_STALE_REFERENCE"):
+        assert shared in INSTRUCTIONS
+
+
+class _Session(DebugSession):
+    """A JVM session as the envelope sees it once attached (no engine: its state is given)."""
+
+    shown_state = "running"
+
+    @property
+    def state(self) -> Any:
+        return self.shown_state
+
+
+def _jvm_session() -> _Session:
+    session = _Session(f"dbg-{secrets.token_hex(6)}", ADDRESS, Config())
+    session.device = ADDRESS
+    session.target = JvmTarget("jvm", ADDRESS, ADDRESS, VmFacts(
+        "OpenJDK 64-Bit Server VM", "17.0.15", "17.0", IdSizes(8, 8, 8, 8, 8)))
+    return session
+
+
+async def test_a_session_calls_envelope() -> None:
+    session = _jvm_session()
+    session.shown_state = "paused"
+    body = envelope(session_fields(session, full=False), result={"breakpoint_id": "s1-bp-1", "removed": True})
+    assert ENVELOPE_KEYS <= body.keys()  # every spec-025 field, in its short form
+    assert body["target"] == {"platform": "jvm"} and body["capabilities"] == {"profile": CAPABILITIES.profile}
+    assert budgets.envelope_size(body) <= budgets.SESSION_ENVELOPE.held, body
+
+
+async def test_attach_says_each_thing_once_and_only_what_applies() -> None:
+    session = _jvm_session()
+    body = envelope(session_fields(session, full=True), result=_attached(session))
+    assert ENVELOPE_KEYS <= body.keys()
+    text = budgets.size(body), str(body)
+    assert text[1].count("id_sizes") == 1  # the VM's facts: result.vm only
+    assert "vm" not in body["target"] and body["result"]["vm"]["name"] == "OpenJDK 64-Bit Server VM"
+    assert "target" not in body["result"]  # the envelope's
+    assert all(isinstance(c, dict) and set(c) == {"code"} for c in body["capabilities"]["limitations"])
+    assert not any("ANR" in limitation for limitation in body["limitations"])  # Android's, not a JVM's
+    assert "launch" not in body["capabilities"]["operations"]  # Android's
+    assert budgets.size(body) <= budgets.ATTACH_ANSWER.held, body
+
+
+def test_value_summaries_carry_no_key_that_does_not_apply() -> None:
+    number = jsonable(Local("i", "int", "primitive", "47"))
+    assert number == {"name": "i", "type": "int", "kind": "primitive", "value": "47", "truncated": False}
+    nothing = jsonable(Local("s", "java.lang.String", "null", None))
+    assert "length" not in nothing and "object_id" not in nothing
+    text = jsonable(Local("s", "java.lang.String", "string", "", length=0, object_id="s1-obj-2",
+                          runtime_type="java.lang.String"))
+    assert (text["length"], text["object_id"]) == (0, "s1-obj-2")  # an empty string's length applies
+
+
+async def test_a_logpoint_event_is_lean() -> None:
+    ring = EventRing()
+    where = SourcePosition("com.example.debuggee.Worker", "step", "Worker.java", 19, 99)
+    event = jsonable(ring.append("logpoint", logpoint=LogpointHit(
+        "s1-bp-1", "main", where, "total=-500 for voucher x1 (40 chars)...", captured_at_ms=1796236888096)))
+    assert event["location"] == {"class_name": "com.example.debuggee.Worker", "method": "step", "line": 19}
+    assert budgets.logpoint_overhead(event) <= budgets.LOGPOINT_OVERHEAD.held, event

@@ -66,11 +66,12 @@ from ..model import (
     BoundLocation,
     Breakpoint,
     BreakpointStatus,
+    HitOptions,
     Reason,
 )
 from ..names import binary_name_of
 from .exceptions import ExceptionBreakpoints
-from .hits import KEEP, HitCounts, HitOptions, HitPlan, Keep, plan_of, updated_options
+from .hits import KEEP, HitCounts, HitPlan, Keep, plan_of, updated_options
 from .line_choice import LineChoice
 from .owned import OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
@@ -242,7 +243,7 @@ class Breakpoints(OwnedRequests):
     async def _disarm(self, entry: _Entry, *, keep_watches: bool) -> None:
         """Clear a breakpoint's location requests (and its class-prepare watches unless ``keep_watches``) and
         forget where it was bound, so that :meth:`_arm` binds it anew."""
-        await self._clear_requests(entry)
+        await self._clear(entry)
         if not keep_watches:
             await self._unwatch_all(entry)
             entry.watches.clear()

@@ -407,6 +407,8 @@ class Debugger(Inspection):
                     for changed in await self.breakpoints.on_class_prepare(prepare):
                         self._publish(BreakpointVerified(changed) if changed.status == "verified"
                                       else BreakpointRejected(changed))
+                if found.thrown:
+                    await self._sets.judge_exceptions(found)
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None

@@ -36,6 +36,7 @@ from ..reading.values import Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
+from .crashes import Crashes, Thrown
 from .holds import LAUNCH_NOTE
 from .judge import HitJudge, Verdict, hold_vm
 from .stops import Stops, StopState, Suspension
@@ -57,6 +58,7 @@ class Found:
     location: Location | None = None
     step: StepInFlight | None = None  # our step that completed in this set
     exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
+    thrown: list[Thrown] = dataclasses.field(default_factory=list)  # our exception events, to judge (.crashes)
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
@@ -83,6 +85,10 @@ class EventSets:
     judge: HitJudge
     stops: Stops
     launch: bool  # a VM_START of a launched app is its launch stop (holds.py)
+    crashes: Crashes = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.crashes = Crashes(self.symbols, self.values, self.layouts, self.breakpoints.exceptions)
 
     def classify(self, event_set: Composite) -> Found:
         """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
@@ -100,7 +106,7 @@ class EventSets:
                     continue
                 found.reasons.append("exception")
                 found.breakpoint_ids.append(owner)
-                found.exception = found.exception or event
+                found.thrown.append(Thrown(owner, event, self.breakpoints.exceptions.is_crash_watch(event.request_id)))
             elif isinstance(event, SingleStepEvent):
                 step = self.steps.of_request(event.request_id)
                 if step is None:
@@ -126,6 +132,20 @@ class EventSets:
             found.prepares[0].thread if found.prepares else ThreadId(stray))
         found.suspension = Suspension(event_set.suspend_policy, thread)
         return found
+
+    async def judge_exceptions(self, found: Found) -> None:
+        """Drop the exception breakpoints whose event does not stop (:mod:`.crashes`: judged by the catch
+        location); a crash watch's stop trades its EVENT_THREAD suspension for an owned VM suspension
+        (:func:`.judge.hold_vm`), as an exception stop holds every thread."""
+        kept = [thrown for thrown in found.thrown if await self.crashes.stops(thrown)]
+        dropped = {t.breakpoint_id for t in found.thrown} - {t.breakpoint_id for t in kept}
+        found.breakpoint_ids = [b for b in found.breakpoint_ids if b not in dropped]
+        found.exception = kept[0].event if kept else None
+        if not kept:
+            found.reasons = [r for r in found.reasons if r != "exception"]
+        elif found.suspension.policy == SuspendPolicy.EVENT_THREAD:
+            await hold_vm(self.vm, found.suspension.thread)
+            found.suspension = Suspension(SuspendPolicy.ALL, found.suspension.thread)
 
     async def judge_hits(self, found: Found) -> None:
         """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL

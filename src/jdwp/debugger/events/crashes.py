@@ -67,7 +67,9 @@ class Crashes:
         if request is None:  # removed while the event was on its way
             return False
         event = thrown.event
-        shown = int(event.exception.value) in self._shown
+        key = event.exception.value  # the throwable's object ID: a re-throw is the same object
+        assert isinstance(key, int)
+        shown = key in self._shown
         catch = event.catch_location
         if catch.class_id == 0:  # uncaught, the VM says
             return request.uncaught and not shown
@@ -80,7 +82,7 @@ class Crashes:
             return not thrown.crash_watch and request.caught
         if not request.uncaught:  # a crash counts as uncaught: a caught-only breakpoint does not stop for it
             return False
-        self._shown[int(event.exception.value)] = None
+        self._shown[key] = None
         while len(self._shown) > REMEMBERED:
             self._shown.popitem(last=False)
         return True

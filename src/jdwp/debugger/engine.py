@@ -102,7 +102,7 @@ class Debugger(Inspection):
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         self._calls = Calls(vm, None, self._late_return)
-        self._steps = Steps(vm, self.symbols)
+        self._steps = Steps(vm, self.symbols, self._layouts)
         self._threads = Threads(vm, self.symbols, self.values)
         self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)
         self._lock = trio.Lock()
@@ -305,9 +305,10 @@ class Debugger(Inspection):
             state = self._stop_for(stop_id)
             thread = self._stops.thread_for(state, thread_id)
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
-            made = await self._steps.kind_for(thread, kind, state.stop.location if thread_id == state.stop.thread_id
-                                              else None)
+            own = thread_id == state.stop.thread_id
+            made = await self._steps.kind_for(thread, kind, state.stop.location if own else None)
             await self._steps.start(thread, name, made, filters)
+            await self._steps.follow_coroutine(thread, state.location if own else None)
             await self._release_current(state)
             return made
 

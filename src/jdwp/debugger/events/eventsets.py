@@ -57,6 +57,7 @@ class Found:
     thread: ThreadId | None = None
     location: Location | None = None
     step: StepInFlight | None = None  # our step that completed in this set
+    resumed: bool = False  # ... by its resume breakpoint: its coroutine resumed (.steps)
     exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
     thrown: list[Thrown] = dataclasses.field(default_factory=list)  # our exception events, to judge (.crashes)
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
@@ -96,6 +97,13 @@ class EventSets:
         for event in event_set.events:
             if isinstance(event, BreakpointEvent):
                 owner = self.breakpoints.owner_of(event.request_id)
+                resumed = self.steps.of_resume(event.request_id) if owner is None else None
+                if resumed is not None:  # a step's coroutine resumed (.steps): the step's landing
+                    found.reasons.append("step")
+                    found.step, found.resumed = resumed, True
+                    found.thread = found.thread or event.thread
+                    found.location = found.location or event.location
+                    continue
                 if owner is None:
                     continue
                 found.reasons.append("breakpoint")
@@ -164,13 +172,18 @@ class EventSets:
     async def stop_of(self, found: Found) -> StopState | None:
         """The stop an event set makes, or ``None`` when a filtered step stepped on past a synthetic method."""
         thread = found.suspension.thread
+        location = found.location
+        if found.step is not None and set(found.reasons) == {"step"} and location is not None:
+            if await self.steps.follow(found.step, thread, location, found.resumed):  # it follows its coroutine
+                return None
         self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here
         own = self.steps.of_thread(thread)
         ended: StepKind | None = None
         if own is not None:  # its thread stops: the step ends, completed or cut short by a breakpoint
             await self.steps.end(own)
             ended = None if own is found.step else own.kind
-        location = found.location
+        if found.step is not None and found.step is not own:  # its coroutine resumed here, in another thread
+            await self.steps.end(found.step)
         if location is None:  # VM start: the thread has not run yet; describe its top frame if any
             frames = await self.vm.thread_reference.frames(thread, 0, -1) if thread else []
             location = frames[0].location if frames else None
@@ -200,7 +213,7 @@ class EventSets:
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
                     exception=thrown[0] if thrown else None)
         return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
-                         frame_counts={thread: depth} if depth is not None else {})
+                         frame_counts={thread: depth} if depth is not None else {}, location=location)
 
     async def _frame_count(self, thread: ThreadId) -> int | None:
         """``ThreadReference.FrameCount`` (11,7) of the stopped thread; ``None`` when the VM will not say."""

@@ -19,7 +19,9 @@ at once. JDWP filters exception events by the throw location only (``ClassMatch`
 it, JDWP spec of ``EventRequest.Set``), and a coroutine can crash on a throw anywhere (a JDK parse, the app's
 own class), so the filter that is possible is *when*: the watch is made only once
 ``kotlin.coroutines.jvm.internal.BaseContinuationImpl`` is loaded (a class-prepare request on its name, or
-found loaded). Before that no coroutine can run, and an app without coroutines pays nothing.
+found loaded). Before that no coroutine can run, and an app without coroutines pays nothing. ART reports
+caught exceptions with their catch location as HotSpot does (``can_generate_exception_events`` is 1 in its
+``kPotentialCapabilities``, ``openjdkjvmti/art_jvmti.h``).
 
 The exception of a stop (:func:`describe_thrown`) is read without running app code: its runtime class
 (``ObjectReference.ReferenceType`` 9,1), ``Throwable.detailMessage`` through ``ObjectReference.GetValues``

@@ -16,10 +16,10 @@ Read without running app code: ``ThreadReference.Frames`` (11,6), the method's v
 (9,1; 9,2). A resumption is caught by a breakpoint at the start of the continuation class's
 ``invokeSuspend`` with ``InstanceOnly`` (``EventRequest.Set`` 15,1, modKind 11) on that continuation, as
 IntelliJ's coroutine debugger does: whatever thread resumes it hits it, and no other coroutine's does.
-HotSpot supports ``InstanceOnly`` for breakpoints unconditionally (JDWP spec); ART's agent too
-(openjdkjvmti and oj-libjdwp filter by the event's ``this`` on the host side of JVMTI, with
-``can_get_owned_monitor_info``-like capabilities not needed: ``art_jvmti.h`` grants breakpoints through
-``can_generate_breakpoint_events``).
+The JDWP back end applies ``InstanceOnly`` itself, comparing the frame's ``this`` (OpenJDK's libjdwp and
+Android's oj-libjdwp share that code); what it needs of the VM is there on ART too:
+``can_generate_breakpoint_events``, ``can_access_local_variables`` and ``can_generate_single_step_events`` are
+1 in ART's ``kPotentialCapabilities`` (``openjdkjvmti/art_jvmti.h``). Not run on ART here.
 """
 
 from __future__ import annotations

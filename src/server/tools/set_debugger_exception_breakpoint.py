@@ -16,7 +16,8 @@ DESCRIPTION = (
     "app too. A class not loaded yet gives status pending; it binds when the class loads (event "
     "breakpoint_verified). The stop has reason exception and exception {type, message (the detail message, "
     "read without running app code; 256 characters), object_id, throw_location, catch_location (null when "
-    "uncaught)}; a hit suspends all threads. Counts towards the 100 breakpoints; remove it with "
+    "uncaught)}; a hit suspends all threads. Caught only by coroutine machinery counts as uncaught: a crashing "
+    "coroutine stops at its throw (exception.crashes_coroutine). Counts towards the 100 breakpoints; remove it with "
     "remove_debugger_breakpoint.")
 
 

@@ -17,7 +17,9 @@ DESCRIPTION = (
     "and the resulting stop (or a breakpoint of this thread hit first: ended_step) arrives via "
     "wait_for_debugger_event. Other threads' stops may come first: they list the step in pending_steps, and "
     "resuming them lets it go on. Step filters (default on; stepFilters: false turns them off) skip JDK, "
-    "Kotlin-runtime and Android-platform classes and synthetic methods. A step over from a native top frame "
+    "Kotlin-runtime, kotlinx.coroutines and Android-platform classes and synthetic methods, and follow a coroutine: "
+    "over a suspension to its next line on whatever thread resumes it, out to the coroutine awaiting it. "
+    "A step over from a native top frame "
     "(Thread.sleep after a pause) cannot finish: it steps out instead and says so (stepped: out, note). All "
     "IDs of the current stop expire.")
 
@@ -27,8 +29,9 @@ class StepInput(SessionInput):
     threadId: Text
     kind: Literal["into", "over", "out"]
     stepFilters: StrictBool = Field(
-        default=True, description="Skip JDK, Kotlin-runtime and Android-platform classes and synthetic methods "
-                                  "(bridges, accessors), as IntelliJ does; false steps wherever the VM goes.")
+        default=True, description="Skip JDK, Kotlin-runtime, kotlinx.coroutines and Android-platform classes and "
+                                  "synthetic methods (bridges, accessors) and follow coroutines, as IntelliJ does; "
+                                  "false steps wherever the VM goes.")
 
 
 async def step(call: Call) -> Acknowledged:

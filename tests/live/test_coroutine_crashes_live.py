@@ -92,7 +92,7 @@ async def test_a_launch_on_the_default_dispatcher_that_crashes_stops_at_its_thro
             # The coroutine dies of it as before (kotlinx prints it through the worker's uncaught handler), and
             # nothing stops again on its way out; the app lives on.
             await no_stop_until_printed(debugger, crash, "^done launch-crash$")
-            assert any("launch crashed at 41" in line for line in crash.lines[mark:])
+            await printed(crash, "launch crashed at 41", after=mark)  # the worker's handler, on stderr
 
 
 async def test_a_crash_three_suspend_calls_deep_stops_once_at_the_innermost_throw(crash: Debuggee) -> None:
@@ -124,7 +124,7 @@ async def test_a_crash_under_run_blocking_stops_in_the_block_not_in_join_blockin
             await debugger.resume(stop.stop_id)
             # joinBlocking throws it to the thread, which dies of it (uncaught, for the VM too): shown already.
             await no_stop_until_printed(debugger, crash, "^done blocking-crash$")
-            assert any('Exception in thread "blocking"' in line for line in crash.lines)
+            await printed(crash, 'Exception in thread "blocking"')
 
 
 async def test_cancelled_coroutines_and_exceptions_the_app_catches_do_not_stop(crash: Debuggee) -> None:
@@ -149,3 +149,26 @@ async def test_a_caught_only_breakpoint_leaves_coroutine_crashes_to_the_uncaught
             await printed(crash, "^done caught$")
             crash.send("launch-crash")  # caught only by BaseContinuationImpl: counts as uncaught
             await no_stop_until_printed(debugger, crash, "^done launch-crash$")
+
+
+async def test_a_removed_breakpoint_takes_its_crash_watch_with_it(crash: Debuggee) -> None:
+    with trio.fail_after(90):
+        async with engine(crash) as debugger:
+            bp = await debugger.set_exception_breakpoint()
+            crash.send("launch-crash")
+            stop = await next_stop(debugger)
+            assert stop.exception.crashes_coroutine
+            await debugger.resume(stop.stop_id)
+            await no_stop_until_printed(debugger, crash, "^done launch-crash$")
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            mark = len(crash.lines)
+            crash.send("launch-crash")
+            await no_stop_until_printed(debugger, crash, "^done launch-crash$")
+            await printed(crash, "launch crashed at 41", after=mark)
+            # Set again once coroutines are loaded: the watch is made at once.
+            await debugger.set_exception_breakpoint()
+            crash.send("deep-crash")
+            stop = await next_stop(debugger)
+            assert at(stop) == (FACADE, "failDeep", coroutine_mark("ktc-throw-deep"))
+            await debugger.resume(stop.stop_id)
+            await no_stop_until_printed(debugger, crash, "^done deep-crash$")

@@ -118,3 +118,22 @@ async def test_a_step_over_a_suspension_in_a_launched_lambda_follows_it(crash: D
             assert place(stop) == ("invokeSuspend", coroutine_mark("ktc-throw-blocking"))
             await debugger.resume(stop.stop_id)
             await trio.to_thread.run_sync(lambda: crash.wait_for_line("^done blocking-crash$", timeout=30))
+
+
+async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with engine(crash) as debugger:
+            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-price-call"))
+            crash.send("quote")
+            stop = await next_stop(debugger)
+            assert place(stop) == ("fetchPrice", coroutine_mark("ktc-price-call"))
+            # Into a suspend function of the app: its first line, as for any Kotlin function.
+            stop = await stepped(debugger, stop, "into")
+            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-delay") - 1)
+            stop = await stepped(debugger, stop, "over")
+            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-delay"))
+            # Into delay (kotlinx: filtered), which suspends: the next line once fetchBase resumes.
+            stop = await stepped(debugger, stop, "into")
+            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-after"))
+            await debugger.resume(stop.stop_id)
+            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^quoted 145$", timeout=30))

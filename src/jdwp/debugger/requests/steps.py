@@ -17,11 +17,12 @@ Step filters, on unless the caller turns them off (IntelliJ's defaults, plus the
   caller). Lambda bodies are synthetic to javac but are app code: they are not skipped.
 
 Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
-``over`` or ``out`` that starts in coroutine code (a suspend function's state machine, a suspend lambda's
-``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over``, on the one that
-awaits it for ``out``. Where the step lands decides:
+that starts in coroutine code (a suspend function's state machine, a suspend lambda's
+``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over`` and ``into`` (a
+step into a call that suspends, ``delay`` say, comes back as a step over it), on the one that awaits it for
+``out``. Where the step lands decides:
 
-- in the same frame: an ordinary step; the resume breakpoint is cleared;
+- in the same frame, or (``into``) deeper: an ordinary step; the resume breakpoint is cleared;
 - elsewhere, with the state machine's ``label`` moved on since the start: it suspended (a suspending call
   returned ``COROUTINE_SUSPENDED``, and the frame left with it): no stop; the thread's step ends and the
   resume breakpoint waits for whatever thread resumes the coroutine;
@@ -66,7 +67,7 @@ log = logging.getLogger("jdwp.debugger")
 
 STEP_EXCLUDES = (
     "java.*", "javax.*", "jdk.*", "sun.*", "com.sun.*",
-    "kotlin.jvm.internal.*", "kotlin.internal.*", "kotlin.coroutines.*", "kotlinx.coroutines.*",
+    "kotlin.jvm.internal.*", "kotlin.internal.*", "kotlin.coroutines.*", "kotlinx.coroutines.*", "kotlinx.atomicfu.*",
     "android.*", "com.android.internal.*", "dalvik.*", "libcore.*",
 )
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
@@ -166,17 +167,17 @@ class Steps:
     # --- steps that follow the coroutine (module doc) ------------------------------------------------
 
     async def follow_coroutine(self, thread: ThreadId, location: Location | None) -> None:
-        """Once a filtered step ``over`` or ``out`` is armed on a suspended thread: when its top frame runs
-        coroutine code, set the resume breakpoint. ``location``: the top frame's, when known (then a frame of
+        """Once a filtered step is armed on a suspended thread: when its top frame runs coroutine code, set the
+        resume breakpoint (an ``into`` whose call suspends, ``delay`` say, is an ``over`` of it). ``location``: the top frame's, when known (then a frame of
         no coroutine costs no round trip). A VM that cannot say leaves it an ordinary step."""
         step = self._by_thread.get(thread)
-        if step is None or not step.filters or step.kind == "into":
+        if step is None or not step.filters:
             return
         try:
             continuation = await self._continuations.of_top_frame(thread, location)
             if continuation is None:
                 return
-            target = continuation if step.kind == "over" else await self._continuations.completion(continuation)
+            target = await self._continuations.completion(continuation) if step.kind == "out" else continuation
             if target is None:
                 return
             if location is None:
@@ -222,7 +223,7 @@ class Steps:
         resumed = await self.start(thread, name, step.kind, True, step.resteps + 1, depth, exclude)
         resumed.settling = True
         origin = step.origin
-        if origin is not None and step.kind == "over":
+        if origin is not None and step.kind != "out":
             resumed.skip = (origin.class_id, origin.method_id, origin.line)
         return True
 
@@ -243,8 +244,11 @@ class Steps:
         breakpoint waits. A landing in the frame it began in is an ordinary step's."""
         origin = step.origin
         assert origin is not None
-        if (location.class_id, location.method_id) == (origin.class_id, origin.method_id) and \
-                await self._vm.thread_reference.frame_count(thread) == origin.depth:
+        depth = await self._vm.thread_reference.frame_count(thread)
+        if step.kind == "into" and depth > origin.depth:  # into a call: an ordinary landing
+            await self._drop_resume(step)
+            return False
+        if (location.class_id, location.method_id) == (origin.class_id, origin.method_id) and depth == origin.depth:
             table = await self._symbols.line_table(location.class_id, location.method_id)
             if table is not None and line_at(table, location.index) == prologue_line(table) != origin.line:
                 # kotlinc puts the `return COROUTINE_SUSPENDED` of each suspension point on the prologue line:

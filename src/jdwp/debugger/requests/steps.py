@@ -168,8 +168,9 @@ class Steps:
 
     async def follow_coroutine(self, thread: ThreadId, location: Location | None) -> None:
         """Once a filtered step is armed on a suspended thread: when its top frame runs coroutine code, set the
-        resume breakpoint (an ``into`` whose call suspends, ``delay`` say, is an ``over`` of it). ``location``: the top frame's, when known (then a frame of
-        no coroutine costs no round trip). A VM that cannot say leaves it an ordinary step."""
+        resume breakpoint (an ``into`` whose call suspends, ``delay`` say, is an ``over`` of it). ``location``:
+        the top frame's, when known (then a frame of no coroutine costs no round trip). A VM that cannot say
+        leaves it an ordinary step."""
         step = self._by_thread.get(thread)
         if step is None or not step.filters:
             return

@@ -137,3 +137,17 @@ async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash:
             assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-after"))
             await debugger.resume(stop.stop_id)
             await trio.to_thread.run_sync(lambda: crash.wait_for_line("^quoted 145$", timeout=30))
+
+
+async def test_a_step_over_the_last_line_of_a_suspend_call_that_did_not_suspend_goes_on_in_its_caller(
+        crash: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with engine(crash) as debugger:
+            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-now-return"))
+            crash.send("now")
+            stop = await next_stop(debugger)
+            assert place(stop) == ("fetchNow", coroutine_mark("ktc-now-return"))
+            stop = await stepped(debugger, stop, "over")
+            assert place(stop) == ("priceNow", coroutine_mark("ktc-now-after"))
+            await debugger.resume(stop.stop_id)
+            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^now 4$", timeout=30))

@@ -23,9 +23,13 @@ step into a call that suspends, ``delay`` say, comes back as a step over it), on
 ``out``. Where the step lands decides:
 
 - in the same frame, or (``into``) deeper: an ordinary step; the resume breakpoint is cleared;
-- elsewhere, with the state machine's ``label`` moved on since the start: it suspended (a suspending call
-  returned ``COROUTINE_SUSPENDED``, and the frame left with it): no stop; the thread's step ends and the
-  resume breakpoint waits for whatever thread resumes the coroutine;
+- in the caller's state machine, one frame up: it returned or suspended alike; the step steps on, and lands
+  at the start of a prologue-line entry when the caller suspends too (kotlinc gives each suspension point's
+  ``return COROUTINE_SUSPENDED`` an entry of the prologue line; the code a returned call goes on with lies
+  inside one, past that return): then no stop; the thread's step ends and the resume breakpoint waits
+  for whatever thread resumes the coroutine. Elsewhere the caller went on: an ordinary stop;
+- elsewhere (the dispatcher's thread runs other code), with the state machine's ``label`` moved on since the
+  start: it suspended; as above;
 - in a continuation's ``invokeSuspend`` that has no line table (a suspend function returned to the
   ``BaseContinuationImpl.resumeWith`` loop that resumed it): no stop there (it would be ``line: null``); the
   resume breakpoint moves to the awaiting continuation, which that loop resumes next;
@@ -55,13 +59,13 @@ from ...protocol.constants import EventKind, StepDepth, StepSize, SuspendPolicy,
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, ObjectId, ReferenceTypeId, ThreadId
 from .._gather import gather
-from ..classes.symbols import ACC_SYNTHETIC, JDWP_SYNTHETIC, Symbols, line_at
+from ..classes.symbols import ACC_SYNTHETIC, JDWP_SYNTHETIC, Symbols, line_at, line_locations
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from .prepares import ClearRequest
-from .resumes import INVOKE_SUSPEND, Continuations, Resume, prologue_line
+from .resumes import CONTINUATION_LOCAL, INVOKE_SUSPEND, Continuations, Resume, prologue_line
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -100,6 +104,8 @@ class StepInFlight:
     #: line: where the step over began, when the coroutine resumed in that method).
     settling: bool = False
     skip: tuple[int, int, int | None] | None = None
+    #: The origin frame returned into its caller's state machine (suspended or done: its next landing tells).
+    returned: bool = False
 
 
 class Steps:
@@ -257,7 +263,26 @@ class Steps:
                 return await self._restep(step, StepDepth.OVER)
             await self._drop_resume(step)
             return False
-        if step.resume is None or await self._continuations.label(origin.continuation) == origin.label:
+        if step.resume is not None and depth == origin.depth - 1 and await self._is_state_machine(location):
+            # Back in the caller's state machine, from a return or a suspension alike. kotlinc puts each
+            # suspension point's `return COROUTINE_SUSPENDED` on the prologue line: the next landing tells.
+            if not step.returned:
+                step.returned = True
+                return await self._restep(step, StepDepth.OVER)
+            table = await self._symbols.line_table(location.class_id, location.method_id)
+            prologue = prologue_line(table)
+            if table is not None and line_at(table, location.index) == prologue:
+                # The suspended return (`aload; areturn`) starts a prologue-line entry of its own; the code a
+                # call that returned goes on with lies inside one (the jump past that return).
+                starts = [index for index, line in line_locations(table) if line == prologue]
+                if location.index in starts[1:]:
+                    await self._end_thread_step(step)  # the caller suspends too: wait for the resumption
+                    return True
+                return await self._restep(step, StepDepth.OVER)
+            await self._drop_resume(step)  # it returned, and the caller went on
+            return False
+        if step.resume is None or step.returned or \
+                await self._continuations.label(origin.continuation) == origin.label:
             await self._drop_resume(step)  # it returned (or threw): an ordinary landing
             return False
         await self._end_thread_step(step)
@@ -291,7 +316,18 @@ class Steps:
         resume, step.resume = step.resume, None  # moves to the new step, not cleared with the old one
         again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, exclude)
         again.settling, again.skip, again.origin, again.resume = step.settling, step.skip, step.origin, resume
+        again.returned = step.returned
         return True
+
+    async def _is_state_machine(self, location: Location) -> bool:
+        """Whether the location's method is a coroutine's state machine: a suspend lambda's ``invokeSuspend`` or
+        a suspend function with its ``$continuation`` (its variable table, cached by then). The ``invokeSuspend``
+        of a suspend function's continuation, which has no line table, only calls one."""
+        if await self._is_invoke_suspend(location):
+            lines = await self._symbols.line_table(location.class_id, location.method_id)
+            return lines is not None and bool(lines.lines)
+        table = await self._symbols.variable_table(location.class_id, location.method_id)
+        return table is not None and any(v.name == CONTINUATION_LOCAL for v in table.slots)
 
     async def _class_name(self, location: Location) -> str:
         return binary_name_of(await self._symbols.signature(ReferenceTypeId(location.class_id)))

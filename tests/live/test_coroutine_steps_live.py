@@ -61,93 +61,59 @@ async def stepped(debugger: Debugger, stop: Stop, kind: StepKind) -> Stop:
     return landed
 
 
-async def test_steps_over_delay_with_context_await_and_a_last_line_stay_in_the_coroutine(crash: Debuggee) -> None:
+Move = tuple[StepKind, str, str | int]  # a step, then the method and the line (a mark, or a line number) it stops at
+
+
+async def walk(crash: Debuggee, start: str, command: str, moves: list[Move], done: str) -> None:
+    """Stop at the line marked ``start`` while ``command`` runs, make each move in turn, then let the program
+    finish (it prints ``done``)."""
     with trio.fail_after(120):
         async with engine(crash) as debugger:
-            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-base-delay"))
-            crash.send("quote")
+            await debugger.set_breakpoint(file=FILE, line=coroutine_mark(start))
+            crash.send(command)
             stop = await next_stop(debugger)
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-delay"))
-            # delay(5) suspends fetchBase; a worker of Dispatchers.Default resumes it.
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-after"))
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-after") + 1)
-            # fetchBase returns into the resumeWith loop that resumed it, which resumes fetchPrice next.
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("fetchPrice", coroutine_mark("ktc-price-return"))
-            # The issue's case: `return base + 1` lands in quote, not in $fetchPrice$1.invokeSuspend (line null)
-            # and then in DispatchedTask.run.
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("quote", coroutine_mark("ktc-quote-with"))
-            # withContext(Dispatchers.IO) suspends quote until its block has run on an IO thread.
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("quote", coroutine_mark("ktc-quote-async"))
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("quote", coroutine_mark("ktc-quote-await"))
-            stop = await stepped(debugger, stop, "over")  # await: suspends unless the async is done already
-            assert place(stop) == ("quote", coroutine_mark("ktc-quote-end"))
+            assert stop.location is not None and stop.location.line == coroutine_mark(start)
+            for kind, method, line in moves:
+                stop = await stepped(debugger, stop, kind)
+                assert place(stop) == (method, coroutine_mark(line) if isinstance(line, str) else line), (kind, line)
             assert not stop.pending_steps
             await debugger.resume(stop.stop_id)
-            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^quoted 145$", timeout=30))
+            await trio.to_thread.run_sync(lambda: crash.wait_for_line(done, timeout=30))
+
+
+async def test_steps_over_delay_with_context_await_and_a_last_line_stay_in_the_coroutine(crash: Debuggee) -> None:
+    await walk(crash, "ktc-base-delay", "quote", [
+        ("over", "fetchBase", "ktc-base-after"),  # delay(5) suspends fetchBase; a Default worker resumes it
+        ("over", "fetchBase", coroutine_mark("ktc-base-after") + 1),
+        # fetchBase returns into the resumeWith loop that resumed it, which resumes fetchPrice next
+        ("over", "fetchPrice", "ktc-price-return"),
+        # the issue's case: `return base + 1` lands in quote, not in $fetchPrice$1.invokeSuspend (line null) and
+        # then in DispatchedTask.run
+        ("over", "quote", "ktc-quote-with"),
+        ("over", "quote", "ktc-quote-async"),  # withContext(Dispatchers.IO) suspends quote until its block ran
+        ("over", "quote", "ktc-quote-await"),
+        ("over", "quote", "ktc-quote-end"),  # await: suspends unless the async is done already
+    ], "^quoted 145$")
 
 
 async def test_step_out_of_a_resumed_suspend_function_returns_to_the_awaiting_coroutine(crash: Debuggee) -> None:
-    with trio.fail_after(120):
-        async with engine(crash) as debugger:
-            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-base-after"))
-            crash.send("quote")
-            stop = await next_stop(debugger)
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-after"))
-            stop = await stepped(debugger, stop, "out")
-            assert place(stop) == ("fetchPrice", coroutine_mark("ktc-price-return"))
-            stop = await stepped(debugger, stop, "out")
-            assert place(stop) == ("quote", coroutine_mark("ktc-quote-with"))
-            await debugger.resume(stop.stop_id)
-            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^quoted 145$", timeout=30))
+    await walk(crash, "ktc-base-after", "quote", [("out", "fetchPrice", "ktc-price-return"),
+                                                  ("out", "quote", "ktc-quote-with")], "^quoted 145$")
 
 
 async def test_a_step_over_a_suspension_in_a_launched_lambda_follows_it(crash: Debuggee) -> None:
-    with trio.fail_after(120):
-        async with engine(crash) as debugger:
-            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-blocking-delay"))
-            crash.send("blocking-crash")
-            stop = await next_stop(debugger)
-            assert place(stop) == ("invokeSuspend", coroutine_mark("ktc-blocking-delay"))
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("invokeSuspend", coroutine_mark("ktc-throw-blocking"))
-            await debugger.resume(stop.stop_id)
-            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^done blocking-crash$", timeout=30))
+    await walk(crash, "ktc-blocking-delay", "blocking-crash", [("over", "invokeSuspend", "ktc-throw-blocking")],
+               "^done blocking-crash$")
 
 
 async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash: Debuggee) -> None:
-    with trio.fail_after(120):
-        async with engine(crash) as debugger:
-            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-price-call"))
-            crash.send("quote")
-            stop = await next_stop(debugger)
-            assert place(stop) == ("fetchPrice", coroutine_mark("ktc-price-call"))
-            # Into a suspend function of the app: its first line, as for any Kotlin function.
-            stop = await stepped(debugger, stop, "into")
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-delay") - 1)
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-delay"))
-            # Into delay (kotlinx: filtered), which suspends: the next line once fetchBase resumes.
-            stop = await stepped(debugger, stop, "into")
-            assert place(stop) == ("fetchBase", coroutine_mark("ktc-base-after"))
-            await debugger.resume(stop.stop_id)
-            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^quoted 145$", timeout=30))
+    await walk(crash, "ktc-price-call", "quote", [
+        ("into", "fetchBase", coroutine_mark("ktc-base-delay") - 1),  # an app suspend function: its first line
+        ("over", "fetchBase", "ktc-base-delay"),
+        ("into", "fetchBase", "ktc-base-after"),  # into delay (kotlinx: filtered), which suspends
+    ], "^quoted 145$")
 
 
 async def test_a_step_over_the_last_line_of_a_suspend_call_that_did_not_suspend_goes_on_in_its_caller(
         crash: Debuggee) -> None:
-    with trio.fail_after(120):
-        async with engine(crash) as debugger:
-            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-now-return"))
-            crash.send("now")
-            stop = await next_stop(debugger)
-            assert place(stop) == ("fetchNow", coroutine_mark("ktc-now-return"))
-            stop = await stepped(debugger, stop, "over")
-            assert place(stop) == ("priceNow", coroutine_mark("ktc-now-after"))
-            await debugger.resume(stop.stop_id)
-            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^now 4$", timeout=30))
+    await walk(crash, "ktc-now-return", "now", [("over", "priceNow", "ktc-now-after")], "^now 4$")

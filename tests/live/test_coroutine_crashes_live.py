@@ -172,3 +172,17 @@ async def test_a_removed_breakpoint_takes_its_crash_watch_with_it(crash: Debugge
             assert at(stop) == (FACADE, "failDeep", coroutine_mark("ktc-throw-deep"))
             await debugger.resume(stop.stop_id)
             await no_stop_until_printed(debugger, crash, "^done deep-crash$")
+
+
+async def test_a_stdlib_coroutine_that_crashes_stops_at_its_throw(crash: Debuggee) -> None:
+    with trio.fail_after(90):
+        async with engine(crash) as debugger:
+            await debugger.set_exception_breakpoint()
+            crash.send("stdlib-crash")
+            stop = await next_stop(debugger)
+            assert stop.thread_name == "resumer"  # resumed there: the throw is in that thread
+            assert at(stop)[1:] == ("invokeSuspend", coroutine_mark("ktc-throw-stdlib"))
+            assert stop.exception.type == "java.lang.ArithmeticException" and stop.exception.crashes_coroutine
+            await debugger.resume(stop.stop_id)
+            # Its completion puts the failure in a queue; the "stdlib" thread's getOrThrow throws it again.
+            await no_stop_until_printed(debugger, crash, "^done stdlib-crash$")

@@ -64,12 +64,13 @@ async def stepped(debugger: Debugger, stop: Stop, kind: StepKind) -> Stop:
 Move = tuple[StepKind, str, str | int]  # a step, then the method and the line (a mark, or a line number) it stops at
 
 
-async def walk(crash: Debuggee, start: str, command: str, moves: list[Move], done: str) -> None:
-    """Stop at the line marked ``start`` while ``command`` runs, make each move in turn, then let the program
-    finish (it prints ``done``)."""
+async def walk(crash: Debuggee, start: str, command: str, moves: list[Move], done: str, file: str = FILE,
+               last_thread: str | None = None) -> None:
+    """Stop at the line marked ``start`` while ``command`` runs, make each move in turn (the last one's stop in
+    ``last_thread`` when given), then let the program finish (it prints ``done``)."""
     with trio.fail_after(120):
         async with engine(crash) as debugger:
-            await debugger.set_breakpoint(file=FILE, line=coroutine_mark(start))
+            await debugger.set_breakpoint(file=file, line=coroutine_mark(start))
             crash.send(command)
             stop = await next_stop(debugger)
             assert stop.location is not None and stop.location.line == coroutine_mark(start)
@@ -77,6 +78,7 @@ async def walk(crash: Debuggee, start: str, command: str, moves: list[Move], don
                 stop = await stepped(debugger, stop, kind)
                 assert place(stop) == (method, coroutine_mark(line) if isinstance(line, str) else line), (kind, line)
             assert not stop.pending_steps
+            assert last_thread is None or stop.thread_name == last_thread
             await debugger.resume(stop.stop_id)
             await trio.to_thread.run_sync(lambda: crash.wait_for_line(done, timeout=30))
 
@@ -117,3 +119,8 @@ async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash:
 async def test_a_step_over_the_last_line_of_a_suspend_call_that_did_not_suspend_goes_on_in_its_caller(
         crash: Debuggee) -> None:
     await walk(crash, "ktc-now-return", "now", [("over", "priceNow", "ktc-now-after")], "^now 4$")
+
+
+async def test_a_stdlib_coroutine_resumed_by_a_thread_of_its_own_is_followed_there(crash: Debuggee) -> None:
+    await walk(crash, "ktc-stdlib-suspend", "stdlib-step", [("over", "stdlibWork", "ktc-stdlib-after")],
+               "^stdlib got 6$", file="Stdlib.kt", last_thread="resumer")

@@ -124,3 +124,19 @@ async def test_a_step_over_the_last_line_of_a_suspend_call_that_did_not_suspend_
 async def test_a_stdlib_coroutine_resumed_by_a_thread_of_its_own_is_followed_there(crash: Debuggee) -> None:
     await walk(crash, "ktc-stdlib-suspend", "stdlib-step", [("over", "stdlibWork", "ktc-stdlib-after")],
                "^stdlib got 6$", file="Stdlib.kt", last_thread="resumer")
+
+
+async def test_a_step_that_waits_for_a_cancelled_coroutine_makes_no_stop_and_detach_leaves_nothing(
+        crash: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with engine(crash) as debugger:
+            await debugger.set_breakpoint(file=FILE, line=coroutine_mark("ktc-cancel-delay"))
+            crash.send("cancel")
+            stop = await next_stop(debugger)
+            await debugger.step(stop.stop_id, stop.thread_id, "over")  # delay(60_000): cancelled after 50 ms
+            await trio.to_thread.run_sync(lambda: crash.wait_for_line("^done cancel$", timeout=30))
+            cleanup = await debugger.detach()
+            assert cleanup.status == "complete" and cleanup.execution_state == "running"
+        mark = len(crash.lines)
+        crash.send("quote")  # nothing of the session is left in the VM: the program runs through
+        await trio.to_thread.run_sync(lambda: crash.wait_for_line("^quoted 145$", after=mark, timeout=30))

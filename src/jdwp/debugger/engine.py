@@ -117,7 +117,7 @@ class Debugger(Inspection):
         #: Where coroutines' @DebugMetadata comes from besides invocation: set ``class_path`` (the server's
         #: --class-path) to read the app's classes on the host.
         self.coroutines = MetadataSources(self.values, self._layouts, None)
-        self._steps = Steps(vm, self.symbols)
+        self._steps = Steps(vm, self.symbols, self._layouts)
         self._threads = Threads(vm, self.symbols, self.values)
         self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)
         self._lock = trio.Lock()
@@ -357,9 +357,10 @@ class Debugger(Inspection):
             state = self._stop_for(stop_id)
             thread = self._stops.thread_for(state, thread_id)
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
-            made = await self._steps.kind_for(thread, kind, state.stop.location if thread_id == state.stop.thread_id
-                                              else None)
+            own = thread_id == state.stop.thread_id
+            made = await self._steps.kind_for(thread, kind, state.stop.location if own else None)
             await self._steps.start(thread, name, made, filters)
+            await self._steps.follow_coroutine(thread, state.location if own else None)
             await self._release_current(state)
             return made
 
@@ -459,6 +460,8 @@ class Debugger(Inspection):
                     for changed in await self.breakpoints.on_class_prepare(prepare):
                         self._publish(BreakpointVerified(changed) if changed.status == "verified"
                                       else BreakpointRejected(changed))
+                if found.thrown:
+                    await self._sets.judge_exceptions(found)
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None

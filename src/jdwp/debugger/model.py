@@ -269,7 +269,9 @@ class ThrownException:
     ``type`` is its runtime class; ``message`` its ``Throwable.detailMessage`` field (``None`` when null, cut
     at 256 UTF-16 units: ``truncated``, ``length`` the full length) — what ``getMessage()`` returns unless a
     subclass overrides it, which is never run. ``object_id`` is the session's handle of the exception
-    object; ``catch_location`` is ``None`` when nothing in Java code catches it.
+    object; ``catch_location`` is ``None`` when nothing in Java code catches it. ``crashes_coroutine``: only
+    coroutine machinery catches it (``catch_location`` is the machinery's handler, DESIGN.md §8.4), so it ends
+    the coroutine that threw it; ``note`` says what that means.
     """
 
     type: str
@@ -279,6 +281,8 @@ class ThrownException:
     catch_location: SourcePosition | None
     truncated: bool = False
     length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    crashes_coroutine: bool = _flag()
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
 
     def __post_init__(self) -> None:

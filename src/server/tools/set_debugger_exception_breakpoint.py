@@ -10,7 +10,7 @@ from ._tool import Call, Tool
 
 DESCRIPTION = (
     "Stop where an exceptionClass (or subclass; omitted: any) is thrown, uncaught (default) and/or caught; the stop"
-    " carries the exception.")
+    " carries the exception. A coroutine crash counts as uncaught.")
 
 
 class ExceptionBreakpointInput(SessionInput):

@@ -13,7 +13,7 @@ from ._tool import Call, Tool
 
 DESCRIPTION = (
     "Step a stopped thread one line (into, over, out); its stop comes via wait_for_debugger_event. Step filters "
-    "skip library code.")
+    "skip library code and follow coroutines across suspensions.")
 
 
 class StepInput(SessionInput):

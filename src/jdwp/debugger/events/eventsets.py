@@ -36,6 +36,7 @@ from ..reading.values import Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
+from .crashes import Crashes, Thrown
 from .holds import LAUNCH_NOTE
 from .judge import HitJudge, Verdict, hold_vm
 from .stops import Stops, StopState, Suspension
@@ -56,7 +57,9 @@ class Found:
     thread: ThreadId | None = None
     location: Location | None = None
     step: StepInFlight | None = None  # our step that completed in this set
+    resumed: bool = False  # ... by its resume breakpoint: its coroutine resumed (.steps)
     exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
+    thrown: list[Thrown] = dataclasses.field(default_factory=list)  # our exception events, to judge (.crashes)
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
@@ -83,6 +86,10 @@ class EventSets:
     judge: HitJudge
     stops: Stops
     launch: bool  # a VM_START of a launched app is its launch stop (holds.py)
+    crashes: Crashes = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.crashes = Crashes(self.symbols, self.values, self.layouts, self.breakpoints.exceptions)
 
     def classify(self, event_set: Composite) -> Found:
         """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
@@ -90,6 +97,13 @@ class EventSets:
         for event in event_set.events:
             if isinstance(event, BreakpointEvent):
                 owner = self.breakpoints.owner_of(event.request_id)
+                resumed = self.steps.of_resume(event.request_id) if owner is None else None
+                if resumed is not None:  # a step's coroutine resumed (.steps): the step's landing
+                    found.reasons.append("step")
+                    found.step, found.resumed = resumed, True
+                    found.thread = found.thread or event.thread
+                    found.location = found.location or event.location
+                    continue
                 if owner is None:
                     continue
                 found.reasons.append("breakpoint")
@@ -100,7 +114,7 @@ class EventSets:
                     continue
                 found.reasons.append("exception")
                 found.breakpoint_ids.append(owner)
-                found.exception = found.exception or event
+                found.thrown.append(Thrown(owner, event, self.breakpoints.exceptions.is_crash_watch(event.request_id)))
             elif isinstance(event, SingleStepEvent):
                 step = self.steps.of_request(event.request_id)
                 if step is None:
@@ -127,6 +141,20 @@ class EventSets:
         found.suspension = Suspension(event_set.suspend_policy, thread)
         return found
 
+    async def judge_exceptions(self, found: Found) -> None:
+        """Drop the exception breakpoints whose event does not stop (:mod:`.crashes`: judged by the catch
+        location); a crash watch's stop trades its EVENT_THREAD suspension for an owned VM suspension
+        (:func:`.judge.hold_vm`), as an exception stop holds every thread."""
+        kept = [thrown for thrown in found.thrown if await self.crashes.stops(thrown)]
+        dropped = {t.breakpoint_id for t in found.thrown} - {t.breakpoint_id for t in kept}
+        found.breakpoint_ids = [b for b in found.breakpoint_ids if b not in dropped]
+        found.exception = kept[0].event if kept else None
+        if not kept:
+            found.reasons = [r for r in found.reasons if r != "exception"]
+        elif found.suspension.policy == SuspendPolicy.EVENT_THREAD:
+            await hold_vm(self.vm, found.suspension.thread)
+            found.suspension = Suspension(SuspendPolicy.ALL, found.suspension.thread)
+
     async def judge_hits(self, found: Found) -> None:
         """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL
         semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
@@ -144,13 +172,18 @@ class EventSets:
     async def stop_of(self, found: Found) -> StopState | None:
         """The stop an event set makes, or ``None`` when a filtered step stepped on past a synthetic method."""
         thread = found.suspension.thread
+        location = found.location
+        if found.step is not None and set(found.reasons) == {"step"} and location is not None:
+            if await self.steps.follow(found.step, thread, location, found.resumed):  # it follows its coroutine
+                return None
         self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here
         own = self.steps.of_thread(thread)
         ended: StepKind | None = None
         if own is not None:  # its thread stops: the step ends, completed or cut short by a breakpoint
             await self.steps.end(own)
             ended = None if own is found.step else own.kind
-        location = found.location
+        if found.step is not None and found.step is not own:  # its coroutine resumed here, in another thread
+            await self.steps.end(found.step)
         if location is None:  # VM start: the thread has not run yet; describe its top frame if any
             frames = await self.vm.thread_reference.frames(thread, 0, -1) if thread else []
             location = frames[0].location if frames else None
@@ -180,7 +213,7 @@ class EventSets:
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
                     exception=thrown[0] if thrown else None)
         return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
-                         frame_counts={thread: depth} if depth is not None else {})
+                         frame_counts={thread: depth} if depth is not None else {}, location=location)
 
     async def _frame_count(self, thread: ThreadId) -> int | None:
         """``ThreadReference.FrameCount`` (11,7) of the stopped thread; ``None`` when the VM will not say."""

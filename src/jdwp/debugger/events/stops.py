@@ -23,7 +23,7 @@ from ...protocol.commands import Command, Empty, ThreadReference, VirtualMachine
 from ...protocol.commands.threads import ThreadOut
 from ...protocol.constants import SuspendPolicy
 from ...protocol.errors import ConnectionClosed, JdwpError
-from ...protocol.types import ThreadId
+from ...protocol.types import Location, ThreadId
 from ..errors import NotFound, NotPaused, StaleReference
 from ..ids import IdScheme
 from ..model import EngineEvent, Locals, Stop, Stopped
@@ -51,6 +51,7 @@ class StopState:
     names: dict[ThreadId, str] = dataclasses.field(default_factory=dict)
     # A suspended frame's locals do not change during its stop (a method the debugger calls runs above it).
     locals: dict[str, Locals] = dataclasses.field(default_factory=dict)
+    location: Location | None = None  # where the stop's own thread is, as the VM said
 
 
 def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:

@@ -11,6 +11,19 @@ loader that loads it later too. The class-prepare request is made before the loa
 so no class loads unseen between the two. A disabled one (:meth:`ExceptionBreakpoints.update`) has none of
 its requests, exception or class-prepare; enabled again, it binds as when it was set.
 
+Coroutine crashes (DESIGN.md §8.4): a throwable that only coroutine machinery catches
+(:mod:`..classes.coroutine_machinery`) counts as uncaught, but the VM calls it caught and an uncaught-only
+request never hears of it. So a breakpoint for uncaught throwables also asks for caught ones of its class —
+a *crash watch*: ``ExceptionOnly(refType, caught=true, uncaught=false)`` with ``EVENT_THREAD`` — judged by
+the catch location's class (:mod:`..events.crashes`): machinery stops, anything else lets the thread go on
+at once. JDWP filters exception events by the throw location only (``ClassMatch``/``LocationOnly`` apply to
+it, JDWP spec of ``EventRequest.Set``), and a coroutine can crash on a throw anywhere (a JDK parse, the app's
+own class), so the filter that is possible is *when*: the watch is made only once
+``kotlin.coroutines.jvm.internal.BaseContinuationImpl`` is loaded (a class-prepare request on its name, or
+found loaded). Before that no coroutine can run, and an app without coroutines pays nothing. ART reports
+caught exceptions with their catch location as HotSpot does (``can_generate_exception_events`` is 1 in its
+``kPotentialCapabilities``, ``openjdkjvmti/art_jvmti.h``).
+
 The exception of a stop (:func:`describe_thrown`) is read without running app code: its runtime class
 (``ObjectReference.ReferenceType`` 9,1), ``Throwable.detailMessage`` through ``ObjectReference.GetValues``
 (9,2) and the string's text, and the throw and catch locations.
@@ -20,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from ...client import JdwpClient
@@ -29,20 +42,22 @@ from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, ObjectId, ReferenceTypeId
 from .._gather import gather
+from ..classes.coroutine_machinery import BASE_CONTINUATION, CANCELLATION, is_machinery
 from ..classes.symbols import Symbols
 from ..errors import InvalidArgument
 from ..model import ExceptionBreakpoint, SourcePosition, ThrownException
 from ..names import binary_name_of, is_binary_name, signature_of
-from ..reading.objects import Layouts
+from ..reading.objects import ClassInfo, Layouts
 from ..reading.values import Values
 from .owned import OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
-__all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request"]
+__all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request", "is_cancellation"]
 
 log = logging.getLogger("jdwp.debugger")
 
 _THROWABLE = "java.lang.Throwable"
+_COROUTINES: Watch = (ClassMatch(BASE_CONTINUATION),)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -77,10 +92,15 @@ class _Entry:
     breakpoint_id: str
     request: ExceptionRequest
     status: str = "pending"
-    requests: list[int] = dataclasses.field(default_factory=list)  # JDWP exception request IDs
+    requests: list[int] = dataclasses.field(default_factory=list)  # JDWP exception request IDs (crash watches too)
     bound_types: set[int] = dataclasses.field(default_factory=set)
     watch: Watch | None = None
     enabled: bool = True
+
+    @property
+    def watches_crashes(self) -> bool:
+        """Whether it stops for coroutine crashes the VM calls caught: uncaught-only (caught ones stop anyway)."""
+        return self.request.uncaught and not self.request.caught
 
     def snapshot(self) -> ExceptionBreakpoint:
         r = self.request
@@ -100,6 +120,9 @@ class ExceptionBreakpoints(OwnedRequests):
         self._prepares = prepares
         self._reserve = reserve
         self._entries: dict[str, _Entry] = {}
+        self._crash_watches: set[int] = set()
+        self._coroutines = False  # BaseContinuationImpl is loaded: crash watches are made
+        self._watching_coroutines = False  # our class-prepare request on it is made
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -109,6 +132,14 @@ class ExceptionBreakpoints(OwnedRequests):
 
     def owns(self, breakpoint_id: str) -> bool:
         return breakpoint_id in self._entries
+
+    def is_crash_watch(self, request_id: int) -> bool:
+        """Whether a JDWP exception request is a crash watch (caught throwables, judged by the catch location)."""
+        return request_id in self._crash_watches
+
+    def request_of(self, breakpoint_id: str) -> ExceptionRequest | None:
+        entry = self._entries.get(breakpoint_id)
+        return entry.request if entry is not None else None
 
     async def add(self, request: ExceptionRequest) -> ExceptionBreakpoint:
         """Set an exception breakpoint: ``verified`` once bound (at once for every throwable), else ``pending``.
@@ -123,6 +154,8 @@ class ExceptionBreakpoints(OwnedRequests):
 
     async def _arm(self, entry: _Entry) -> None:
         """Watch for the class, then bind in every loaded class of that name (at once for every throwable)."""
+        if entry.watches_crashes:
+            await self._follow_coroutines()
         name = entry.request.exception_class
         if name is None:
             await self._bind(entry, ReferenceTypeId(0))
@@ -157,6 +190,10 @@ class ExceptionBreakpoints(OwnedRequests):
             entry.watch = None
         entry.bound_types.clear()
         entry.status = "pending"
+        if self._watching_coroutines and not any(e.watches_crashes and e.enabled for e in self._entries.values()
+                                                 if e is not entry):
+            self._watching_coroutines = self._coroutines = False
+            taken += self._prepares.drop(_COROUTINES)
         return taken
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[ExceptionBreakpoint]:
@@ -164,6 +201,8 @@ class ExceptionBreakpoints(OwnedRequests):
         if event.ref_type_tag == TypeTag.ARRAY:
             return []
         name = binary_name_of(event.signature)
+        if name == BASE_CONTINUATION and self._watching_coroutines and not self._coroutines:
+            await self._coroutines_loaded()
         changed = []
         for entry in list(self._entries.values()):
             if not entry.enabled or entry.request.exception_class != name or event.type_id in entry.bound_types:
@@ -179,7 +218,27 @@ class ExceptionBreakpoints(OwnedRequests):
         caller's)."""
         taken = [request for entry in self._entries.values() for request in self._take(entry)]
         self._entries.clear()
+        self._watching_coroutines = self._coroutines = False
         return taken
+
+    async def _follow_coroutines(self) -> None:
+        """Watch for coroutines once: a class-prepare request on ``BaseContinuationImpl``, then whether it
+        is loaded already (after the request, so that it cannot load unseen in between)."""
+        if self._watching_coroutines:
+            return
+        await self._prepares.watch(_COROUTINES)
+        self._watching_coroutines = True
+        loaded = await self._vm.classes_by_signature(signature_of(BASE_CONTINUATION))
+        if any(ref.status & ClassStatus.PREPARED for ref in loaded):
+            await self._coroutines_loaded()
+
+    async def _coroutines_loaded(self) -> None:
+        """Coroutines can run from now on: every breakpoint that watches crashes gets its watches."""
+        self._coroutines = True
+        for entry in list(self._entries.values()):
+            if entry.watches_crashes:
+                for ref in sorted(entry.bound_types):
+                    await self._watch_crashes(entry, ReferenceTypeId(ref))
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId) -> None:
         entry.bound_types.add(ref)
@@ -189,6 +248,27 @@ class ExceptionBreakpoints(OwnedRequests):
         entry.requests.append(request_id)
         self._own(entry, request_id)
         entry.status = "verified"
+        if entry.watches_crashes and self._coroutines:
+            await self._watch_crashes(entry, ref)
+
+    async def _watch_crashes(self, entry: _Entry, ref: ReferenceTypeId) -> None:
+        """The crash watch of one bound class: its caught throwables, holding only the throwing thread while
+        they are judged (most are caught by the app and let go at once)."""
+        request_id = await self._vm.event_request.set(EventKind.EXCEPTION, SuspendPolicy.EVENT_THREAD,
+                                                      [ExceptionOnly(ref, True, False)])
+        entry.requests.append(request_id)
+        self._own(entry, request_id)
+        self._crash_watches.add(request_id)
+
+    def _take(self, entry: _Entry) -> list[ClearRequest]:
+        for request_id in entry.requests:
+            self._crash_watches.discard(request_id)
+        return super()._take(entry)
+
+
+CRASH_NOTE = ("only coroutine machinery catches it ({catch}): it ends the coroutine that threw it, and goes to "
+              "whoever awaits that coroutine (the app's thread dies of it, or its exception handler gets it, unless "
+              "an awaiting caller catches it)")
 
 
 async def describe_thrown(values: Values, layouts: Layouts, symbols: Symbols,
@@ -215,9 +295,19 @@ async def describe_thrown(values: Values, layouts: Layouts, symbols: Symbols,
     throw: SourcePosition | None = positions[0]
     catch = positions[1] if len(positions) > 1 else None
     text = message.value if message is not None and message.kind == "string" else None
+    crash = catch is not None and is_machinery(catch.class_name) and not is_cancellation(chain)
     return ThrownException(chain[0].name, text, handle, throw, catch,
                            truncated=bool(message and message.truncated),
-                           length=message.length if message is not None and message.truncated else None)
+                           length=message.length if message is not None and message.truncated else None,
+                           crashes_coroutine=crash,
+                           note=CRASH_NOTE.format(catch=f"{catch.class_name}.{catch.method}") if crash and catch
+                           else None)
+
+
+def is_cancellation(chain: Sequence[ClassInfo]) -> bool:
+    """Whether a throwable's class chain (its class first) is a ``CancellationException``: a coroutine being
+    cancelled, which is how coroutines end normally, not a crash."""
+    return any(info.name == CANCELLATION for info in chain)
 
 
 def _caught(location: Location) -> bool:

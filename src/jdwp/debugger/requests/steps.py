@@ -16,6 +16,31 @@ Step filters, on unless the caller turns them off (IntelliJ's defaults, plus the
   again (through a bridge into the method it calls), ``over`` and ``out`` as ``out`` (back to the real
   caller). Lambda bodies are synthetic to javac but are app code: they are not skipped.
 
+Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
+that starts in coroutine code (a suspend function's state machine, a suspend lambda's
+``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over`` and ``into`` (a
+step into a call that suspends, ``delay`` say, comes back as a step over it), on the one that awaits it for
+``out``. Where the step lands decides:
+
+- in the same frame, or (``into``) deeper: an ordinary step; the resume breakpoint is cleared;
+- in the caller's state machine, one frame up: it returned or suspended alike; the step steps on, and lands
+  at the start of a prologue-line entry when the caller suspends too (kotlinc gives each suspension point's
+  ``return COROUTINE_SUSPENDED`` an entry of the prologue line; the code a returned call goes on with lies
+  inside one, past that return): then no stop; the thread's step ends and the resume breakpoint waits
+  for whatever thread resumes the coroutine. Elsewhere the caller went on: an ordinary stop;
+- elsewhere (the dispatcher's thread runs other code), with the state machine's ``label`` moved on since the
+  start: it suspended; as above;
+- in a continuation's ``invokeSuspend`` that has no line table (a suspend function returned to the
+  ``BaseContinuationImpl.resumeWith`` loop that resumed it): no stop there (it would be ``line: null``); the
+  resume breakpoint moves to the awaiting continuation, which that loop resumes next;
+- a resume breakpoint's hit, on any thread, arms a step there (``into`` when its ``invokeSuspend`` only calls
+  the state machine); that step steps on while it lands on the state machine's prologue line (its dispatch
+  on ``label``, which also holds the resumption's code) or the line it started from, so it stops on the next
+  line of the same coroutine.
+
+The filters also exclude ``kotlinx.coroutines.*`` and the stdlib's ``kotlin.coroutines.*``: a step never stops
+in a dispatcher (``DispatchedTask.run``) or in the ``resumeWith`` loop.
+
 A step over whose thread's top frame is native (after a pause: ``Thread.sleep``, ``Object.wait``) cannot finish
 where it was asked: there is no line to step over, and HotSpot's back end never completes it (jdb's ``next``
 hangs the same way). It is made a step out (:meth:`Steps.kind_for`), which finishes when the native call
@@ -40,43 +65,72 @@ from ...protocol.constants import (
     ThreadStatus,
 )
 from ...protocol.errors import CommandError
-from ...protocol.types import Location, ThreadId
+from ...protocol.types import Location, ObjectId, ReferenceTypeId, ThreadId
 from .._gather import gather
-from ..classes.symbols import Symbols
+from ..classes.symbols import Symbols, line_at, line_locations
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
+from ..names import binary_name_of
+from ..reading.objects import Layouts
+from ..reading.values import Values
 from .prepares import ClearRequest
+from .resumes import CONTINUATION_LOCAL, INVOKE_SUSPEND, Continuations, Resume, prologue_line
 
 log = logging.getLogger("jdwp.debugger")
 
 STEP_EXCLUDES = (
     "java.*", "javax.*", "jdk.*", "sun.*", "com.sun.*",
-    "kotlin.jvm.internal.*", "kotlin.internal.*", "kotlin.coroutines.jvm.internal.*", "kotlin.coroutines.intrinsics.*",
+    "kotlin.jvm.internal.*", "kotlin.internal.*", "kotlin.coroutines.*", "kotlinx.coroutines.*", "kotlinx.atomicfu.*",
     "android.*", "com.android.internal.*", "dalvik.*", "libcore.*",
 )
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
 DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Origin:
+    """The coroutine frame a step started in: its continuation and ``label`` then, its method, line and depth."""
+
+    continuation: ObjectId
+    label: int | None
+    class_id: int
+    method_id: int
+    line: int | None
+    depth: int
+
+
 @dataclasses.dataclass
 class StepInFlight:
-    request_id: int
+    request_id: int  # 0 while it only waits for its coroutine's resumption
     thread: ThreadId
     thread_name: str
     kind: StepKind
     filters: bool
     resteps: int = 0
+    origin: Origin | None = None
+    resume: Resume | None = None
+    #: After a resumption: the step lands on the next line, past the prologue line and ``skip`` (class, method,
+    #: line: where the step over began, when the coroutine resumed in that method).
+    settling: bool = False
+    skip: tuple[int, int, int | None] | None = None
+    #: The origin frame returned into its caller's state machine (suspended or done: its next landing tells).
+    returned: bool = False
 
 
 class Steps:
     """The steps of one session, by thread."""
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols) -> None:
+    def __init__(self, vm: JdwpClient, symbols: Symbols, layouts: Layouts | None = None) -> None:
         self._vm = vm
         self._symbols = symbols
+        self._continuations = Continuations(vm, symbols, layouts or Layouts(Values(vm, symbols)))
         self._by_thread: dict[ThreadId, StepInFlight] = {}
 
     def of_request(self, request_id: int) -> StepInFlight | None:
-        return next((s for s in self._by_thread.values() if s.request_id == request_id), None)
+        return next((s for s in self._by_thread.values() if request_id and s.request_id == request_id), None)
+
+    def of_resume(self, request_id: int) -> StepInFlight | None:
+        """The step whose resume breakpoint is this request."""
+        return next((s for s in self._by_thread.values() if s.resume and s.resume.request_id == request_id), None)
 
     def of_thread(self, thread: ThreadId) -> StepInFlight | None:
         return self._by_thread.get(thread)
@@ -104,8 +158,9 @@ class Steps:
         return "out" if native else kind
 
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
-                    depth: StepDepth | None = None) -> None:
-        """Arm a step on a suspended thread (replacing a step it had). ``depth`` overrides ``kind``'s.
+                    depth: StepDepth | None = None, exclude: str | None = None) -> StepInFlight:
+        """Arm a step on a suspended thread (replacing a step it had). ``depth`` overrides ``kind``'s;
+        ``exclude`` names one more class it must not stop in.
 
         Raises:
             JdwpError: the VM refused or did not answer; no step is recorded for the thread.
@@ -116,23 +171,207 @@ class Steps:
         modifiers: list[Modifier] = [Step(thread, StepSize.LINE, depth if depth is not None else DEPTHS[kind])]
         if filters:
             modifiers += [ClassExclude(pattern) for pattern in STEP_EXCLUDES]
+        if exclude is not None:
+            modifiers.append(ClassExclude(exclude))
         modifiers.append(Count(1))
         request_id = await self._vm.event_request.set(EventKind.SINGLE_STEP, SuspendPolicy.ALL, modifiers)
-        self._by_thread[thread] = StepInFlight(request_id, thread, thread_name, kind, filters, resteps)
+        step = self._by_thread[thread] = StepInFlight(request_id, thread, thread_name, kind, filters, resteps)
+        return step
+
+    # --- steps that follow the coroutine (module doc) ------------------------------------------------
+
+    async def follow_coroutine(self, thread: ThreadId, location: Location | None) -> None:
+        """Once a filtered step is armed on a suspended thread: when its top frame runs coroutine code, set the
+        resume breakpoint (an ``into`` whose call suspends, ``delay`` say, is an ``over`` of it). ``location``:
+        the top frame's, when known (then a frame of no coroutine costs no round trip). A VM that cannot say
+        leaves it an ordinary step."""
+        step = self._by_thread.get(thread)
+        if step is None or not step.filters:
+            return
+        try:
+            continuation = await self._continuations.of_top_frame(thread, location)
+            if continuation is None:
+                return
+            target = await self._continuations.completion(continuation) if step.kind == "out" else continuation
+            if target is None:
+                return
+            if location is None:
+                location = (await self._vm.thread_reference.frames(thread, 0, 1))[0].location
+            label, depth, table = await gather([
+                partial(self._continuations.label, continuation),
+                partial(self._vm.thread_reference.frame_count, thread),
+                partial(self._symbols.line_table, location.class_id, location.method_id)])
+            line = line_at(table, location.index) if table is not None else None
+            step.origin = Origin(continuation, label, location.class_id, location.method_id, line, depth)
+            step.resume = await self._continuations.watch(target)
+        except CommandError as exc:
+            log.info("the step of thread %s does not follow its coroutine: %s", step.thread_name, exc)
+
+    async def follow(self, step: StepInFlight, thread: ThreadId, location: Location, resumed: bool) -> bool:
+        """Where a filtered step landed (or its resume breakpoint hit, ``resumed``), as the module doc says;
+        True when it makes no stop (the step goes on, or waits for the coroutine's resumption)."""
+        if not step.filters:
+            return False
+        try:
+            if resumed:
+                return await self._resumed(step, thread, location)
+            if step.settling:
+                return await self._settle(step, location)
+            if step.origin is not None and await self._suspended(step, thread, location):
+                return True
+            return await self._past_continuation(step, thread, location)
+        except CommandError as exc:
+            log.info("the step of thread %s stops where it is: %s", step.thread_name, exc)
+            return False
+
+    async def _resumed(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
+        """The coroutine resumed on ``thread``: step there to its next line (``into`` the state machine when
+        the continuation's ``invokeSuspend`` only calls it)."""
+        await self.end(step)
+        table = await self._symbols.line_table(location.class_id, location.method_id)
+        # An invokeSuspend without lines only calls its state machine: step into it, never stopping in between
+        # (a line step in a method without lines stops at every code index: HotSpot's libjdwp steps by
+        # location there).
+        lines = table is not None and bool(table.lines)
+        depth, exclude = (StepDepth.OVER, None) if lines else (StepDepth.INTO, await self._class_name(location))
+        name = step.thread_name if thread == step.thread else await self._vm.thread_reference.name(thread)
+        resumed = await self.start(thread, name, step.kind, True, step.resteps + 1, depth, exclude)
+        resumed.settling = True
+        origin = step.origin
+        if origin is not None and step.kind != "out":
+            resumed.skip = (origin.class_id, origin.method_id, origin.line)
+        return True
+
+    async def _settle(self, step: StepInFlight, location: Location) -> bool:
+        """After a resumption: step on while on the prologue line or the line the step began on."""
+        table = await self._symbols.line_table(location.class_id, location.method_id)
+        if table is None or not table.lines:
+            if not await self._is_invoke_suspend(location):
+                return False
+            return await self._restep(step, StepDepth.INTO, await self._class_name(location))
+        line = line_at(table, location.index)
+        if line == prologue_line(table) or (location.class_id, location.method_id, line) == step.skip:
+            return await self._restep(step, StepDepth.OVER)
+        return False
+
+    async def _suspended(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
+        """Whether the step left its coroutine frame by suspending: then its thread's step ends and the resume
+        breakpoint waits. A landing in the frame it began in is an ordinary step's."""
+        origin = step.origin
+        assert origin is not None
+        depth = await self._vm.thread_reference.frame_count(thread)
+        if step.kind == "into" and depth > origin.depth:  # into a call: an ordinary landing
+            await self._drop_resume(step)
+            return False
+        if (location.class_id, location.method_id) == (origin.class_id, origin.method_id) and depth == origin.depth:
+            table = await self._symbols.line_table(location.class_id, location.method_id)
+            if table is not None and line_at(table, location.index) == prologue_line(table) != origin.line:
+                # kotlinc puts the `return COROUTINE_SUSPENDED` of each suspension point on the prologue line:
+                # the frame is about to suspend, which the next landing shows
+                return await self._restep(step, StepDepth.OVER)
+            await self._drop_resume(step)
+            return False
+        if step.resume is not None and depth == origin.depth - 1 and await self._is_state_machine(location):
+            # Back in the caller's state machine, from a return or a suspension alike. kotlinc puts each
+            # suspension point's `return COROUTINE_SUSPENDED` on the prologue line: the next landing tells.
+            if not step.returned:
+                step.returned = True
+                return await self._restep(step, StepDepth.OVER)
+            table = await self._symbols.line_table(location.class_id, location.method_id)
+            prologue = prologue_line(table)
+            if table is not None and line_at(table, location.index) == prologue:
+                # The suspended return (`aload; areturn`) starts a prologue-line entry of its own; the code a
+                # call that returned goes on with lies inside one (the jump past that return).
+                starts = [index for index, line in line_locations(table) if line == prologue]
+                if location.index in starts[1:]:
+                    await self._end_thread_step(step)  # the caller suspends too: wait for the resumption
+                    return True
+                return await self._restep(step, StepDepth.OVER)
+            await self._drop_resume(step)  # it returned, and the caller went on
+            return False
+        if step.resume is None or step.returned or \
+                await self._continuations.label(origin.continuation) == origin.label:
+            await self._drop_resume(step)  # it returned (or threw): an ordinary landing
+            return False
+        await self._end_thread_step(step)
+        return True
+
+    async def _past_continuation(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
+        """A landing in a continuation's ``invokeSuspend`` without a line table (a suspend function returned into
+        the ``resumeWith`` loop): follow the continuation that awaits it, which that loop resumes next; when
+        none does (the coroutine is done), step out on."""
+        table = await self._symbols.line_table(location.class_id, location.method_id)
+        if (table is not None and table.lines) or not await self._is_invoke_suspend(location):
+            return False
+        this = await self._continuations.of_top_frame(thread, location)
+        if this is None:
+            return False
+        awaiting = await self._continuations.completion(this)
+        await self._drop_resume(step)
+        if awaiting is None:
+            return await self._restep(step, StepDepth.OUT)
+        step.resume = await self._continuations.watch(awaiting)
+        if step.resume is None:
+            return False
+        step.origin = None
+        await self._end_thread_step(step)
+        return True
+
+    async def _restep(self, step: StepInFlight, depth: StepDepth, exclude: str | None = None) -> bool:
+        """Step on from a landing, keeping what the step follows (its origin, resume breakpoint, settling)."""
+        if step.resteps >= MAX_RESTEPS:
+            return False
+        resume, step.resume = step.resume, None  # moves to the new step, not cleared with the old one
+        again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, exclude)
+        again.settling, again.skip, again.origin, again.resume = step.settling, step.skip, step.origin, resume
+        again.returned = step.returned
+        return True
+
+    async def _is_state_machine(self, location: Location) -> bool:
+        """Whether the location's method is a coroutine's state machine: a suspend lambda's ``invokeSuspend`` or
+        a suspend function with its ``$continuation`` (its variable table, cached by then). The ``invokeSuspend``
+        of a suspend function's continuation, which has no line table, only calls one."""
+        if await self._is_invoke_suspend(location):
+            lines = await self._symbols.line_table(location.class_id, location.method_id)
+            return lines is not None and bool(lines.lines)
+        table = await self._symbols.variable_table(location.class_id, location.method_id)
+        return table is not None and any(v.name == CONTINUATION_LOCAL for v in table.slots)
+
+    async def _class_name(self, location: Location) -> str:
+        return binary_name_of(await self._symbols.signature(ReferenceTypeId(location.class_id)))
+
+    async def _is_invoke_suspend(self, location: Location) -> bool:
+        method = (await self._symbols.methods(location.class_id)).get(location.method_id)
+        return method is not None and method.name == INVOKE_SUSPEND
 
     async def end(self, step: StepInFlight) -> None:
-        """Forget the step and clear its request (``Count(1)`` has expired it if it completed)."""
+        """Forget the step and clear its requests (``Count(1)`` has expired it if it completed)."""
         if self._by_thread.get(step.thread) is step:
             del self._by_thread[step.thread]
+        await self._end_thread_step(step)
+        await self._drop_resume(step)
+
+    async def _end_thread_step(self, step: StepInFlight) -> None:
+        if not step.request_id:
+            return
+        request_id, step.request_id = step.request_id, 0
         try:
-            await self._vm.event_request.clear(EventKind.SINGLE_STEP, step.request_id)
+            await self._vm.event_request.clear(EventKind.SINGLE_STEP, request_id)
         except CommandError as exc:
-            log.debug("clearing step request %d: %s", step.request_id, exc)
+            log.debug("clearing step request %d: %s", request_id, exc)
+
+    async def _drop_resume(self, step: StepInFlight) -> None:
+        if step.resume is not None:
+            resume, step.resume = step.resume, None
+            await self._continuations.clear(resume)
 
     def take_all(self) -> list[ClearRequest]:
         """Forget every step and return their requests to clear (detach)."""
         taken = [ClearRequest(EventKind.SINGLE_STEP, step.request_id, f"step request of thread {step.thread_name}")
-                 for step in self._by_thread.values()]
+                 for step in self._by_thread.values() if step.request_id]
+        taken += [ClearRequest(EventKind.BREAKPOINT, step.resume.request_id,
+                               f"resume breakpoint of the step of thread {step.thread_name}")
+                  for step in self._by_thread.values() if step.resume is not None]
         self._by_thread.clear()
         return taken
 

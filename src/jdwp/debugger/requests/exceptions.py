@@ -49,7 +49,7 @@ from ..model import ExceptionBreakpoint, SourcePosition, ThrownException
 from ..names import binary_name_of, is_binary_name, signature_of
 from ..reading.objects import ClassInfo, Layouts
 from ..reading.values import Values
-from .owned import OwnedRequests
+from .owned import Owner, OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
 __all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request", "is_cancellation"]
@@ -260,7 +260,7 @@ class ExceptionBreakpoints(OwnedRequests):
         self._own(entry, request_id)
         self._crash_watches.add(request_id)
 
-    def _take(self, entry: _Entry) -> list[ClearRequest]:
+    def _take(self, entry: Owner) -> list[ClearRequest]:
         for request_id in entry.requests:
             self._crash_watches.discard(request_id)
         return super()._take(entry)

@@ -49,7 +49,7 @@ from ..model import ExceptionBreakpoint, SourcePosition, ThrownException
 from ..names import binary_name_of, is_binary_name, signature_of
 from ..reading.objects import ClassInfo, Layouts
 from ..reading.values import Values
-from .owned import Owner, OwnedRequests
+from .owned import OwnedRequests, Owner
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
 __all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request", "is_cancellation"]

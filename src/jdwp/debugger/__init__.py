@@ -25,6 +25,7 @@ from .errors import (
     NotFound,
     NotPaused,
     StaleReference,
+    Unsupported,
 )
 from .events.detach import suspended_threads
 from .events.suspension import AGENT_RESET, threads_suspended_now
@@ -41,6 +42,7 @@ from .model import (
     Cleanup,
     EngineEvent,
     ExceptionBreakpoint,
+    FieldChange,
     Frame,
     Local,
     Locals,
@@ -54,6 +56,7 @@ from .model import (
     Stopped,
     Terminated,
     ThrownException,
+    Watchpoint,
     bound_names,
 )
 from .reading.deadlocks import Deadlock, DeadlockLink
@@ -85,6 +88,7 @@ __all__ = [
     "Entry",
     "EvaluationFailed",
     "ExceptionBreakpoint",
+    "FieldChange",
     "Frame",
     "HitOptions",
     "InvalidArgument",
@@ -111,7 +115,9 @@ __all__ = [
     "ThreadInfo",
     "ThreadsPage",
     "ThrownException",
+    "Unsupported",
     "WaitingFor",
+    "Watchpoint",
     "bound_names",
     "open_debugger",
     "sample_release_build",

@@ -63,6 +63,7 @@ from .model import (
     Stop,
     TerminalReason,
     Terminated,
+    Watchpoint,
 )
 from .reading.inline import Inline
 from .reading.invoke import Calls, refresh_frames, release_late
@@ -226,6 +227,37 @@ class Debugger(Inspection):
         async with self._lock:
             self._check_open()
             return await self.breakpoints.exceptions.add(request)
+
+    async def set_watchpoint(self, class_name: str, field: str, access: str = "write", *,
+                             condition: str | None = None, hit_count: int | None = None, action: Action = "stop",
+                             log_message: str | None = None, max_hits: int | None = None,
+                             suspend: SuspendMode = "all") -> Watchpoint:
+        """Stop where ``field`` of ``class_name`` (or of a superclass of it) is written (``access="write"``),
+        read (``"read"``) or either (``"any"``), by any thread, in every class loader (:mod:`.watchpoints`).
+
+        The stop has reason ``watchpoint`` and ``Stop.watch``: the field, the value it held (``old_value``)
+        and, for a write, the value being written (``new_value``); its location is the accessing code.
+        ``condition``, ``hit_count``, ``action="log"``, ``log_message``, ``max_hits`` and ``suspend`` work as
+        for a line breakpoint, with ``new_value`` and ``old_value`` as names; a logging watchpoint's hits
+        carry the change too (``LogpointHit.watch``) and its default message shows it.
+
+        Returns it ``verified``, ``pending`` until the class loads, or ``rejected`` while no loaded class of
+        that name has the field. It counts towards the 100 breakpoints and is removed like any.
+
+        Raises:
+            InvalidArgument, LimitReached: bad input or too many breakpoints; nothing changed.
+            Unsupported: the VM cannot watch that access (``VirtualMachine.CapabilitiesNew``).
+            EngineClosed: the session has ended.
+        """
+        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
+        plan = plan_hits(options) if options != HitOptions() else None
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            capabilities = await self.symbols.capabilities()
+            return await self.breakpoints.watchpoints.add(class_name, field, access, plan,
+                                                          capabilities.field_modification,
+                                                          capabilities.field_access)
 
     async def remove_breakpoint(self, breakpoint_id: str) -> None:
         """Clear one breakpoint's requests; removing it twice is fine.
@@ -407,6 +439,7 @@ class Debugger(Inspection):
                     for changed in await self.breakpoints.on_class_prepare(prepare):
                         self._publish(BreakpointVerified(changed) if changed.status == "verified"
                                       else BreakpointRejected(changed))
+                await self._sets.read_change(found)
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None

@@ -18,7 +18,8 @@ from .names import java_prefix
 from .requests.hits import HitOptions
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
-StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
+StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception", "watchpoint"]
+WatchAccess = Literal["write", "read", "any"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
 LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
@@ -196,7 +197,50 @@ class ExceptionBreakpoint:
         return {"exception_class": self.exception_class, "caught": self.caught, "uncaught": self.uncaught}
 
 
-AnyBreakpoint = Breakpoint | ExceptionBreakpoint
+@dataclasses.dataclass(frozen=True, slots=True)
+class Watchpoint:
+    """A breakpoint on a field: writes (``access`` ``write``), reads, or both (``any``) of ``field`` declared by
+    ``class_name`` or a superclass of it, in every class loader. ``pending`` until the class loads;
+    ``rejected`` (with ``reason``) while the loaded classes of that name have no such field."""
+
+    breakpoint_id: str
+    class_name: str
+    field: str
+    access: WatchAccess
+    status: BreakpointStatus
+    reason: Reason | None = None
+    options: HitOptions | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    hits: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+    @property
+    def kind(self) -> Literal["watchpoint"]:
+        return "watchpoint"
+
+    @property
+    def requested(self) -> dict[str, Any]:
+        return {"class_name": self.class_name, "field": self.field, "access": self.access}
+
+
+AnyBreakpoint = Breakpoint | ExceptionBreakpoint | Watchpoint
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FieldChange:
+    """What a watchpoint saw: ``field`` (``com.x.Account.balance``) written (``access`` ``write``: the value
+    before, ``old_value``, and the value being written, ``new_value``) or read (``read``: ``old_value`` is the
+    value read). ``object_id`` is the session's handle of the object whose field it is (``None``: static).
+    Values are app data: never log them."""
+
+    field: str
+    access: Literal["write", "read"]
+    object_id: str | None
+    old_value: Any
+    new_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "field")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -262,6 +306,10 @@ class Stop:
     suspended: Literal["all", "thread"] | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     exception: ThrownException | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: A watchpoint's field access: the field, its old and new value (``watchpoint`` stops).
+    watch: FieldChange | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: The value the method returned (a method-exit breakpoint's stop, a step out where the VM tells it).
+    return_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reason", self.reasons[0])  # frozen: this is the record's own construction
@@ -392,6 +440,10 @@ class LogpointHit:
     condition_error: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     kind: Literal["logpoint"] = "logpoint"
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: A logging watchpoint's field access (the field, old and new value).
+    watch: FieldChange | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: A logging method-exit breakpoint's returned value.
+    return_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "thread_name", "message", "condition_error")
@@ -401,7 +453,7 @@ class LogpointHit:
 class BreakpointSpent:
     """A logpoint reached its ``maxHits``: its requests are cleared (status ``spent``)."""
 
-    breakpoint: Breakpoint
+    breakpoint: Breakpoint | Watchpoint
     kind: Literal["breakpoint_spent"] = "breakpoint_spent"
 
 

@@ -22,6 +22,8 @@ from ...protocol.commands.events import (
     ClassPrepareEvent,
     Composite,
     ExceptionEvent,
+    FieldAccessEvent,
+    FieldModificationEvent,
     SingleStepEvent,
     VMStartEvent,
 )
@@ -30,12 +32,14 @@ from ...protocol.errors import CommandError
 from ...protocol.types import Location, ThreadId
 from .._gather import gather
 from ..classes.symbols import Symbols
-from ..model import StepKind, Stop, StopReason
+from ..model import FieldChange, Local, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
+from ..requests.watchpoints import WatchedField
+from .field_changes import FieldEvent, read_change
 from .holds import LAUNCH_NOTE
 from .judge import HitJudge, Verdict, hold_vm
 from .stops import Stops, StopState, Suspension
@@ -57,6 +61,9 @@ class Found:
     location: Location | None = None
     step: StepInFlight | None = None  # our step that completed in this set
     exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
+    field_event: tuple[FieldEvent, WatchedField] | None = None  # a watchpoint's field access, and its field
+    change: FieldChange | None = None  # what it saw (:func:`.field_changes.read_change`)
+    change_names: tuple[Local, ...] = ()  # new_value, old_value: names for conditions and messages
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
@@ -101,6 +108,15 @@ class EventSets:
                 found.reasons.append("exception")
                 found.breakpoint_ids.append(owner)
                 found.exception = found.exception or event
+            elif isinstance(event, (FieldAccessEvent, FieldModificationEvent)):
+                watchpoints = self.breakpoints.watchpoints
+                owner = watchpoints.owner_of(event.request_id)
+                watched = watchpoints.field_of(event.request_id)
+                if owner is None or watched is None:
+                    continue
+                found.reasons.append("watchpoint")
+                found.breakpoint_ids.append(owner)
+                found.field_event = found.field_event or (event, watched)
             elif isinstance(event, SingleStepEvent):
                 step = self.steps.of_request(event.request_id)
                 if step is None:
@@ -127,14 +143,21 @@ class EventSets:
         found.suspension = Suspension(event_set.suspend_policy, thread)
         return found
 
+    async def read_change(self, found: Found) -> None:
+        """What a watchpoint's field event saw, read while its thread waits before the access."""
+        if found.field_event is not None:
+            event, watched = found.field_event
+            found.change, found.change_names = await read_change(self.vm, self.values, watched, event)
+
     async def judge_hits(self, found: Found) -> None:
         """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL
         semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
-        verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location)
+        verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location,
+                                         found.change_names, found.change)
         found.breakpoint_ids, found.condition_error = verdict.stopping, verdict.condition_error
         found.after = verdict
         if not verdict.stopping:
-            found.reasons = [r for r in found.reasons if r != "breakpoint"]
+            found.reasons = [r for r in found.reasons if r not in ("breakpoint", "watchpoint")]
         if found.reasons and found.suspension.policy == SuspendPolicy.EVENT_THREAD:
             found.thread_only = verdict.hold == "thread"
             if verdict.hold == "all":
@@ -178,7 +201,7 @@ class EventSets:
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
                     tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
-                    exception=thrown[0] if thrown else None)
+                    exception=thrown[0] if thrown else None, watch=found.change)
         return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
                          frame_counts={thread: depth} if depth is not None else {})
 

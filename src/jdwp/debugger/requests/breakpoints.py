@@ -61,6 +61,7 @@ from ..model import (
     Breakpoint,
     BreakpointStatus,
     Reason,
+    Watchpoint,
 )
 from ..names import binary_name_of
 from .exceptions import ExceptionBreakpoints
@@ -82,6 +83,7 @@ from .targets import (
     source_watch,
     watches,
 )
+from .watchpoints import Watchpoints
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -150,6 +152,8 @@ class Breakpoints:
         self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
         #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
         self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
+        #: So do watchpoints (:mod:`.watchpoints`).
+        self.watchpoints = Watchpoints(vm, self._prepares, self._reserve)
         #: The pass each thread is in through each breakpoint's line (:mod:`.lambdas`, used by :mod:`.judge`).
         self.passes = Passes()
 
@@ -157,6 +161,7 @@ class Breakpoints:
         """Every breakpoint held, of every kind, in the order they were set."""
         found: list[AnyBreakpoint] = [e.snapshot() for e in self._entries.values()]
         found += self.exceptions.all()
+        found += self.watchpoints.all()
         return sorted(found, key=lambda bp: self._ids.number(bp.breakpoint_id, "bp") or 0)
 
     def owner_of(self, request_id: int) -> str | None:
@@ -169,7 +174,9 @@ class Breakpoints:
     def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
         """The plan and counts of a held breakpoint that has options (``None`` for a plain one)."""
         entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.plan is None:
+        if entry is None:
+            return self.watchpoints.hit_state(breakpoint_id)
+        if entry.plan is None:
             return None
         return entry.plan, entry.counts
 
@@ -182,11 +189,13 @@ class Breakpoints:
         spot = entry.choosing.spots.get(location)
         return spot if spot is not None and spot.chain is not None else None
 
-    async def spend(self, breakpoint_id: str) -> Breakpoint | None:
+    async def spend(self, breakpoint_id: str) -> Breakpoint | Watchpoint | None:
         """Clear a logpoint's requests once it reached its ``maxHits``; it stays held, status ``spent``.
 
         Returns its snapshot, or ``None`` when it is no longer held or was spent already.
         """
+        if self.watchpoints.owns(breakpoint_id):
+            return await self.watchpoints.spend(breakpoint_id)
         entry = self._entries.get(breakpoint_id)
         if entry is None or entry.counts.spent:
             return None
@@ -278,7 +287,7 @@ class Breakpoints:
         Raises:
             LimitReached: it holds the most already.
         """
-        held = len(self._entries) + len(self.exceptions)
+        held = len(self._entries) + len(self.exceptions) + len(self.watchpoints)
         if held >= self._limit:
             raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
                                "remove one (remove_debugger_breakpoint) to set another")
@@ -293,6 +302,9 @@ class Breakpoints:
         """
         if self.exceptions.owns(breakpoint_id):
             await self.exceptions.remove(breakpoint_id)
+            return
+        if self.watchpoints.owns(breakpoint_id):
+            await self.watchpoints.remove(breakpoint_id)
             return
         entry = self._entries.pop(breakpoint_id, None)
         if entry is None:
@@ -311,6 +323,7 @@ class Breakpoints:
         covers its code are its line tables read and requests set (two more rounds).
         """
         changed: list[AnyBreakpoint] = list(await self.exceptions.on_class_prepare(event))
+        changed += await self.watchpoints.on_class_prepare(event)
         ref = event.type_id
         entries = [e for e in self._entries.values() if ref not in e.bound_types and not e.counts.spent]
         if not entries or event.ref_type_tag == TypeTag.ARRAY:
@@ -337,7 +350,7 @@ class Breakpoints:
         """Forget every request we made and return them to clear (detach: in one write)."""
         taken = [request for entry in self._entries.values() for request in self._take_requests(entry)]
         self._entries.clear()
-        return [*taken, *self.exceptions.take_all(), *self._prepares.take_all()]
+        return [*taken, *self.exceptions.take_all(), *self.watchpoints.take_all(), *self._prepares.take_all()]
 
     # --- binding -----------------------------------------------------------------------------------
 

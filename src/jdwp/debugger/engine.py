@@ -59,6 +59,7 @@ from .model import (
     Cleanup,
     EngineEvent,
     ExceptionBreakpoint,
+    MethodBreakpoint,
     StepKind,
     Stop,
     TerminalReason,
@@ -72,7 +73,7 @@ from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.exceptions import exception_request
-from .requests.hits import Action, HitOptions, SuspendMode, plan_hits
+from .requests.hits import Action, HitOptions, HitPlan, SuspendMode, plan_hits
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 
@@ -171,7 +172,8 @@ class Debugger(Inspection):
                              file: str | None = None, condition: str | None = None, hit_count: int | None = None,
                              action: Action = "stop", log_message: str | None = None,
                              max_hits: int | None = None, suspend: SuspendMode = "all",
-                             lambda_choice: LambdaChoice = "all") -> Breakpoint:
+                             lambda_choice: LambdaChoice = "all", method: str | None = None,
+                             signature: str | None = None, on: str | None = None) -> Breakpoint | MethodBreakpoint:
         """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
         ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
@@ -187,6 +189,11 @@ class Debugger(Inspection):
         ``lambda_choice`` picks among a line's code indexes as IntelliJ does (:mod:`.lambdas`): ``"all"``,
         ``"line"`` (outside the line's lambdas) or a lambda's ordinal on the line (from 0).
 
+        ``method`` (with ``class_name``, instead of ``line``) makes a method breakpoint
+        (:mod:`.method_breakpoints`): ``on="entry"`` (default) stops as each overload (or the one of
+        ``signature``, JNI ``(J)J``) is entered, ``on="exit"`` as it returns, the stop's ``return_value``
+        holding what it returned (when the VM can tell: JDWP 1.6; else the breakpoint's ``note`` says so).
+
         Returns the breakpoint: ``verified`` with its locations, ``pending`` until a class of it loads, or
         ``rejected`` (with ``reason``) while the classes loaded have no code at the line or no line table
         (it stays armed for classes loaded later).
@@ -198,6 +205,8 @@ class Debugger(Inspection):
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
         plan = plan_hits(options) if options != HitOptions() else None
+        if method is not None or signature is not None or on is not None:
+            return await self._set_method_breakpoint(class_name, line, file, method, signature, on, plan)
         lambda_choice = parse_choice(lambda_choice)
         if (class_name is None) == (file is None):
             raise InvalidArgument("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
@@ -227,6 +236,20 @@ class Debugger(Inspection):
         async with self._lock:
             self._check_open()
             return await self.breakpoints.exceptions.add(request)
+
+    async def _set_method_breakpoint(self, class_name: str | None, line: int | None, file: str | None,
+                                     method: str | None, signature: str | None, on: str | None,
+                                     plan: HitPlan | None) -> MethodBreakpoint:
+        if method is None:
+            raise InvalidArgument("signature and on are for a method breakpoint: give method too")
+        if class_name is None or file is not None or line is not None:
+            raise InvalidArgument("a method breakpoint takes className and method (and no line or file)")
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            capabilities = await self.symbols.capabilities()
+            return await self.breakpoints.methods.add(class_name, method, signature, on or "entry", plan,
+                                                      capabilities.method_return_values)
 
     async def set_watchpoint(self, class_name: str, field: str, access: str = "write", *,
                              condition: str | None = None, hit_count: int | None = None, action: Action = "stop",

@@ -222,7 +222,38 @@ class Watchpoint:
         return {"class_name": self.class_name, "field": self.field, "access": self.access}
 
 
-AnyBreakpoint = Breakpoint | ExceptionBreakpoint | Watchpoint
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodBreakpoint:
+    """A breakpoint on a method's entry or exit (``on``): every overload of ``method`` in ``class_name``, or the
+    one of ``signature`` (JNI, ``(J)J``). ``locations``: each overload bound (its first code index and first
+    line). ``note``: said when exit stops cannot carry ``return_value`` on this VM."""
+
+    breakpoint_id: str
+    class_name: str
+    method: str
+    signature: str | None
+    on: Literal["entry", "exit"]
+    status: BreakpointStatus
+    locations: tuple[BoundLocation, ...] = ()
+    reason: Reason | None = None
+    options: HitOptions | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    hits: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+    @property
+    def kind(self) -> Literal["method"]:
+        return "method"
+
+    @property
+    def requested(self) -> dict[str, Any]:
+        asked: dict[str, Any] = {"class_name": self.class_name, "method": self.method, "on": self.on}
+        if self.signature is not None:
+            asked["signature"] = self.signature
+        return asked
+
+
+AnyBreakpoint = Breakpoint | ExceptionBreakpoint | Watchpoint | MethodBreakpoint
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -453,7 +484,7 @@ class LogpointHit:
 class BreakpointSpent:
     """A logpoint reached its ``maxHits``: its requests are cleared (status ``spent``)."""
 
-    breakpoint: Breakpoint | Watchpoint
+    breakpoint: Breakpoint | Watchpoint | MethodBreakpoint
     kind: Literal["breakpoint_spent"] = "breakpoint_spent"
 
 

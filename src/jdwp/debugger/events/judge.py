@@ -222,11 +222,13 @@ class HitJudge:
         self.frame_guesses = FrameGuesses()
 
     async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None,
-                    names: tuple[Local, ...] = (), change: FieldChange | None = None) -> Verdict:
+                    names: tuple[Local, ...] = (), change: FieldChange | None = None,
+                    returned: Summary | None = None) -> Verdict:
         """Decide which of the breakpoints hit together (same thread, same place) stop.
 
         ``names``: values the hit gives its conditions and messages besides frame 0's locals (a watchpoint's
-        ``new_value``); ``change``: a watchpoint's field change, which its logpoint hits carry.
+        ``new_value``); ``change``: a watchpoint's field change, ``returned``: a method exit's value, which
+        their logpoint hits carry.
 
         Raises:
             JdwpError: the VM failed outside an evaluation (the connection, or the thread's frames).
@@ -265,7 +267,7 @@ class HitJudge:
                 continue
             passes.stopped(breakpoint_id, thread, depth, spot)
             if plan.options.action == "log":
-                await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after, change)
+                await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after, change, returned)
                 continue
             verdict.stopping.append(breakpoint_id)
             verdict.condition_error = verdict.condition_error or error
@@ -297,17 +299,21 @@ class HitJudge:
 
     async def _log(self, hit: _Hit, breakpoint_id: str, plan: HitPlan, counts: HitCounts,
                    location: Location | None, error: str | None, after: list[Callable[[], Awaitable[None]]],
-                   change: FieldChange | None = None) -> None:
+                   change: FieldChange | None = None, returned: Summary | None = None) -> None:
         """Count a logpoint's hit and read its message now, while the frame is paused; leave the rest (the
         thread's name, the position, publishing, spending) to ``after``."""
         counts.logged += 1
         captured, dropped = self._rate.admit()
         if captured:
-            message = _change_text(change) if change is not None and plan.template is None else (
-                await self._message(hit, plan))
+            if plan.template is None and change is not None:
+                message = _change_text(change)
+            elif plan.template is None and returned is not None:
+                message = f"returned {_shown(returned, quote=True)}"
+            else:
+                message = await self._message(hit, plan)
             captured_at_ms = int(time.time() * 1000)
             after.append(partial(self._publish_hit, breakpoint_id, hit.thread, location, message, captured_at_ms,
-                                 dropped, error, change))
+                                 dropped, error, change, returned))
         else:
             counts.dropped += 1
         max_hits = plan.options.max_hits
@@ -316,12 +322,12 @@ class HitJudge:
 
     async def _publish_hit(self, breakpoint_id: str, thread: ThreadId, location: Location | None, message: str,
                            captured_at_ms: int, dropped: int, error: str | None,
-                           change: FieldChange | None = None) -> None:
+                           change: FieldChange | None = None, returned: Summary | None = None) -> None:
         name, positions = await gather([partial(self._thread_name, thread),
                                         partial(self.symbols.describe, [location] if location is not None else [])])
         position: SourcePosition | None = positions[0] if positions else None
         self._publish(LogpointHit(breakpoint_id, name, position, message, captured_at_ms, dropped, error,
-                                  watch=change))
+                                  watch=change, return_value=returned))
 
     async def _thread_name(self, thread: ThreadId) -> str:
         try:

@@ -60,6 +60,7 @@ from ..model import (
     BoundLocation,
     Breakpoint,
     BreakpointStatus,
+    MethodBreakpoint,
     Reason,
     Watchpoint,
 )
@@ -67,6 +68,7 @@ from ..names import binary_name_of
 from .exceptions import ExceptionBreakpoints
 from .hits import HitCounts, HitPlan
 from .line_choice import LineChoice
+from .method_breakpoints import MethodBreakpoints
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
 from .targets import (
     JDK_PACKAGES,
@@ -154,6 +156,8 @@ class Breakpoints:
         self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
         #: So do watchpoints (:mod:`.watchpoints`).
         self.watchpoints = Watchpoints(vm, self._prepares, self._reserve)
+        #: And method breakpoints (:mod:`.method_breakpoints`).
+        self.methods = MethodBreakpoints(vm, symbols, self._prepares, self._reserve)
         #: The pass each thread is in through each breakpoint's line (:mod:`.lambdas`, used by :mod:`.judge`).
         self.passes = Passes()
 
@@ -162,11 +166,12 @@ class Breakpoints:
         found: list[AnyBreakpoint] = [e.snapshot() for e in self._entries.values()]
         found += self.exceptions.all()
         found += self.watchpoints.all()
+        found += self.methods.all()
         return sorted(found, key=lambda bp: self._ids.number(bp.breakpoint_id, "bp") or 0)
 
     def owner_of(self, request_id: int) -> str | None:
-        """The breakpoint ID behind a JDWP breakpoint request ID."""
-        return self._by_request.get(request_id)
+        """The breakpoint ID behind a JDWP breakpoint request ID (a line's, or a method entry's)."""
+        return self._by_request.get(request_id) or self.methods.owner_of(request_id)
 
     def is_prepare_request(self, request_id: int) -> bool:
         return self._prepares.is_ours(request_id)
@@ -175,7 +180,7 @@ class Breakpoints:
         """The plan and counts of a held breakpoint that has options (``None`` for a plain one)."""
         entry = self._entries.get(breakpoint_id)
         if entry is None:
-            return self.watchpoints.hit_state(breakpoint_id)
+            return self.watchpoints.hit_state(breakpoint_id) or self.methods.hit_state(breakpoint_id)
         if entry.plan is None:
             return None
         return entry.plan, entry.counts
@@ -189,13 +194,15 @@ class Breakpoints:
         spot = entry.choosing.spots.get(location)
         return spot if spot is not None and spot.chain is not None else None
 
-    async def spend(self, breakpoint_id: str) -> Breakpoint | Watchpoint | None:
+    async def spend(self, breakpoint_id: str) -> Breakpoint | Watchpoint | MethodBreakpoint | None:
         """Clear a logpoint's requests once it reached its ``maxHits``; it stays held, status ``spent``.
 
         Returns its snapshot, or ``None`` when it is no longer held or was spent already.
         """
         if self.watchpoints.owns(breakpoint_id):
             return await self.watchpoints.spend(breakpoint_id)
+        if self.methods.owns(breakpoint_id):
+            return await self.methods.spend(breakpoint_id)
         entry = self._entries.get(breakpoint_id)
         if entry is None or entry.counts.spent:
             return None
@@ -287,7 +294,7 @@ class Breakpoints:
         Raises:
             LimitReached: it holds the most already.
         """
-        held = len(self._entries) + len(self.exceptions) + len(self.watchpoints)
+        held = len(self._entries) + len(self.exceptions) + len(self.watchpoints) + len(self.methods)
         if held >= self._limit:
             raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
                                "remove one (remove_debugger_breakpoint) to set another")
@@ -305,6 +312,9 @@ class Breakpoints:
             return
         if self.watchpoints.owns(breakpoint_id):
             await self.watchpoints.remove(breakpoint_id)
+            return
+        if self.methods.owns(breakpoint_id):
+            await self.methods.remove(breakpoint_id)
             return
         entry = self._entries.pop(breakpoint_id, None)
         if entry is None:
@@ -324,6 +334,7 @@ class Breakpoints:
         """
         changed: list[AnyBreakpoint] = list(await self.exceptions.on_class_prepare(event))
         changed += await self.watchpoints.on_class_prepare(event)
+        changed += await self.methods.on_class_prepare(event)
         ref = event.type_id
         entries = [e for e in self._entries.values() if ref not in e.bound_types and not e.counts.spent]
         if not entries or event.ref_type_tag == TypeTag.ARRAY:
@@ -350,7 +361,8 @@ class Breakpoints:
         """Forget every request we made and return them to clear (detach: in one write)."""
         taken = [request for entry in self._entries.values() for request in self._take_requests(entry)]
         self._entries.clear()
-        return [*taken, *self.exceptions.take_all(), *self.watchpoints.take_all(), *self._prepares.take_all()]
+        return [*taken, *self.exceptions.take_all(), *self.watchpoints.take_all(), *self.methods.take_all(),
+                *self._prepares.take_all()]
 
     # --- binding -----------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from ...protocol.commands.reftypes import FieldInfo
 from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ReferenceTypeId
+from ..classes.symbols import ACC_STATIC
 from ..errors import InvalidArgument, Unsupported
 from ..model import LOCATION_UNAVAILABLE, Reason, WatchAccess, Watchpoint
 from ..names import binary_name_of, is_binary_name, signature_of
@@ -238,7 +239,7 @@ class Watchpoints:
                 if info.name == name:
                     owner = binary_name_of(await self._vm.reference_type.signature(current))
                     return WatchedField(current, info.field_id, info.name, info.signature,
-                                        bool(info.mod_bits & _ACC_STATIC), owner)
+                                        bool(info.mod_bits & ACC_STATIC), owner)
             try:
                 current = await self._vm.class_type.superclass(current)
             except CommandError:  # an interface: its fields are all found above
@@ -253,5 +254,3 @@ class Watchpoints:
         entry.requests.clear()
         return taken
 
-
-_ACC_STATIC = 0x0008

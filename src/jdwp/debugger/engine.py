@@ -103,6 +103,8 @@ class Debugger(Inspection):
         self.values.inline_texts = inline.texts
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
+        #: Whether set_value may change the app's state: the server's --allow-mutation.
+        self.allow_mutation = False
         self._calls = Calls(vm, None, self._late_return)
         self._steps = Steps(vm, self.symbols)
         self._threads = Threads(vm, self.symbols, self.values)

@@ -235,6 +235,12 @@ _PLANS: dict[tuple[int, int], tuple[VariableTableReply, _SlotPlan]] = {}
 _PLANS_KEPT = 1024
 
 
+def live_slot(table: VariableTableReply, index: int, name: str) -> VariableSlot | None:
+    """The variable live at ``index`` that the locals show as ``name`` (what setting a local writes)."""
+    plan = _slot_plan(table, index)
+    return next((slot for slot, shown in zip(plan.live, plan.names, strict=False) if shown == name), None)
+
+
 def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
     """The plan of ``table`` at ``index``, worked out once: a breakpoint's hits all come to the same index.
 

@@ -19,6 +19,7 @@ from ...model import Locals
 from ...names import binary_name_of
 from ..invoke import Argument, choose, converted, parameter_types
 from ..objects import ACC_STATIC, Layouts
+from ..supertypes import supertype_names
 from ..values import Values
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Call, Expr
@@ -132,20 +133,7 @@ class Calling:
         return out
 
     async def _supertype_names(self, type_id: ReferenceTypeId) -> frozenset[str]:
-        names: set[str] = set()
-        seen: set[int] = set()
-        pending = [type_id]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            names.add(binary_name_of(await self._values.symbols.signature(current)))
-            superclass, interfaces = await self._supertypes(current)
-            pending.extend(interfaces)
-            if superclass:
-                pending.append(superclass)
-        return frozenset(names | {"java.lang.Object"})
+        return await supertype_names(self._values, type_id)
 
 
 def _reference_parameters(signature: str) -> list[str]:

@@ -79,7 +79,8 @@ async def test_refusals_change_nothing(watched: Debuggee) -> None:
                                     ("count", "true", "cannot be stored"), ("text", "5", "no boxing"),
                                     ("count", objects["box"], "no unboxing"), ("count", "count + 1", "expression"),
                                     ("text", objects["box"], "cannot be stored"), ("nosuch", "1", "not a live local"),
-                                    ("count", "9007199254740993", "int literal is out of range"), ("ratio", "1e39", None)]:
+                                    ("count", "9007199254740993", "int literal is out of range"),
+                                    ("ratio", "1e39", None)]:
                 if why is None:  # a double local takes what a float could not
                     await debugger.set_value(stop, text, frame_id=frame, name=name)
                     continue

@@ -55,6 +55,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="let evaluate_debugger_expression call methods (x.m(), Foo.m()): they run app code on "
                              "the stopped thread, single-threaded, for at most 2 s (off by default: nothing of the "
                              "app runs)")
+    parser.add_argument("--allow-mutation", action="store_true",
+                        help="let set_debugger_value change locals, fields and array elements of a stopped app "
+                             "(off by default: nothing of the app's state is changed)")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="what to log on stderr (default warning); local values are never logged")
     parser.add_argument("--transport", choices=("stdio",), default="stdio",
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = Config(args.pause_limit_s, args.idle_limit_s, args.session_limit_s, args.adb_transport,
-                    args.allow_remote_jvm, args.allow_invoke)
+                    args.allow_remote_jvm, args.allow_invoke, args.allow_mutation)
     anyio.run(serve, config, backend="trio")
     return 0
 

@@ -24,3 +24,5 @@ class Config:
     adb_transport: str = "direct"
     allow_remote_jvm: bool = False
     allow_invoke: bool = False
+    #: ``--allow-mutation``: set_debugger_value may change locals, fields and elements (off by default).
+    allow_mutation: bool = False

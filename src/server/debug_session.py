@@ -142,6 +142,7 @@ class DebugSession:
                     conn.vm.id_sizes))
                 async with open_debugger(conn.vm, id_prefix=self.id_prefix, launch=hold) as engine:
                     engine.allow_invoke = self.config.allow_invoke
+                    engine.allow_mutation = self.config.allow_mutation
                     self.engine = engine
                     if hold:
                         # With --suspend (API 34+) ART's VM_START is the launch stop: give it a moment.

@@ -33,7 +33,8 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     if session is None:
         return SessionFields()
     target = session.target
-    capabilities, texts, codes = capabilities_for(session.config.allow_invoke, target.platform if target else None)
+    capabilities, texts, codes = capabilities_for(session.config.allow_invoke, target.platform if target else None,
+                                                  session.config.allow_mutation)
     own = session.facts.limitations  # this target's: a release build, a non-debuggable app
     if full:
         return SessionFields(session.id, session.device, target, session.state, capabilities,

@@ -6,8 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
+from jdwp.debugger import MethodBreakpoint
+
 from ..models import PositiveInt, SessionInput, Text
-from ..results import BreakpointAnswer
+from ..results import BreakpointAnswer, MethodBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
@@ -30,7 +32,8 @@ DESCRIPTION = (
     "thread at a stop, so other threads (Android's main thread) keep running; lambda (all, line or n) "
     "picks among a line's lambdas as IntelliJ does. While a condition or hit "
     "count is judged only the hitting thread waits (about a millisecond per hit on loopback: keep them off "
-    "lines hit thousands of times a second).")
+    "lines hit thousands of times a second). Method breakpoint: className with method (and signature) and on "
+    "entry or exit instead of line; an exit stop has return_value.")
 
 
 class SetBreakpointInput(SessionInput):
@@ -42,7 +45,11 @@ class SetBreakpointInput(SessionInput):
     file: Text | None = Field(
         default=None, description="Source file name (MainActivity.kt) or path (app/src/main/java/com/x/"
                                   "MainActivity.kt; \\ accepted): binds in every class of that file.")
-    line: PositiveInt = Field(description="1-based source line; never moved to another line.")
+    line: PositiveInt | None = Field(default=None, description="1-based source line; never moved to another line.")
+    method: Text | None = Field(default=None, description="Method name instead of line (<init>: a constructor); "
+                                                          "every overload unless signature.")
+    signature: Text | None = Field(default=None, description="JNI signature of one overload, e.g. (J)J.")
+    on: Literal["entry", "exit"] | None = Field(default=None, description="With method: entry (default) or exit.")
     condition: Text | None = Field(
         default=None, description="A read-only expression (as evaluate_debugger_expression takes) evaluated in the "
                                   "hitting frame: the hit stops only when it is true, e.g. i == 777.")
@@ -66,6 +73,12 @@ class SetBreakpointInput(SessionInput):
     def _one_place(self) -> SetBreakpointInput:
         if (self.className is None) == (self.file is None):
             raise ValueError("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
+        if self.method is None and (self.signature is not None or self.on is not None):
+            raise ValueError("signature and on are for a method breakpoint: give method too")
+        if self.method is not None and (self.line is not None or self.file is not None):
+            raise ValueError("a method breakpoint takes className and method, not line or file")
+        if self.method is None and self.line is None:
+            raise ValueError("line is required (a 1-based source line), or method for a method breakpoint")
         if self.file is not None:
             if "\x00" in self.file:
                 raise ValueError("file must not contain a NUL character")
@@ -78,14 +91,17 @@ class SetBreakpointInput(SessionInput):
         return self
 
 
-async def set_breakpoint(call: Call) -> BreakpointAnswer:
+async def set_breakpoint(call: Call) -> BreakpointAnswer | MethodBreakpointAnswer:
     inp: SetBreakpointInput = call.input
     session, engine = call.attached()
     async with session.lock:
-        return BreakpointAnswer.of(await engine.set_breakpoint(
+        made = await engine.set_breakpoint(
             inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
-            lambda_choice=inp.lambda_))
+            lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on)
+    if isinstance(made, MethodBreakpoint):
+        return MethodBreakpointAnswer.of(made)
+    return BreakpointAnswer.of(made)
 
 
 TOOL = Tool("set_debugger_breakpoint", "Set a line breakpoint", DESCRIPTION,

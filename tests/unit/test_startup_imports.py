@@ -90,7 +90,7 @@ async def _serve(lines: list[bytes]) -> tuple[dict[Any, Any], set[str]]:
 async def test_initialize_and_tools_list_import_neither_the_engine_nor_android() -> None:
     answers, imported = await _serve(HANDSHAKE)
     assert answers[1]["result"]["serverInfo"]["name"] == "pyjdwp"
-    assert len(answers[2]["result"]["tools"]) == 16
+    assert len(answers[2]["result"]["tools"]) == 18
     assert "server.tool_list" in imported  # the listing came from the file, in this process
     assert _lazy(imported) == []
 

@@ -31,19 +31,20 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from ...client import JdwpClient
-from ...protocol.commands.events import ClassMatch, ClassOnly, ClassPrepareEvent, LocationOnly
-from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
+from ...protocol.commands.events import ClassOnly, LocationOnly
+from ...protocol.constants import EventKind, SuspendPolicy
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, MethodId, ReferenceTypeId
 from ..classes.symbols import ACC_NATIVE, Symbols
 from ..errors import InvalidArgument
 from ..model import LOCATION_UNAVAILABLE, BoundLocation, MethodBreakpoint, Reason
-from ..names import binary_name_of, is_binary_name, signature_of
-from .hits import HitCounts, HitOptions, HitPlan, plan_hits
-from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
+from ..names import is_binary_name
+from .by_class import ByClassName, ClassEntry
+from .hits import HitOptions, HitPlan, plan_hits
+from .prepares import PrepareRequests
 
 __all__ = ["MethodBreakpoints", "MethodOn"]
 
@@ -56,71 +57,47 @@ OLD_VM_NOTE = ("this VM cannot tell the values methods return (JDWP before 1.6, 
 
 
 @dataclasses.dataclass
-class _Entry:
-    breakpoint_id: str
-    class_name: str
-    method: str
-    signature: str | None
-    on: MethodOn
-    plan: HitPlan | None
-    status: str = "pending"
+class _Entry(ClassEntry):
+    method: str = ""
+    signature: str | None = None
+    on: MethodOn = "entry"
     reason: Reason | None = None
     locations: list[BoundLocation] = dataclasses.field(default_factory=list)
-    requests: dict[int, EventKind] = dataclasses.field(default_factory=dict)
     methods: dict[int, str] = dataclasses.field(default_factory=dict)  # bound method ID -> return type signature
-    bound_types: set[int] = dataclasses.field(default_factory=set)
-    watch: Watch | None = None
-    counts: HitCounts = dataclasses.field(default_factory=HitCounts)
     note: str | None = None
 
-    def snapshot(self) -> MethodBreakpoint:
-        plan = self.plan
-        options = plan.options if plan is not None and plan.options != HitOptions() else None
-        status = "spent" if self.counts.spent else self.status
-        return MethodBreakpoint(self.breakpoint_id, self.class_name, self.method, self.signature, self.on,
-                                status, tuple(self.locations), self.reason, options,  # type: ignore[arg-type]
-                                self.counts.hits if options else None,
-                                self.counts.dropped if options and options.action == "log" else None, self.note)
+    def progress(self) -> Any:
+        return self.status, len(self.locations)
 
 
-class MethodBreakpoints:
-    """The method breakpoints of one session; IDs and the limit are the session's breakpoints' (``reserve``)."""
+class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
+    """The method breakpoints of one session (:mod:`.by_class` holds what they share with watchpoints)."""
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, prepares: PrepareRequests, reserve: Callable[[], str]) -> None:
-        self._vm = vm
+        super().__init__(vm, prepares, reserve)
         self._symbols = symbols
-        self._prepares = prepares
-        self._reserve = reserve
-        self._entries: dict[str, _Entry] = {}
-        self._by_request: dict[int, str] = {}
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def all(self) -> list[MethodBreakpoint]:
-        return [e.snapshot() for e in self._entries.values()]
-
-    def owns(self, breakpoint_id: str) -> bool:
-        return breakpoint_id in self._entries
+    def _snapshot(self, entry: _Entry) -> MethodBreakpoint:
+        plan = entry.plan
+        options = plan.options if plan is not None and plan.options != HitOptions() else None
+        status = "spent" if entry.counts.spent else entry.status
+        return MethodBreakpoint(entry.breakpoint_id, entry.class_name, entry.method, entry.signature, entry.on,
+                                status, tuple(entry.locations), entry.reason, options,  # type: ignore[arg-type]
+                                entry.counts.hits if options else None,
+                                entry.counts.dropped if options and options.action == "log" else None, entry.note)
 
     def owner_of(self, request_id: int) -> str | None:
-        """The breakpoint behind an entry breakpoint's request ID."""
-        return self._by_request.get(request_id)
+        """The breakpoint behind an entry breakpoint's request ID (an exit's is :meth:`exit_owner`'s)."""
+        entry = self._entry_of(request_id)
+        return entry.breakpoint_id if entry is not None and entry.on == "entry" else None
 
     def exit_owner(self, request_id: int, method_id: int) -> tuple[str, str] | None:
         """The exit breakpoint behind a method-exit event, when the method that exited is one it binds (another
         method of the class is nobody's), with the method's return type signature."""
-        owner = self._by_request.get(request_id)
-        entry = self._entries.get(owner) if owner is not None else None
+        entry = self._entry_of(request_id)
         if entry is None or entry.on != "exit" or method_id not in entry.methods or entry.counts.spent:
             return None
         return entry.breakpoint_id, entry.methods[method_id]
-
-    def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
-        entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.plan is None:
-            return None
-        return entry.plan, entry.counts
 
     async def add(self, class_name: str, method: str, signature: str | None, on: str, plan: HitPlan | None,
                   return_values: bool) -> MethodBreakpoint:
@@ -146,54 +123,11 @@ class MethodBreakpoints:
             raise InvalidArgument(f'on must be "entry" or "exit", not {on!r}')
         if on == "exit" and plan is None:
             plan = plan_hits(HitOptions())  # an exit is always judged: other methods' exits are let go at once
-        entry = _Entry(self._reserve(), class_name, method, signature, on, plan)  # type: ignore[arg-type]
+        entry = _Entry(self._reserve(), class_name, plan, method=method, signature=signature,
+                       on=on)  # type: ignore[arg-type]
         if on == "exit" and not return_values:
             entry.note = OLD_VM_NOTE
-        self._entries[entry.breakpoint_id] = entry
-        entry.watch = (ClassMatch(class_name),)
-        await self._prepares.watch(entry.watch)
-        for ref in await self._vm.classes_by_signature(signature_of(class_name)):
-            if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
-                await self._bind(entry, ref.type_id, ref.ref_type_tag)
-        return entry.snapshot()
-
-    async def remove(self, breakpoint_id: str) -> list[str]:
-        entry = self._entries.pop(breakpoint_id)
-        failures = await clear_requests(self._vm, self._take(entry))
-        if entry.watch is not None:
-            failures += await clear_requests(self._vm, self._prepares.drop(entry.watch))
-        return failures
-
-    async def spend(self, breakpoint_id: str) -> MethodBreakpoint | None:
-        entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.counts.spent:
-            return None
-        entry.counts.spent = True
-        taken = self._take(entry)
-        if entry.watch is not None:
-            taken += self._prepares.drop(entry.watch)
-            entry.watch = None
-        await clear_requests(self._vm, taken)
-        return entry.snapshot()
-
-    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[MethodBreakpoint]:
-        if event.ref_type_tag == TypeTag.ARRAY:
-            return []
-        name = binary_name_of(event.signature)
-        changed = []
-        for entry in list(self._entries.values()):
-            if entry.class_name != name or event.type_id in entry.bound_types or entry.counts.spent:
-                continue
-            before = (entry.status, len(entry.locations))
-            await self._bind(entry, event.type_id, event.ref_type_tag)
-            if (entry.status, len(entry.locations)) != before:
-                changed.append(entry.snapshot())
-        return changed
-
-    def take_all(self) -> list[ClearRequest]:
-        taken = [request for entry in self._entries.values() for request in self._take(entry)]
-        self._entries.clear()
-        return taken
+        return await self._hold(entry)
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId, tag: int) -> None:
         entry.bound_types.add(ref)
@@ -222,12 +156,10 @@ class MethodBreakpoints:
         if entry.on == "exit":
             await self._request_exit(entry, ref)
         else:
-            policy = (SuspendPolicy.EVENT_THREAD if entry.plan and entry.plan.options.holds_thread_only
-                      else SuspendPolicy.ALL)
+            policy = entry.suspend_policy
             for location in locations:
                 request_id = await self._vm.event_request.set(EventKind.BREAKPOINT, policy, [LocationOnly(location)])
-                entry.requests[request_id] = EventKind.BREAKPOINT
-                self._by_request[request_id] = entry.breakpoint_id
+                self._made(entry, request_id, EventKind.BREAKPOINT)
         positions = await self._symbols.describe(locations)
         for method, location, position in zip(with_code, locations, positions, strict=True):
             entry.locations.append(BoundLocation(position.class_name, f"{method.name}{method.signature}",
@@ -246,17 +178,7 @@ class MethodBreakpoints:
                 log.info("MethodExitWithReturnValue refused (%s): plain MethodExit", exc)
                 entry.note = OLD_VM_NOTE
             else:
-                entry.requests[request_id] = EventKind.METHOD_EXIT_WITH_RETURN_VALUE
-                self._by_request[request_id] = entry.breakpoint_id
+                self._made(entry, request_id, EventKind.METHOD_EXIT_WITH_RETURN_VALUE)
                 return
         request_id = await self._vm.event_request.set(EventKind.METHOD_EXIT, SuspendPolicy.EVENT_THREAD, filters)
-        entry.requests[request_id] = EventKind.METHOD_EXIT
-        self._by_request[request_id] = entry.breakpoint_id
-
-    def _take(self, entry: _Entry) -> list[ClearRequest]:
-        taken = [ClearRequest(kind, request_id, f"method request of {entry.breakpoint_id}")
-                 for request_id, kind in entry.requests.items()]
-        for request_id in entry.requests:
-            self._by_request.pop(request_id, None)
-        entry.requests.clear()
-        return taken
+        self._made(entry, request_id, EventKind.METHOD_EXIT)

@@ -24,20 +24,18 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
 
-from ...client import JdwpClient
-from ...protocol.commands.events import ClassMatch, ClassPrepareEvent, FieldOnly
+from ...protocol.commands.events import FieldOnly
 from ...protocol.commands.reftypes import FieldInfo
-from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
+from ...protocol.constants import EventKind
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ReferenceTypeId
 from ..classes.symbols import ACC_STATIC
 from ..errors import InvalidArgument, Unsupported
 from ..model import LOCATION_UNAVAILABLE, Reason, WatchAccess, Watchpoint
-from ..names import binary_name_of, is_binary_name, signature_of
-from .hits import HitCounts, HitPlan
-from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
+from ..names import binary_name_of, is_binary_name
+from .by_class import ByClassName, ClassEntry
+from .hits import HitPlan
 
 __all__ = ["WatchedField", "Watchpoints", "watch_kinds"]
 
@@ -72,68 +70,27 @@ class WatchedField:
 
 
 @dataclasses.dataclass
-class _Entry:
-    breakpoint_id: str
-    class_name: str
-    field: str
-    access: WatchAccess
-    plan: HitPlan | None
-    status: str = "pending"
+class _Entry(ClassEntry):
+    field: str = ""
+    access: WatchAccess = "write"
     reason: Reason | None = None
-    requests: dict[int, tuple[EventKind, WatchedField]] = dataclasses.field(default_factory=dict)
-    bound_types: set[int] = dataclasses.field(default_factory=set)
-    watch: Watch | None = None
-    counts: HitCounts = dataclasses.field(default_factory=HitCounts)
-
-    def snapshot(self) -> Watchpoint:
-        plan = self.plan
-        status = "spent" if self.counts.spent else self.status
-        return Watchpoint(self.breakpoint_id, self.class_name, self.field, self.access, status,  # type: ignore[arg-type]
-                          self.reason, plan.options if plan else None, self.counts.hits if plan else None,
-                          self.counts.dropped if plan and plan.options.action == "log" else None)
-
-    @property
-    def suspend_policy(self) -> int:
-        if self.plan is not None and self.plan.options.holds_thread_only:
-            return SuspendPolicy.EVENT_THREAD
-        return SuspendPolicy.ALL
+    fields: dict[int, WatchedField] = dataclasses.field(default_factory=dict)  # request ID -> the field it watches
 
 
-class Watchpoints:
-    """The watchpoints of one session; IDs and the limit are the session's breakpoints' (``reserve``)."""
+class Watchpoints(ByClassName[_Entry, Watchpoint]):
+    """The watchpoints of one session (:mod:`.by_class` holds what they share with method breakpoints)."""
 
-    def __init__(self, vm: JdwpClient, prepares: PrepareRequests, reserve: Callable[[], str]) -> None:
-        self._vm = vm
-        self._prepares = prepares
-        self._reserve = reserve
-        self._entries: dict[str, _Entry] = {}
-        self._by_request: dict[int, str] = {}
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def all(self) -> list[Watchpoint]:
-        return [e.snapshot() for e in self._entries.values()]
-
-    def owns(self, breakpoint_id: str) -> bool:
-        return breakpoint_id in self._entries
-
-    def owner_of(self, request_id: int) -> str | None:
-        """The watchpoint ID behind a JDWP field request ID."""
-        return self._by_request.get(request_id)
+    def _snapshot(self, entry: _Entry) -> Watchpoint:
+        plan = entry.plan
+        status = "spent" if entry.counts.spent else entry.status
+        return Watchpoint(entry.breakpoint_id, entry.class_name, entry.field, entry.access, status,  # type: ignore[arg-type]
+                          entry.reason, plan.options if plan else None, entry.counts.hits if plan else None,
+                          entry.counts.dropped if plan and plan.options.action == "log" else None)
 
     def field_of(self, request_id: int) -> WatchedField | None:
         """The field a request of ours watches."""
-        owner = self._by_request.get(request_id)
-        entry = self._entries.get(owner) if owner is not None else None
-        found = entry.requests.get(request_id) if entry is not None else None
-        return found[1] if found is not None else None
-
-    def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
-        entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.plan is None:
-            return None
-        return entry.plan, entry.counts
+        entry = self._entry_of(request_id)
+        return entry.fields.get(request_id) if entry is not None else None
 
     async def add(self, class_name: str, field: str, access: str, plan: HitPlan | None,
                   can_modify: bool, can_access: bool) -> Watchpoint:
@@ -157,59 +114,10 @@ class Watchpoints:
         if EventKind.FIELD_ACCESS in kinds and not can_access:
             raise Unsupported("this VM cannot watch field reads (CapabilitiesNew: canWatchFieldAccess is false); "
                               'use access: "write", or a line breakpoint where it is read')
-        entry = _Entry(self._reserve(), class_name, field, access, plan)  # type: ignore[arg-type]
-        self._entries[entry.breakpoint_id] = entry
-        entry.watch = (ClassMatch(class_name),)
-        await self._prepares.watch(entry.watch)
-        for ref in await self._vm.classes_by_signature(signature_of(class_name)):
-            if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
-                await self._bind(entry, ref.type_id)
-        return entry.snapshot()
+        entry = _Entry(self._reserve(), class_name, plan, field=field, access=access)  # type: ignore[arg-type]
+        return await self._hold(entry)
 
-    async def remove(self, breakpoint_id: str) -> list[str]:
-        """Clear one watchpoint's requests; returns what could not be cleared."""
-        entry = self._entries.pop(breakpoint_id)
-        failures = await clear_requests(self._vm, self._take(entry))
-        if entry.watch is not None:
-            failures += await clear_requests(self._vm, self._prepares.drop(entry.watch))
-        return failures
-
-    async def spend(self, breakpoint_id: str) -> Watchpoint | None:
-        """Clear a logging watchpoint's requests once it reached its ``maxHits`` (status ``spent``)."""
-        entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.counts.spent:
-            return None
-        entry.counts.spent = True
-        taken = self._take(entry)
-        if entry.watch is not None:
-            taken += self._prepares.drop(entry.watch)
-            entry.watch = None
-        await clear_requests(self._vm, taken)
-        return entry.snapshot()
-
-    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[Watchpoint]:
-        """Bind the watchpoints on a class just loaded; return those whose status changed."""
-        if event.ref_type_tag == TypeTag.ARRAY:
-            return []
-        name = binary_name_of(event.signature)
-        changed = []
-        for entry in list(self._entries.values()):
-            if entry.class_name != name or event.type_id in entry.bound_types or entry.counts.spent:
-                continue
-            before = entry.status
-            await self._bind(entry, event.type_id)
-            if entry.status != before:
-                changed.append(entry.snapshot())
-        return changed
-
-    def take_all(self) -> list[ClearRequest]:
-        """Forget every field request and return them to clear (detach; class-prepare requests are the
-        caller's)."""
-        taken = [request for entry in self._entries.values() for request in self._take(entry)]
-        self._entries.clear()
-        return taken
-
-    async def _bind(self, entry: _Entry, ref: ReferenceTypeId) -> None:
+    async def _bind(self, entry: _Entry, ref: ReferenceTypeId, tag: int) -> None:
         entry.bound_types.add(ref)
         found = await self._find_field(ref, entry.field)
         if found is None:
@@ -222,8 +130,8 @@ class Watchpoints:
         for kind in _KINDS[entry.access]:
             request_id = await self._vm.event_request.set(kind, entry.suspend_policy,
                                                           [FieldOnly(found.declaring, found.field_id)])
-            entry.requests[request_id] = (kind, found)
-            self._by_request[request_id] = entry.breakpoint_id
+            self._made(entry, request_id, kind)
+            entry.fields[request_id] = found
         entry.status, entry.reason = "verified", None
 
     async def _find_field(self, ref: ReferenceTypeId, name: str) -> WatchedField | None:
@@ -245,12 +153,3 @@ class Watchpoints:
             except CommandError:  # an interface: its fields are all found above
                 return None
         return None
-
-    def _take(self, entry: _Entry) -> list[ClearRequest]:
-        taken = [ClearRequest(kind, request_id, f"field request of {entry.breakpoint_id}")
-                 for request_id, (kind, _) in entry.requests.items()]
-        for request_id in entry.requests:
-            self._by_request.pop(request_id, None)
-        entry.requests.clear()
-        return taken
-

@@ -109,3 +109,20 @@ async def test_bad_method_breakpoints_change_nothing(watched: Debuggee) -> None:
             assert late.status == "pending"
             assert [bp.breakpoint_id for bp in debugger.list_breakpoints()] == [missing.breakpoint_id,
                                                                              late.breakpoint_id]
+
+
+async def test_entry_is_filtered_by_class_a_constructor_of_one_class_only(watched: Debuggee) -> None:
+    """Every class has an ``<init>``: only Box's stops (``write`` makes a Thread and a lambda, ``mutate`` a Box)."""
+    with trio.fail_after(60):
+        async with engine(watched) as debugger:
+            bp = await debugger.set_breakpoint(f"{WATCHED}$Box", method="<init>")
+            assert bp.status == "pending"  # Box loads with the first mutate
+            watched.send("write")
+            await printed(watched, "^done write$")
+            assert debugger.current_stop is None
+            watched.send("mutate")
+            stop = await next_stop(debugger)
+            assert (stop.location.class_name, stop.location.method) == (f"{WATCHED}$Box", "<init>")
+            assert [loc.method for loc in debugger.list_breakpoints()[0].locations] == ["<init>()V"]
+            await debugger.resume(stop.stop_id)
+            await printed(watched, "^done mutate$")

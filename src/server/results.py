@@ -323,6 +323,8 @@ class WatchpointAnswer:
     suspend: str | None = optional()
     hits: int | None = optional()
     dropped: int | None = optional()
+    #: What it costs the app, when that needs saying (an Android session).
+    warning: str | None = optional()
 
     @classmethod
     def of(cls, bp: Watchpoint) -> WatchpointAnswer:
@@ -364,6 +366,8 @@ class MethodBreakpointAnswer:
     suspend: str | None = optional()
     hits: int | None = optional()
     dropped: int | None = optional()
+    #: What it costs the app, when that needs saying (an exit breakpoint of an Android session).
+    warning: str | None = optional()
 
     @classmethod
     def of(cls, bp: MethodBreakpoint) -> MethodBreakpointAnswer:

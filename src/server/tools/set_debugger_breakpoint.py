@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
 from jdwp.debugger import MethodBreakpoint
 
+from ..art_costs import ART_EVENT_COST
 from ..models import PositiveInt, SessionInput, Text
-from ..results import BreakpointAnswer, MethodBreakpointAnswer
+from ..results import AndroidTarget, BreakpointAnswer, MethodBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
@@ -100,7 +102,10 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer | MethodBreakpointAnswe
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
             lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on)
     if isinstance(made, MethodBreakpoint):
-        return MethodBreakpointAnswer.of(made)
+        answer = MethodBreakpointAnswer.of(made)
+        if made.on == "exit" and isinstance(session.target, AndroidTarget):
+            answer = dataclasses.replace(answer, warning=ART_EVENT_COST)
+        return answer
     return BreakpointAnswer.of(made)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
+from ..art_costs import ART_EVENT_COST
 from ..models import PositiveInt, SessionInput, Text
-from ..results import WatchpointAnswer
+from ..results import AndroidTarget, WatchpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
@@ -42,9 +44,12 @@ async def set_watchpoint(call: Call) -> WatchpointAnswer:
     inp: WatchpointInput = call.input
     session, engine = call.attached()
     async with session.lock:
-        return WatchpointAnswer.of(await engine.set_watchpoint(
+        answer = WatchpointAnswer.of(await engine.set_watchpoint(
             inp.className, inp.field, inp.access, condition=inp.condition, hit_count=inp.hitCount,
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend))
+    if isinstance(session.target, AndroidTarget):
+        answer = dataclasses.replace(answer, warning=ART_EVENT_COST)
+    return answer
 
 
 TOOL = Tool("set_debugger_watchpoint", "Set a field watchpoint", DESCRIPTION,

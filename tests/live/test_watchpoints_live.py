@@ -16,7 +16,15 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, InvalidArgument, LogpointHit, Watchpoint, open_debugger
+from jdwp.debugger import (
+    BreakpointVerified,
+    Debugger,
+    InvalidArgument,
+    LimitReached,
+    LogpointHit,
+    Watchpoint,
+    open_debugger,
+)
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 from support.stops import next_stop
@@ -146,3 +154,18 @@ async def test_bad_watchpoints_change_nothing(watched: Debuggee) -> None:
             missing = await debugger.set_watchpoint(ACCOUNT, "nothere")
             assert missing.status == "rejected" and "no field" in missing.reason.message
             assert [bp.breakpoint_id for bp in debugger.list_breakpoints()] == [missing.breakpoint_id]
+
+
+async def test_watchpoints_and_method_breakpoints_count_towards_the_100(watched: Debuggee) -> None:
+    with trio.fail_after(90):
+        async with engine(watched) as debugger:
+            await debugger.set_breakpoint(WATCHED, method="big", on="exit")
+            for _ in range(99):
+                await debugger.set_watchpoint(ACCOUNT, "renames")
+            with pytest.raises(LimitReached):
+                await debugger.set_watchpoint(ACCOUNT, "owner")
+            with pytest.raises(LimitReached):
+                await debugger.set_breakpoint(WATCHED, method="label")
+            assert len(debugger.list_breakpoints()) == 100
+            await debugger.remove_breakpoint(debugger.list_breakpoints()[0].breakpoint_id)
+            assert (await debugger.set_watchpoint(ACCOUNT, "owner")).status == "verified"

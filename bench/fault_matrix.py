@@ -5,6 +5,7 @@
     python bench/fault_matrix.py --no-write       # print only
     python bench/fault_matrix.py --journey condition --sample 6   # a conditional breakpoint's journey
     python bench/fault_matrix.py --journey logpoint --sample 6    # a logpoint storm's journey
+    python bench/fault_matrix.py --journey watch --sample 6       # watchpoints and a method exit's value
     python bench/fault_matrix.py --hostile strings   # hostile heaps: 30M-char strings, 10,000 frames, 5,000 threads
     python bench/fault_matrix.py --hostile-containers   # 1M-entry maps/sets, 10M-element arrays (no faults)
 
@@ -61,6 +62,9 @@ JOURNEY_TEXT = {
                  "held), two stops with stack and locals, resume, detach",
     "logpoint": "attach, a logpoint hit some 200 times a second (past the 100 a second rate limit), events "
                 "polled, a state read while it fires, detach while it fires",
+    "watch": "attach, a read watchpoint (Main.running, read some 200 times a second) stops with the field's "
+             "value, stack, removed, resume; a method-exit breakpoint (Worker.step) stops with its return value, "
+             "removed, resume; a logging read watchpoint fires while the session detaches",
 }
 
 

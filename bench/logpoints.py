@@ -19,6 +19,9 @@ throughput. Series, one run, loopback, one JVM:
 - *false condition, loop parks 15 ms*: the control for the row above: the same parking, nothing captured. A
   hit after an idle pause costs more on its own (the machine wakes the debugger, the VM and the thread from
   idle at each step), so the difference between these two rows is what capturing costs;
+- *watchpoint logpoint* (``writes N``): a logging watchpoint on the static field ``Loops.last``, written once
+  per call (``{new_value}``: the old value is read at each write, the new one comes with the event), over
+  every write (up to 10,000 as ``--hits`` says), the loop flat out: the storm's rate limit applies as above;
 - *stop + locals + resume via MCP*: a plain breakpoint, and a client of the in-memory MCP server doing what
   an agent would do to "log" a value: wait for the stop, read the stack and the locals, resume.
 
@@ -50,10 +53,10 @@ TIMED = re.compile(r"^timed (\d+) median_ns (\d+) p99_ns (\d+) elapsed_ns (\d+)"
 CAPTURED_PAUSE_MS = 15
 
 
-async def timed(jvm: Debuggee, hits: int, pause_ms: int = 0) -> tuple[float, float, float]:
+async def timed(jvm: Debuggee, hits: int, pause_ms: int = 0, command: str = "timed") -> tuple[float, float, float]:
     """Run the loop; return the per-call median and p99 (ms) and the loop's elapsed time (s)."""
     mark = len(jvm.lines)
-    jvm.send(f"timed {hits} {pause_ms}")
+    jvm.send(f"{command} {hits} {pause_ms}")
     match = await trio.to_thread.run_sync(lambda: jvm.wait_for_line(TIMED, after=mark, timeout=600))
     median, p99, elapsed = (int(match.group(n)) for n in (2, 3, 4))
     return median / 1e6, p99 / 1e6, elapsed / 1e9
@@ -71,7 +74,22 @@ async def library_series(jvm: Debuggee, hits: int) -> dict[str, tuple[float, flo
             debugger, jvm, captured, CAPTURED_PAUSE_MS, action="log", log_message="i={i}", max_hits=10_000)
         found[f"false condition (loop parks {CAPTURED_PAUSE_MS} ms)"] = await with_breakpoint(
             debugger, jvm, captured, CAPTURED_PAUSE_MS, condition="i < 0")
+        found["no watchpoint (writes)"] = await timed(jvm, hits, command="writes")
+        found["watchpoint logpoint (writes, rate-limited)"] = await with_watchpoint(debugger, jvm, hits)
     return found
+
+
+async def with_watchpoint(debugger: Debugger, jvm: Debuggee, hits: int) -> tuple[float, float, float]:
+    """A logging watchpoint on ``Loops.last`` over ``hits`` writes; the app never stops (asserted: no stop)."""
+    wp = await debugger.set_watchpoint(CLASS, "last", action="log", log_message="last={new_value}",
+                                       max_hits=10_000)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(drain, debugger)
+        result = await timed(jvm, hits, command="writes")
+        nursery.cancel_scope.cancel()
+    assert debugger.current_stop is None, "a logging watchpoint stopped the app"
+    await debugger.remove_breakpoint(wp.breakpoint_id)
+    return result
 
 
 async def with_breakpoint(debugger: Debugger, jvm: Debuggee, hits: int, pause_ms: int, **options: Any,

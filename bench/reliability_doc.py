@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "reliability.md"
-ORDER = ("faults", "faults_condition", "faults_logpoint", "hostile_strings", "hostile_containers", "fuzz", "soak",
-         "jdb_diff")
+ORDER = ("faults", "faults_condition", "faults_logpoint", "faults_watch", "hostile_strings", "hostile_containers",
+         "fuzz", "soak", "jdb_diff")
 HEAD = """# Reliability: fault injection, fuzzing, soak
 
 Every number below was written by a script in `bench/`; rerun the command in a section to regenerate it

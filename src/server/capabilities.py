@@ -30,7 +30,8 @@ CAPABILITIES = Capabilities(
                 "runtime_types", "objects", "arrays", "strings", "container_views", "expressions",
                 "conditional_breakpoints", "hit_counts", "logpoints", "thread_suspend_breakpoints",
                 "step_into", "step_over", "step_out", "step_filters",
-                "resume", "detach", "pause", "threads", "thread_monitors", "deadlocks", "launch"),
+                "resume", "detach", "pause", "threads", "thread_monitors", "deadlocks", "launch", "watchpoints",
+                "method_breakpoints", "return_values"),
     platforms=("android", "jvm"),
     jdk_required=False,
     limits=Limits(sessions_per_server=4, sessions_per_device=1, breakpoints_per_session=100, frames_per_call=100,
@@ -39,11 +40,11 @@ CAPABILITIES = Capabilities(
     limitations=(
         Limitation("no_invocation", "No method invocation or toString(): values are read from fields "
                                     "(--allow-invoke lets expressions call methods)."),
-        Limitation("no_mutation", "No mutation of variables or fields, no hot swap."),
+        Limitation("no_mutation", "No mutation of variables or fields (unless --allow-mutation); no hot swap."),
         Limitation("stops_suspend_all", "A stop suspends every thread (suspend: \"thread\" only the hitting "
                                         "one); left alone, it detaches after the pause limit."),
         Limitation("bytecode_tables", "Kotlin as its debug tables and SMAPs say: inline functions mapped, "
-                                      "coroutines not reconstructed."),
+                                      "coroutines from their fields."),
         Limitation("no_native", "Native (C/C++) frames and iOS are not debugged."),
         Limitation("android_anr", "Android spares only the debug app (attached with launch) from ANRs: a stop "
                                   "holding another app's main thread about 5 s with input pending shows "
@@ -59,6 +60,14 @@ LIMITATION_CODES: tuple[str, ...] = tuple(limitation.code for limitation in CAPA
 INVOKE_CAPABILITIES = dataclasses.replace(
     CAPABILITIES, profile=f"pyjdwp-{VERSION}+invoke", operations=(*CAPABILITIES.operations, "method_invocation"),
     limitations=tuple(lim for lim in CAPABILITIES.limitations if lim.code != "no_invocation"))
+#: ``--allow-mutation``: set_debugger_value may change values; what stays out is hot swap (ART takes dex).
+NO_HOT_SWAP = Limitation("no_hot_swap", "No hot swap (class redefinition): ART takes dex, and no dexer runs here.")
+
+
+def _with_mutation(capabilities: Capabilities) -> Capabilities:
+    return dataclasses.replace(
+        capabilities, profile=capabilities.profile + "+mutation", operations=(*capabilities.operations, "set_value"),
+        limitations=tuple(NO_HOT_SWAP if lim.code == "no_mutation" else lim for lim in capabilities.limitations))
 
 
 #: Limitations every session of the profile has, whatever its server flags, platform or target: attach (and
@@ -78,13 +87,16 @@ def operations_on(capabilities: Capabilities, platform: str) -> tuple[str, ...]:
     return tuple(op for op in capabilities.operations if PLATFORM_OPERATIONS.get(op, platform) == platform)
 
 
-def capabilities_for(allow_invoke: bool, platform: str | None = None
+def capabilities_for(allow_invoke: bool, platform: str | None = None, allow_mutation: bool = False,
                      ) -> tuple[Capabilities, tuple[str, ...], tuple[str, ...]]:
-    """The capabilities, the limitations' texts and their codes of a server with or without --allow-invoke;
-    with a ``platform``, only the limitations that hold there (the capabilities keep the full set)."""
-    if not allow_invoke and platform is None:
+    """The capabilities, the limitations' texts and their codes of a server with or without --allow-invoke
+    and --allow-mutation; with a ``platform``, only the limitations that hold there (the capabilities keep
+    the full set)."""
+    if not allow_invoke and not allow_mutation and platform is None:
         return CAPABILITIES, LIMITATIONS, LIMITATION_CODES
     capabilities = INVOKE_CAPABILITIES if allow_invoke else CAPABILITIES
+    if allow_mutation:
+        capabilities = _with_mutation(capabilities)
     found = [lim for lim in capabilities.limitations if PLATFORM_ONLY.get(lim.code, platform) == platform]
     return capabilities, tuple(lim.text for lim in found), tuple(lim.code for lim in found)
 

@@ -71,6 +71,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the app's jars, class directories, APKs or .dex files (separated by "
                              f"{os.pathsep!r}, repeatable), read on this host for its coroutines' line numbers "
                              "and variable names (@DebugMetadata); nothing of them runs")
+    parser.add_argument("--allow-mutation", action="store_true",
+                        help="let set_debugger_value change locals, fields and array elements of a stopped app "
+                             "(off by default: nothing of the app's state is changed)")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="what to log on stderr (default warning); local values are never logged")
     parser.add_argument("--transport", choices=("stdio",), default="stdio",
@@ -111,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = Config(args.pause_limit_s, args.idle_limit_s, args.session_limit_s, args.adb_transport,
                     args.allow_remote_jvm, args.allow_invoke,
-                    tuple(entry for entries in args.class_path for entry in entries))
+                    tuple(entry for entries in args.class_path for entry in entries), args.allow_mutation)
     anyio.run(serve, config, backend="trio")
     return 0
 

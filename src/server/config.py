@@ -27,3 +27,5 @@ class Config:
     #: ``--class-path``: the app's jars, class directories, APKs or dex files, read on the host for the
     #: ``@DebugMetadata`` of its coroutines (DESIGN.md §8.4); never sent anywhere, never run.
     class_path: tuple[str, ...] = ()
+    #: ``--allow-mutation``: set_debugger_value may change locals, fields and elements (off by default).
+    allow_mutation: bool = False

@@ -156,6 +156,7 @@ class DebugSession:
                     engine.allow_invoke = self.config.allow_invoke
                     if self.config.class_path:
                         engine.coroutines.class_path = shared_class_path(self.config.class_path)
+                    engine.allow_mutation = self.config.allow_mutation
                     self.engine = engine
                     if hold:
                         # With --suspend (API 34+) ART's VM_START is the launch stop: give it a moment.

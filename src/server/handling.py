@@ -36,7 +36,7 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
         return SessionFields()
     target = session.target
     platform = target.platform if target else None
-    capabilities, texts, codes = capabilities_for(session.config.allow_invoke, platform)
+    capabilities, texts, codes = capabilities_for(session.config.allow_invoke, platform, session.config.allow_mutation)
     own = session.facts.limitations  # this target's: a release build, a non-debuggable app
     if full:
         return SessionFields(session.id, session.device, target.identity() if target else None, session.state,

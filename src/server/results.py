@@ -21,10 +21,13 @@ from jdwp.debugger import (
     BoundLocation,
     Breakpoint,
     ExceptionBreakpoint,
+    FieldChange,
+    MethodBreakpoint,
     Reason,
     SkippedLocation,
     SourcePosition,
     Stop,
+    Watchpoint,
     bound_names,
 )
 
@@ -322,13 +325,100 @@ class ExceptionBreakpointAnswer:
                    bp.status)
 
 
-AnyBreakpointAnswer = BreakpointAnswer | ExceptionBreakpointAnswer
+@dataclasses.dataclass(frozen=True, slots=True)
+class WatchRequest:
+    """What a watchpoint asked for: the class, the field and the access watched."""
+
+    class_name: str
+    field: str
+    access: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WatchpointAnswer:
+    """A watchpoint as the tools show it (options as a line breakpoint's)."""
+
+    breakpoint_id: str
+    kind: Literal["watchpoint"]
+    requested: WatchRequest
+    status: str
+    reason: Reason | None = optional()
+    condition: str | None = optional()
+    hit_count: int | None = optional()
+    action: str | None = optional()
+    log_message: str | None = optional()
+    max_hits: int | None = optional()
+    suspend: str | None = optional()
+    hits: int | None = optional()
+    dropped: int | None = optional()
+    #: What it costs the app, when that needs saying (an Android session).
+    warning: str | None = optional()
+
+    @classmethod
+    def of(cls, bp: Watchpoint) -> WatchpointAnswer:
+        requested = WatchRequest(bp.class_name, bp.field, bp.access)
+        given = bp.options
+        if given is None:
+            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.reason)
+        return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.reason, given.condition, given.hit_count,
+                   given.action, given.log_message, given.max_hits, None if given.action == "log" else given.suspend,
+                   bp.hits, bp.dropped)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodRequest:
+    """What a method breakpoint asked for: the class, the method (and its signature), entry or exit."""
+
+    class_name: str
+    method: str
+    on: str
+    signature: str | None = optional()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodBreakpointAnswer:
+    """A method breakpoint as the tools show it: each overload bound is a location."""
+
+    breakpoint_id: str
+    kind: Literal["method"]
+    requested: MethodRequest
+    status: str
+    locations: tuple[BoundLocation, ...]
+    reason: Reason | None = optional()
+    note: str | None = optional()
+    condition: str | None = optional()
+    hit_count: int | None = optional()
+    action: str | None = optional()
+    log_message: str | None = optional()
+    max_hits: int | None = optional()
+    suspend: str | None = optional()
+    hits: int | None = optional()
+    dropped: int | None = optional()
+    #: What it costs the app, when that needs saying (an exit breakpoint of an Android session).
+    warning: str | None = optional()
+
+    @classmethod
+    def of(cls, bp: MethodBreakpoint) -> MethodBreakpointAnswer:
+        requested = MethodRequest(bp.class_name, bp.method, bp.on, bp.signature)
+        given = bp.options
+        if given is None:
+            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, bp.note)
+        return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, bp.note,
+                   given.condition, given.hit_count, given.action, given.log_message, given.max_hits,
+                   None if given.action == "log" else given.suspend, bp.hits, bp.dropped)
+
+
+AnyBreakpointAnswer = BreakpointAnswer | ExceptionBreakpointAnswer | WatchpointAnswer | MethodBreakpointAnswer
 
 
 def answer_of(bp: AnyBreakpoint) -> AnyBreakpointAnswer:
     """A breakpoint of any kind as the tools show it."""
     if isinstance(bp, ExceptionBreakpoint):
         return ExceptionBreakpointAnswer.of(bp)
+    if isinstance(bp, Watchpoint):
+        return WatchpointAnswer.of(bp)
+    if isinstance(bp, MethodBreakpoint):
+        return MethodBreakpointAnswer.of(bp)
     return BreakpointAnswer.of(bp)
 
 
@@ -389,6 +479,9 @@ class RingEvent:
     captured_at_ms: int | None = optional()
     dropped: int | None = optional()
     condition_error: str | None = optional()
+    #: A logging watchpoint's field change; a logging method exit's returned value.
+    watch: FieldChange | None = optional()
+    return_value: Any = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -55,7 +55,8 @@ class EventRing:
                               truncated_names=logpoint.truncated_names, breakpoint_id=logpoint.breakpoint_id,
                               thread_name=logpoint.thread_name, location=LogpointPlace.of(where) if where else None,
                               captured_at_ms=logpoint.captured_at_ms, dropped=logpoint.dropped,
-                              condition_error=logpoint.condition_error)
+                              condition_error=logpoint.condition_error, watch=logpoint.watch,
+                              return_value=logpoint.return_value)
         else:
             event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, warning,
                               truncated_names=truncated_names)

@@ -11,7 +11,10 @@ step's stop; resume; then a pause: remove the loaded breakpoint, pause, list the
 state. Two more journeys (DESIGN.md §7.1) take the same path to and from the VM: ``condition`` (a
 conditional breakpoint on ``Worker.step``, true every 40th hit: each hit is judged while only its thread is
 held; two stops, stack and locals, resume) and ``logpoint`` (a logpoint on ``Worker.step`` — some 200 hits
-a second, past the rate limit — with a state read while it fires, then detach while it fires). A failed
+a second, past the rate limit — with a state read while it fires, then detach while it fires); ``watch``
+(DESIGN.md §8.5: a read watchpoint on ``Main.running``, read some 200 times a second, stops once; a
+method-exit breakpoint on ``Worker.step`` stops with its return value; then a logging read watchpoint fires
+while the session detaches). A failed
 call ends the journey early: it goes straight to detach and the state read. What each run counts:
 
 - **hangs**: tool calls that took longer than their ``timeoutMs`` + 1 s (trio's clock);
@@ -40,7 +43,8 @@ from .proxy import FaultProxy
 LAZY = "com.example.debuggee.Lazy"
 WORKER = "com.example.debuggee.Worker"
 TERMINAL = {"detached", "disconnected", "failed"}
-JOURNEYS = ("reference", "condition", "logpoint")
+JOURNEYS = ("reference", "condition", "logpoint", "watch")
+MAIN = "com.example.debuggee.Main"
 GRACE_S = 1.0  # a call may take its timeoutMs plus this
 END_DEADLINE_S = 15.0  # how long a session may take to reach a terminal state after detach returned
 HEARTBEAT_TIMEOUT_S = 5.0
@@ -135,6 +139,8 @@ class Journey:
                 await self.conditional()
             elif self.kind == "logpoint":
                 await self.logpoints()
+            elif self.kind == "watch":
+                await self.watchpoints()
             else:
                 await self.reference()
         except _Stop:
@@ -172,6 +178,31 @@ class Journey:
                 return
         self.outcome.failed_at = f"wait_for_debugger_event: {logged} logpoint events"
         raise _Stop
+
+    async def watchpoints(self) -> None:
+        """A field read stops, a method exit stops with its value, then a logging watchpoint fires at detach."""
+        sid = self.sid
+        watch = await self.ok("set_debugger_watchpoint", debugSessionId=sid, className=MAIN, field="running",
+                              access="read")
+        stop = await self.wait_stop()
+        if (stop.get("watch") or {}).get("old_value", {}).get("value") != "true":
+            self.outcome.failed_at = f"watchpoint stop without the field's value: {stop.get('watch')}"
+            raise _Stop
+        await self.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"], threadId=stop["thread_id"])
+        await self.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=watch["result"]["breakpoint_id"])
+        await self.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
+        exit_bp = await self.ok("set_debugger_breakpoint", debugSessionId=sid, className=WORKER, method="step",
+                                on="exit")
+        stop = await self.wait_stop()
+        if (stop.get("return_value") or {}).get("kind") != "primitive":
+            self.outcome.failed_at = f"method exit stop without its return value: {stop.get('return_value')}"
+            raise _Stop
+        await self.ok("remove_debugger_breakpoint", debugSessionId=sid,
+                      breakpointId=exit_bp["result"]["breakpoint_id"])
+        await self.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
+        await self.ok("set_debugger_watchpoint", debugSessionId=sid, className=MAIN, field="running", access="read",
+                      action="log", maxHits=10_000)
+        await self.wait_stop(kind="logpoint")
 
     async def reference(self) -> None:
         pending = await self.ok("set_debugger_breakpoint", debugSessionId=self.sid, className=LAZY,

@@ -26,7 +26,7 @@ async def test_every_fault_at_sampled_packets_ends_cleanly(java_classes: Path) -
                       and clean.packets > 50)
 
 
-@pytest.mark.parametrize("journey", ["condition", "logpoint"])
+@pytest.mark.parametrize("journey", ["condition", "logpoint", "watch"])
 async def test_conditions_and_logpoints_end_cleanly_under_faults(java_classes: Path, journey: str) -> None:
     """The conditional-breakpoint and logpoint-storm journeys (DESIGN.md §7.1) at three points each: hits
     judged or logged while the connection fails still leave the VM running and the session named."""

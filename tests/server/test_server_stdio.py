@@ -252,7 +252,7 @@ async def test_a_lone_surrogate_local_does_not_end_the_server(script: str, share
 def test_cli_help_and_flag_checks(script: str) -> None:
     shown = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60, check=True)
     for flag in ("--pause-limit-s", "--idle-limit-s", "--session-limit-s", "--adb-transport", "--allow-remote-jvm",
-                 "--log-level"):
+                 "--allow-invoke", "--allow-mutation", "--log-level"):
         assert flag in shown.stdout
     refused = subprocess.run([script, "--pause-limit-s", "0"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "must be positive" in refused.stderr

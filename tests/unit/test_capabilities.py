@@ -8,7 +8,7 @@ import trio
 
 from android import AdbClient
 from android.connection import ServerAddress
-from server.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, operations_on
+from server.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, capabilities_for, operations_on
 from server.handling import call_tool
 from server.session_manager import SessionManager
 from server.targets import Config
@@ -40,3 +40,15 @@ async def test_capabilities_of_a_jvm_and_of_an_android_target() -> None:
     assert "launch" not in jvm["result"]["supported_operations"]
     assert "launch" in android["result"]["supported_operations"]
     assert android["result"]["prerequisites"]["adb"]["available"] is False
+
+
+def test_mutation_adds_set_value_and_trades_no_mutation_for_no_hot_swap() -> None:
+    plain, texts, codes = capabilities_for(False)
+    assert "set_value" not in plain.operations and "no_mutation" in codes
+    assert any("--allow-mutation" in text for text in texts)
+    assert {"watchpoints", "method_breakpoints", "return_values"} <= set(plain.operations)
+    for invoke in (False, True):
+        mutable, texts, codes = capabilities_for(invoke, "jvm", allow_mutation=True)
+        assert mutable.profile.endswith("+mutation") and "set_value" in mutable.operations
+        assert "no_mutation" not in codes and "no_hot_swap" in codes
+        assert ("method_invocation" in mutable.operations) is invoke

@@ -26,6 +26,7 @@ from .errors import (
     NotFound,
     NotPaused,
     StaleReference,
+    Unsupported,
 )
 from .events.suspension import AGENT_RESET, suspended_threads, threads_suspended_now
 from .events.vm_start import FIRST_REQUESTS
@@ -45,11 +46,13 @@ from .model import (
     CoroutineInfo,
     EngineEvent,
     ExceptionBreakpoint,
+    FieldChange,
     Frame,
     HitOptions,
     Local,
     Locals,
     LogpointHit,
+    MethodBreakpoint,
     PendingStep,
     Reason,
     SkippedLocation,
@@ -60,6 +63,7 @@ from .model import (
     Stopped,
     Terminated,
     ThrownException,
+    Watchpoint,
     bound_names,
 )
 from .reading.deadlocks import Deadlock, DeadlockLink
@@ -95,6 +99,7 @@ __all__ = [
     "Entry",
     "EvaluationFailed",
     "ExceptionBreakpoint",
+    "FieldChange",
     "Frame",
     "HitOptions",
     "InvalidArgument",
@@ -102,6 +107,7 @@ __all__ = [
     "Local",
     "Locals",
     "LogpointHit",
+    "MethodBreakpoint",
     "Monitor",
     "NotFound",
     "NotPaused",
@@ -122,7 +128,9 @@ __all__ = [
     "ThreadInfo",
     "ThreadsPage",
     "ThrownException",
+    "Unsupported",
     "WaitingFor",
+    "Watchpoint",
     "bound_names",
     "open_debugger",
     "sample_release_build",

@@ -61,11 +61,13 @@ from .model import (
     EngineEvent,
     ExceptionBreakpoint,
     HitOptions,
+    MethodBreakpoint,
     StepKind,
     Stop,
     SuspendMode,
     TerminalReason,
     Terminated,
+    Watchpoint,
 )
 from .reading.coroutine_metadata import MetadataSources
 from .reading.inline import Inline
@@ -75,7 +77,7 @@ from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.exceptions import exception_request
-from .requests.hits import KEEP, Keep, plan_hits
+from .requests.hits import KEEP, HitPlan, Keep, plan_hits
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 
@@ -113,6 +115,8 @@ class Debugger(Inspection):
         self.values.inline_texts = inline.texts
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
+        #: Whether set_value may change the app's state: the server's --allow-mutation.
+        self.allow_mutation = False
         self._calls = Calls(vm, None, self._late_return)
         #: Where coroutines' @DebugMetadata comes from besides invocation: set ``class_path`` (the server's
         #: --class-path) to read the app's classes on the host.
@@ -185,7 +189,8 @@ class Debugger(Inspection):
                              file: str | None = None, condition: str | None = None, hit_count: int | None = None,
                              action: Action = "stop", log_message: str | None = None,
                              max_hits: int | None = None, suspend: SuspendMode = "all",
-                             lambda_choice: LambdaChoice = "all") -> Breakpoint:
+                             lambda_choice: LambdaChoice = "all", method: str | None = None,
+                             signature: str | None = None, on: str | None = None) -> Breakpoint | MethodBreakpoint:
         """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
         ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
@@ -201,6 +206,11 @@ class Debugger(Inspection):
         ``lambda_choice`` picks among a line's code indexes as IntelliJ does (:mod:`.lambdas`): ``"all"``,
         ``"line"`` (outside the line's lambdas) or a lambda's ordinal on the line (from 0).
 
+        ``method`` (with ``class_name``, instead of ``line``) makes a method breakpoint
+        (:mod:`.method_breakpoints`): ``on="entry"`` (default) stops as each overload (or the one of
+        ``signature``, JNI ``(J)J``) is entered, ``on="exit"`` as it returns, the stop's ``return_value``
+        holding what it returned (when the VM can tell: JDWP 1.6; else the breakpoint's ``note`` says so).
+
         Returns the breakpoint: ``verified`` with its locations, ``pending`` until a class of it loads, or
         ``rejected`` (with ``reason``) while the classes loaded have no code at the line or no line table
         (it stays armed for classes loaded later).
@@ -212,6 +222,8 @@ class Debugger(Inspection):
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
         plan = plan_hits(options) if options != HitOptions() else None
+        if method is not None or signature is not None or on is not None:
+            return await self._set_method_breakpoint(class_name, line, file, method, signature, on, plan)
         lambda_choice = parse_choice(lambda_choice)
         if (class_name is None) == (file is None):
             raise InvalidArgument("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
@@ -241,6 +253,51 @@ class Debugger(Inspection):
         async with self._lock:
             self._check_open()
             return await self.breakpoints.exceptions.add(request)
+
+    async def _set_method_breakpoint(self, class_name: str | None, line: int | None, file: str | None,
+                                     method: str | None, signature: str | None, on: str | None,
+                                     plan: HitPlan | None) -> MethodBreakpoint:
+        if method is None:
+            raise InvalidArgument("signature and on are for a method breakpoint: give method too")
+        if class_name is None or file is not None or line is not None:
+            raise InvalidArgument("a method breakpoint takes className and method (and no line or file)")
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            capabilities = await self.symbols.capabilities()
+            return await self.breakpoints.methods.add(class_name, method, signature, on or "entry", plan,
+                                                      capabilities.method_return_values)
+
+    async def set_watchpoint(self, class_name: str, field: str, access: str = "write", *,
+                             condition: str | None = None, hit_count: int | None = None, action: Action = "stop",
+                             log_message: str | None = None, max_hits: int | None = None,
+                             suspend: SuspendMode = "all") -> Watchpoint:
+        """Stop where ``field`` of ``class_name`` (or of a superclass of it) is written (``access="write"``),
+        read (``"read"``) or either (``"any"``), by any thread, in every class loader (:mod:`.watchpoints`).
+
+        The stop has reason ``watchpoint`` and ``Stop.watch``: the field, the value it held (``old_value``)
+        and, for a write, the value being written (``new_value``); its location is the accessing code.
+        ``condition``, ``hit_count``, ``action="log"``, ``log_message``, ``max_hits`` and ``suspend`` work as
+        for a line breakpoint, with ``new_value`` and ``old_value`` as names; a logging watchpoint's hits
+        carry the change too (``LogpointHit.watch``) and its default message shows it.
+
+        Returns it ``verified``, ``pending`` until the class loads, or ``rejected`` while no loaded class of
+        that name has the field. It counts towards the 100 breakpoints and is removed like any.
+
+        Raises:
+            InvalidArgument, LimitReached: bad input or too many breakpoints; nothing changed.
+            Unsupported: the VM cannot watch that access (``VirtualMachine.CapabilitiesNew``).
+            EngineClosed: the session has ended.
+        """
+        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
+        plan = plan_hits(options) if options != HitOptions() else None
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            capabilities = await self.symbols.capabilities()
+            return await self.breakpoints.watchpoints.add(class_name, field, access, plan,
+                                                          capabilities.field_modification,
+                                                          capabilities.field_access)
 
     async def remove_breakpoint(self, breakpoint_id: str) -> None:
         """Clear one breakpoint's requests; removing it twice is fine.
@@ -462,6 +519,7 @@ class Debugger(Inspection):
                                       else BreakpointRejected(changed))
                 if found.thrown:
                     await self._sets.judge_exceptions(found)
+                await self._sets.read_change(found)
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
                 state = await self._sets.stop_of(found) if found.reasons else None

@@ -66,3 +66,10 @@ class AlreadyPaused(DebuggerError):
     that stop, or resume it and pause again."""
 
     code = "DEBUGGER_BUSY"
+
+
+class Unsupported(DebuggerError):
+    """The VM cannot do what was asked (its ``VirtualMachine.CapabilitiesNew`` or version says so), or the
+    session was not started to allow it (``--allow-mutation``); the message says which and what to do."""
+
+    code = "DEBUGGER_UNSUPPORTED"

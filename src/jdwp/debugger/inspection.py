@@ -22,7 +22,7 @@ import trio
 
 from ..client import JdwpClient
 from .classes.symbols import Symbols
-from .errors import EvaluationFailed, InvalidArgument
+from .errors import EvaluationFailed, InvalidArgument, Unsupported
 from .events.stops import Stops, StopState
 from .model import AsyncStack, Locals, StackPage
 from .reading.async_stacks import continuation_frame, read_async_stack, start_of
@@ -34,6 +34,7 @@ from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
 from .reading.frames import FrameRef, frame_locals, stack_page
 from .reading.invoke import Calls, Invocation, refresh_frames
+from .reading.mutation import find_element, find_field, find_in_frame, write
 from .reading.objects import Layouts, ObjectPage, read_object
 from .reading.threads import MAX_DEPTH, Threads, ThreadsPage
 from .reading.values import Summary, Values
@@ -51,6 +52,7 @@ class Inspection:
     symbols: Symbols
     values: Values
     allow_invoke: bool
+    allow_mutation: bool
     _layouts: Layouts
     _calls: Calls
     _threads: Threads
@@ -198,6 +200,41 @@ class Inspection:
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
                                "nothing was changed (try a simpler expression)")
+
+    async def set_value(self, stop_id: str, value: str, *, frame_id: str | None = None, object_id: str | None = None,
+                        name: str | None = None, index: int | None = None) -> Summary:
+        """Set a local (``frame_id`` + ``name``; a field of the frame's ``this`` or a static of its class when no
+        local has that name), a field (``object_id`` + ``name``, instance or static) or an array element
+        (``object_id`` + ``index``) to ``value``, a literal or an ``object_id`` (:mod:`.mutation`), as of the
+        current stop. Only when :attr:`allow_mutation` is set. Returns the new value's summary.
+
+        Raises:
+            Unsupported: mutation is not allowed in this session.
+            InvalidArgument: a bad combination, an unknown name, a value out of range or of the wrong type;
+                nothing was written.
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop or session.
+        """
+        if not self.allow_mutation:
+            raise Unsupported("setting values is off: start the server with --allow-mutation to allow "
+                              "set_debugger_value (it changes the app's state)")
+        state = self._stop_for(stop_id)
+        if (frame_id is None) == (object_id is None):
+            raise InvalidArgument("give exactly one of frameId (a local) or objectId (a field or an element)")
+        if (name is None) == (index is None) or (frame_id is not None and name is None):
+            raise InvalidArgument("give name (a local or a field) or, with an array's objectId, index (an element)")
+        if frame_id is not None:
+            ref = state.frames.get(frame_id)
+            if ref is None:
+                self._stops.raise_for_handle(state, frame_id, "frame")
+            place = await find_in_frame(self.values, self._layouts, ref, name)  # type: ignore[arg-type]
+        elif index is not None:
+            place = await find_element(self.values, object_id, index)  # type: ignore[arg-type]
+        else:
+            place = await find_field(self.values, self._layouts, object_id, name)  # type: ignore[arg-type]
+        try:
+            return await write(self.values, place, value)
+        finally:
+            state.locals.clear()  # what was read of the stop's frames may hold the old value
 
     async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
         """Every thread (at most 1000): name, status, suspended, group; with the current ``stop_id`` also

@@ -17,7 +17,8 @@ from typing import Any, Literal
 from .names import java_prefix
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent", "disabled"]
-StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception"]
+StopReason = Literal["breakpoint", "step", "vm_start", "pause", "launch", "exception", "watchpoint"]
+WatchAccess = Literal["write", "read", "any"]
 StepKind = Literal["into", "over", "out"]
 Availability = Literal["available", "unavailable", "unknown"]
 LocalKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
@@ -259,7 +260,81 @@ class ExceptionBreakpoint:
         return {"exception_class": self.exception_class, "caught": self.caught, "uncaught": self.uncaught}
 
 
-AnyBreakpoint = Breakpoint | ExceptionBreakpoint
+@dataclasses.dataclass(frozen=True, slots=True)
+class Watchpoint:
+    """A breakpoint on a field: writes (``access`` ``write``), reads, or both (``any``) of ``field`` declared by
+    ``class_name`` or a superclass of it, in every class loader. ``pending`` until the class loads;
+    ``rejected`` (with ``reason``) while the loaded classes of that name have no such field."""
+
+    breakpoint_id: str
+    class_name: str
+    field: str
+    access: WatchAccess
+    status: BreakpointStatus
+    reason: Reason | None = None
+    options: HitOptions | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    hits: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+    @property
+    def kind(self) -> Literal["watchpoint"]:
+        return "watchpoint"
+
+    @property
+    def requested(self) -> dict[str, Any]:
+        return {"class_name": self.class_name, "field": self.field, "access": self.access}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodBreakpoint:
+    """A breakpoint on a method's entry or exit (``on``): every overload of ``method`` in ``class_name``, or the
+    one of ``signature`` (JNI, ``(J)J``). ``locations``: each overload bound (its first code index and first
+    line). ``note``: said when exit stops cannot carry ``return_value`` on this VM."""
+
+    breakpoint_id: str
+    class_name: str
+    method: str
+    signature: str | None
+    on: Literal["entry", "exit"]
+    status: BreakpointStatus
+    locations: tuple[BoundLocation, ...] = ()
+    reason: Reason | None = None
+    options: HitOptions | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    hits: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    dropped: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+    @property
+    def kind(self) -> Literal["method"]:
+        return "method"
+
+    @property
+    def requested(self) -> dict[str, Any]:
+        asked: dict[str, Any] = {"class_name": self.class_name, "method": self.method, "on": self.on}
+        if self.signature is not None:
+            asked["signature"] = self.signature
+        return asked
+
+
+AnyBreakpoint = Breakpoint | ExceptionBreakpoint | Watchpoint | MethodBreakpoint
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FieldChange:
+    """What a watchpoint saw: ``field`` (``com.x.Account.balance``) written (``access`` ``write``: the value
+    before, ``old_value``, and the value being written, ``new_value``) or read (``read``: ``old_value`` is the
+    value read). ``object_id`` is the session's handle of the object whose field it is (``None``: static).
+    Values are app data: never log them."""
+
+    field: str
+    access: Literal["write", "read"]
+    object_id: str | None
+    old_value: Any
+    new_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "field")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -329,6 +404,10 @@ class Stop:
     suspended: Literal["all", "thread"] | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     exception: ThrownException | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: A watchpoint's field access: the field, its old and new value (``watchpoint`` stops).
+    watch: FieldChange | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: The value the method returned (a method-exit breakpoint's stop, a step out where the VM tells it).
+    return_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reason", self.reasons[0])  # frozen: this is the record's own construction
@@ -538,6 +617,10 @@ class LogpointHit:
     condition_error: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     kind: Literal["logpoint"] = "logpoint"
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: A logging watchpoint's field access (the field, old and new value).
+    watch: FieldChange | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: A logging method-exit breakpoint's returned value.
+    return_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "thread_name", "message", "condition_error")
@@ -547,7 +630,7 @@ class LogpointHit:
 class BreakpointSpent:
     """A logpoint reached its ``maxHits``: its requests are cleared (status ``spent``)."""
 
-    breakpoint: Breakpoint
+    breakpoint: Breakpoint | Watchpoint | MethodBreakpoint
     kind: Literal["breakpoint_spent"] = "breakpoint_spent"
 
 

@@ -68,7 +68,8 @@ async def get_capabilities(call: Call) -> CapabilitiesResult:
                 candidates.append(Candidate(facts.pid, facts.name, facts.uid,
                                             StartIdentity(facts.start_ticks, facts.boot_id), process.debuggable,
                                             facts.pid == ours_pid, exempt.get(facts.pid)))
-    capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke, inp.platform)
+    capabilities, limitations, _ = capabilities_for(call.manager.config.allow_invoke, inp.platform,
+                                                      call.manager.config.allow_mutation)
     return CapabilitiesResult(
         prerequisites, tuple(candidates), operations_on(capabilities, inp.platform), limitations,
         "busy is true when this server debugs the process; another debugger (e.g. Android Studio) shows only "

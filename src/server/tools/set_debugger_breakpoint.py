@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
+from jdwp.debugger import MethodBreakpoint
+
+from ..art_costs import ART_EVENT_COST
 from ..models import PositiveInt, SessionInput, Text
-from ..results import BreakpointAnswer
+from ..results import AndroidTarget, BreakpointAnswer, MethodBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
     "Break at a line of className (nested and lambda classes too) or file. status: verified, pending (binds when "
-    "its class loads) or rejected (never moved).")
+    "its class loads) or rejected (never moved). Or method (+signature) with on: entry|exit; exit stops carry "
+    "return_value.")
 
 
 class SetBreakpointInput(SessionInput):
@@ -20,7 +25,10 @@ class SetBreakpointInput(SessionInput):
 
     className: Text | None = None
     file: Text | None = Field(default=None, description="Source file name or path.")
-    line: PositiveInt
+    line: PositiveInt | None = None
+    method: Text | None = Field(default=None, description="Instead of line; all overloads.")
+    signature: Text | None = Field(default=None, description="JNI signature, e.g. (J)J.")
+    on: Literal["entry", "exit"] | None = None
     condition: Text | None = Field(default=None, description="Stop only if true.")
     hitCount: PositiveInt | None = Field(default=None, description="Stop from hit n on.")
     action: Literal["stop", "log"] = Field(default="stop", description="log: a logpoint, never stops.")
@@ -35,6 +43,12 @@ class SetBreakpointInput(SessionInput):
     def _one_place(self) -> SetBreakpointInput:
         if (self.className is None) == (self.file is None):
             raise ValueError("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
+        if self.method is None and (self.signature is not None or self.on is not None):
+            raise ValueError("signature and on are for a method breakpoint: give method too")
+        if self.method is not None and (self.line is not None or self.file is not None):
+            raise ValueError("a method breakpoint takes className and method, not line or file")
+        if self.method is None and self.line is None:
+            raise ValueError("line is required (a 1-based source line), or method for a method breakpoint")
         if self.file is not None:
             if "\x00" in self.file:
                 raise ValueError("file must not contain a NUL character")
@@ -47,14 +61,20 @@ class SetBreakpointInput(SessionInput):
         return self
 
 
-async def set_breakpoint(call: Call) -> BreakpointAnswer:
+async def set_breakpoint(call: Call) -> BreakpointAnswer | MethodBreakpointAnswer:
     inp: SetBreakpointInput = call.input
     session, engine = call.attached()
     async with session.lock:
-        return BreakpointAnswer.of(await engine.set_breakpoint(
+        made = await engine.set_breakpoint(
             inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
-            lambda_choice=inp.lambda_))
+            lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on)
+    if isinstance(made, MethodBreakpoint):
+        answer = MethodBreakpointAnswer.of(made)
+        if made.on == "exit" and isinstance(session.target, AndroidTarget):
+            answer = dataclasses.replace(answer, warning=ART_EVENT_COST)
+        return answer
+    return BreakpointAnswer.of(made)
 
 
 TOOL = Tool("set_debugger_breakpoint", "Set a line breakpoint", DESCRIPTION,

@@ -54,6 +54,13 @@ class Capabilities:
 
     source_debug_extension: bool = False
     source_name_filters: bool = False
+    #: ``canWatchFieldModification`` / ``canWatchFieldAccess`` (watchpoints).
+    field_modification: bool = False
+    field_access: bool = False
+    #: ``MethodExitWithReturnValue`` (event kind 42): JDWP 1.6 added it with no capability bit of its own;
+    #: JDI's ``canGetMethodReturnValues`` goes by the version (>= 1.6), and so does this.
+    method_return_values: bool = False
+    can_pop_frames: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -127,7 +134,11 @@ class Symbols:
         if self._capabilities is None:  # learnt once: a second answer changes nothing
             names = bool(reply and reply.can_use_source_name_filters) or bool(
                 version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))
-            self._capabilities = Capabilities(bool(reply and reply.can_get_source_debug_extension), names)
+            six = bool(version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))
+            self._capabilities = Capabilities(bool(reply and reply.can_get_source_debug_extension), names,
+                                              bool(reply and reply.can_watch_field_modification),
+                                              bool(reply and reply.can_watch_field_access), six,
+                                              bool(reply and reply.can_pop_frames))
         return self._capabilities
 
     def refuse_source_name_filters(self) -> None:

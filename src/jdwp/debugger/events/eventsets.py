@@ -22,23 +22,31 @@ from ...protocol.commands.events import (
     ClassPrepareEvent,
     Composite,
     ExceptionEvent,
+    FieldAccessEvent,
+    FieldModificationEvent,
+    MethodExitEvent,
+    MethodExitWithReturnValueEvent,
     SingleStepEvent,
     VMStartEvent,
 )
 from ...protocol.constants import SuspendPolicy
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, ThreadId
+from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
-from ..model import StepKind, Stop, StopReason
+from ..model import FieldChange, Local, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
-from ..reading.values import Values
+from ..reading.values import Summary, Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
+from ..requests.watchpoints import WatchedField
 from .crashes import Crashes, Thrown
+from .field_changes import FieldEvent, read_change
 from .holds import LAUNCH_NOTE
 from .judge import HitJudge, Verdict, hold_vm
+from .returns import read_return
 from .stops import Stops, StopState, Suspension
 
 __all__ = ["BEFORE_MAIN", "EventSets", "Found"]
@@ -60,6 +68,11 @@ class Found:
     resumed: bool = False  # ... by its resume breakpoint: its coroutine resumed (.steps)
     exception: ExceptionEvent | None = None  # the thrown exception an exception breakpoint stops for
     thrown: list[Thrown] = dataclasses.field(default_factory=list)  # our exception events, to judge (.crashes)
+    field_event: tuple[FieldEvent, WatchedField] | None = None  # a watchpoint's field access, and its field
+    change: FieldChange | None = None  # what it saw (:func:`.field_changes.read_change`)
+    change_names: tuple[Local, ...] = ()  # new_value, old_value, return_value: names for conditions and messages
+    returned: tuple[Value, str] | None = None  # a method-exit breakpoint's value, and the method's return type
+    return_value: Summary | None = None  # its summary (read with the change)
     prepares: list[ClassPrepareEvent] = dataclasses.field(default_factory=list)
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
@@ -115,6 +128,25 @@ class EventSets:
                 found.reasons.append("exception")
                 found.breakpoint_ids.append(owner)
                 found.thrown.append(Thrown(owner, event, self.breakpoints.exceptions.is_crash_watch(event.request_id)))
+            elif isinstance(event, (FieldAccessEvent, FieldModificationEvent)):
+                watchpoints = self.breakpoints.watchpoints
+                owner = watchpoints.owner_of(event.request_id)
+                watched = watchpoints.field_of(event.request_id)
+                if owner is None or watched is None:
+                    continue
+                found.reasons.append("watchpoint")
+                found.breakpoint_ids.append(owner)
+                found.field_event = found.field_event or (event, watched)
+            elif isinstance(event, (MethodExitEvent, MethodExitWithReturnValueEvent)):
+                value = event.value if isinstance(event, MethodExitWithReturnValueEvent) else None
+                exit_of = self.breakpoints.methods.exit_owner(event.request_id, event.location.method_id)
+                if exit_of is None:
+                    self.steps.saw_exit(event.request_id, event.location.method_id, value)
+                    continue
+                found.reasons.append("breakpoint")
+                found.breakpoint_ids.append(exit_of[0])
+                if value is not None and found.returned is None:
+                    found.returned = (value, exit_of[1])
             elif isinstance(event, SingleStepEvent):
                 step = self.steps.of_request(event.request_id)
                 if step is None:
@@ -155,14 +187,24 @@ class EventSets:
             await hold_vm(self.vm, found.suspension.thread)
             found.suspension = Suspension(SuspendPolicy.ALL, found.suspension.thread)
 
+    async def read_change(self, found: Found) -> None:
+        """What a watchpoint's field event saw, read while its thread waits before the access."""
+        if found.field_event is not None:
+            event, watched = found.field_event
+            found.change, found.change_names = await read_change(self.vm, self.values, watched, event)
+        if found.returned is not None:
+            found.return_value, names = await read_return(self.values, *found.returned)
+            found.change_names += names
+
     async def judge_hits(self, found: Found) -> None:
         """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL
         semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
-        verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location)
+        verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location,
+                                         found.change_names, found.change, found.return_value)
         found.breakpoint_ids, found.condition_error = verdict.stopping, verdict.condition_error
         found.after = verdict
         if not verdict.stopping:
-            found.reasons = [r for r in found.reasons if r != "breakpoint"]
+            found.reasons = [r for r in found.reasons if r not in ("breakpoint", "watchpoint")]
         if found.reasons and found.suspension.policy == SuspendPolicy.EVENT_THREAD:
             found.thread_only = verdict.hold == "thread"
             if verdict.hold == "all":
@@ -200,6 +242,10 @@ class EventSets:
             partial(self._frame_count, thread)]
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
+        returned = found.return_value
+        step = found.step
+        if step is not None and step.returned_value is not None and step is own:
+            returned, _ = await read_return(self.values, step.returned_value, step.returns)
         name, positions, _, _, _, depth, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self.steps.step_past_synthetic(found.step, location):
@@ -211,7 +257,8 @@ class EventSets:
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
                     tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
-                    exception=thrown[0] if thrown else None)
+                    exception=thrown[0] if thrown else None, watch=found.change,
+                    return_value=returned)
         return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
                          frame_counts={thread: depth} if depth is not None else {}, location=location)
 

@@ -37,7 +37,7 @@ from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
 from ..errors import DebuggerError
-from ..model import BreakpointSpent, EngineEvent, Locals, LogpointHit, SourcePosition
+from ..model import BreakpointSpent, EngineEvent, FieldChange, Local, Locals, LogpointHit, SourcePosition
 from ..names import java_prefix, java_text
 from ..reading.expressions import Expr
 from ..reading.expressions.context import FrameContext, Result, Text
@@ -108,11 +108,13 @@ class _Hit:
     """
 
     def __init__(self, judge: HitJudge, thread: ThreadId, location: Location | None,
-                 names: frozenset[str] | None) -> None:
+                 names: frozenset[str] | None, extra: tuple[Local, ...] = ()) -> None:
         self._judge = judge
         self.thread = thread
         self._location = location
-        self._names = names
+        #: Names the hit itself gives (a watchpoint's ``new_value``, ``old_value``), ahead of frame 0's locals.
+        self._extra = extra
+        self._names = None if names is None else names - {local.name for local in extra}
         self._evaluator: Evaluator | None = None
         self._ref: FrameRef | None = None
         self._depth: int | None = None
@@ -140,6 +142,13 @@ class _Hit:
         return await frame_locals(self._judge.vm, self._judge.symbols, await self.frame(), self._judge.values)
 
     async def raw_locals(self) -> Locals:
+        """:meth:`frame_raw_locals`, with the hit's own names first."""
+        found = await self.frame_raw_locals()
+        if not self._extra:
+            return found
+        return dataclasses.replace(found, locals=(*self._extra, *found.locals))
+
+    async def frame_raw_locals(self) -> Locals:
         """Frame 0's locals with handles but no text or types: all an evaluation needs of them (it reads a
         string's text or an object's type itself, when the expression asks), one round trip less per hit."""
         judge = self._judge
@@ -212,14 +221,20 @@ class HitJudge:
         self._rate = rate or RateLimit()
         self.frame_guesses = FrameGuesses()
 
-    async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None) -> Verdict:
+    async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None,
+                    names: tuple[Local, ...] = (), change: FieldChange | None = None,
+                    returned: Summary | None = None) -> Verdict:
         """Decide which of the breakpoints hit together (same thread, same place) stop.
+
+        ``names``: values the hit gives its conditions and messages besides frame 0's locals (a watchpoint's
+        ``new_value``); ``change``: a watchpoint's field change, ``returned``: a method exit's value, which
+        their logpoint hits carry.
 
         Raises:
             JdwpError: the VM failed outside an evaluation (the connection, or the thread's frames).
         """
         verdict = Verdict([])
-        hit = _Hit(self, thread, location, self._names_of(breakpoint_ids))
+        hit = _Hit(self, thread, location, self._names_of(breakpoint_ids), names)
         passes = self._breakpoints.passes
         for breakpoint_id in breakpoint_ids:
             # One pass through a line in one frame stops once (DESIGN.md §8.3): a further code index of it is
@@ -252,7 +267,7 @@ class HitJudge:
                 continue
             passes.stopped(breakpoint_id, thread, depth, spot)
             if plan.options.action == "log":
-                await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after)
+                await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after, change, returned)
                 continue
             verdict.stopping.append(breakpoint_id)
             verdict.condition_error = verdict.condition_error or error
@@ -284,16 +299,21 @@ class HitJudge:
 
     async def _log(self, hit: _Hit, breakpoint_id: str, plan: HitPlan, counts: HitCounts,
                    location: Location | None, error: str | None, after: list[Callable[[], Awaitable[None]]],
-                   ) -> None:
+                   change: FieldChange | None = None, returned: Summary | None = None) -> None:
         """Count a logpoint's hit and read its message now, while the frame is paused; leave the rest (the
         thread's name, the position, publishing, spending) to ``after``."""
         counts.logged += 1
         captured, dropped = self._rate.admit()
         if captured:
-            message = await self._message(hit, plan)
+            if plan.template is None and change is not None:
+                message = _change_text(change)
+            elif plan.template is None and returned is not None:
+                message = f"returned {_shown(returned, quote=True)}"
+            else:
+                message = await self._message(hit, plan)
             captured_at_ms = int(time.time() * 1000)
             after.append(partial(self._publish_hit, breakpoint_id, hit.thread, location, message, captured_at_ms,
-                                 dropped, error))
+                                 dropped, error, change, returned))
         else:
             counts.dropped += 1
         max_hits = plan.options.max_hits
@@ -301,11 +321,13 @@ class HitJudge:
             after.append(partial(self._spend, breakpoint_id))
 
     async def _publish_hit(self, breakpoint_id: str, thread: ThreadId, location: Location | None, message: str,
-                           captured_at_ms: int, dropped: int, error: str | None) -> None:
+                           captured_at_ms: int, dropped: int, error: str | None,
+                           change: FieldChange | None = None, returned: Summary | None = None) -> None:
         name, positions = await gather([partial(self._thread_name, thread),
                                         partial(self.symbols.describe, [location] if location is not None else [])])
         position: SourcePosition | None = positions[0] if positions else None
-        self._publish(LogpointHit(breakpoint_id, name, position, message, captured_at_ms, dropped, error))
+        self._publish(LogpointHit(breakpoint_id, name, position, message, captured_at_ms, dropped, error,
+                                  watch=change, return_value=returned))
 
     async def _thread_name(self, thread: ThreadId) -> str:
         try:
@@ -338,6 +360,14 @@ class HitJudge:
                 (summary,) = await self.values.summarize([result])
                 parts.append(_shown(summary, quote=False))
         return "".join(parts)
+
+
+def _change_text(change: FieldChange) -> str:
+    """A watchpoint hit's default message: ``Account.balance = 961 (was 1000)``, or ``read Account.balance: 961``."""
+    old = _shown(change.old_value, quote=True)
+    if change.access == "read":
+        return f"read {change.field}: {old}"
+    return f"{change.field} = {_shown(change.new_value, quote=True)} (was {old})"
 
 
 def _listing(found: Locals) -> str:

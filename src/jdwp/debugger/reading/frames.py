@@ -205,13 +205,13 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     declared = [signature for signature, v in zip(plan.signatures, read, strict=True) if isinstance(v, Value)]
     declared += [f.signature for _, f in shown_captured]
     summaries = iter(await values.summarize([*readable, *captured_values, *this_values], declared))
-    locals_ = [_local(name, declared, next(summaries) if isinstance(value, Value) else unavailable(value))
+    locals_ = [local_of(name, declared, next(summaries) if isinstance(value, Value) else unavailable(value))
                for name, declared, value in zip(names_shown[: len(shown)], plan.declared, read, strict=True)]
-    locals_ += [dataclasses.replace(_local(name, type_name(f.signature), next(summaries)), captured=True)
+    locals_ += [dataclasses.replace(local_of(name, type_name(f.signature), next(summaries)), captured=True)
                 for name, f in shown_captured]
     this = None
     if has_this:
-        this = _local("this", binary_name_of(await symbols.signature(location.class_id)), next(summaries))
+        this = local_of("this", binary_name_of(await symbols.signature(location.class_id)), next(summaries))
     truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
     return Locals("available", tuple(locals_), this, None, truncated)
 
@@ -233,6 +233,12 @@ class _SlotPlan:
 
 _PLANS: dict[tuple[int, int], tuple[VariableTableReply, _SlotPlan]] = {}
 _PLANS_KEPT = 1024
+
+
+def live_slot(table: VariableTableReply, index: int, name: str) -> VariableSlot | None:
+    """The variable live at ``index`` that the locals show as ``name`` (what setting a local writes)."""
+    plan = _slot_plan(table, index)
+    return next((slot for slot, shown in zip(plan.live, plan.names, strict=False) if shown == name), None)
 
 
 def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
@@ -391,13 +397,13 @@ async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values)
     if value.is_null:
         return None
     (summary,) = await values.summarize([value])
-    return _local("this", binary_name_of(await symbols.signature(ref.location.class_id)), summary)
+    return local_of("this", binary_name_of(await symbols.signature(ref.location.class_id)), summary)
 
 
 def _is_live(variable: VariableSlot, index: int) -> bool:
     return variable.code_index <= index < variable.code_index + variable.length
 
 
-def _local(name: str, declared: str, summary: Summary) -> Local:
+def local_of(name: str, declared: str, summary: Summary) -> Local:
     kind = "unavailable" if summary.kind == "void" else summary.kind  # a variable is never void
     return Local(name, declared, **{**value_fields(summary), "kind": kind}, reason=summary.reason, note=summary.note)

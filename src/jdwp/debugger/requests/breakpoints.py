@@ -67,12 +67,15 @@ from ..model import (
     Breakpoint,
     BreakpointStatus,
     HitOptions,
+    MethodBreakpoint,
     Reason,
+    Watchpoint,
 )
 from ..names import binary_name_of
 from .exceptions import ExceptionBreakpoints
 from .hits import KEEP, HitCounts, HitPlan, Keep, plan_of, updated_options
 from .line_choice import LineChoice
+from .method_breakpoints import MethodBreakpoints
 from .owned import OwnedRequests
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
 from .targets import (
@@ -90,6 +93,7 @@ from .targets import (
     source_watch,
     watches,
 )
+from .watchpoints import Watchpoints
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -161,6 +165,10 @@ class Breakpoints(OwnedRequests):
         self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
         #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
         self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
+        #: So do watchpoints (:mod:`.watchpoints`).
+        self.watchpoints = Watchpoints(vm, self._prepares, self._reserve)
+        #: And method breakpoints (:mod:`.method_breakpoints`).
+        self.methods = MethodBreakpoints(vm, symbols, self._prepares, self._reserve)
         #: The pass each thread is in through each breakpoint's line (:mod:`.lambdas`, used by :mod:`.judge`).
         self.passes = Passes()
 
@@ -168,7 +176,13 @@ class Breakpoints(OwnedRequests):
         """Every breakpoint held, of every kind, in the order they were set."""
         found: list[AnyBreakpoint] = [e.snapshot() for e in self._entries.values()]
         found += self.exceptions.all()
+        found += self.watchpoints.all()
+        found += self.methods.all()
         return sorted(found, key=lambda bp: self._ids.number(bp.breakpoint_id, "bp") or 0)
+
+    def owner_of(self, request_id: int) -> str | None:
+        """The breakpoint ID behind a JDWP breakpoint request ID (a line's, or a method entry's)."""
+        return self._by_request.get(request_id) or self.methods.owner_of(request_id)
 
     def is_prepare_request(self, request_id: int) -> bool:
         return self._prepares.is_ours(request_id)
@@ -176,7 +190,9 @@ class Breakpoints(OwnedRequests):
     def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
         """The plan and counts of a held breakpoint that has options (``None`` for a plain one)."""
         entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.plan is None:
+        if entry is None:
+            return self.watchpoints.hit_state(breakpoint_id) or self.methods.hit_state(breakpoint_id)
+        if entry.plan is None:
             return None
         return entry.plan, entry.counts
 
@@ -189,11 +205,15 @@ class Breakpoints(OwnedRequests):
         spot = entry.choosing.spots.get(location)
         return spot if spot is not None and spot.chain is not None else None
 
-    async def spend(self, breakpoint_id: str) -> Breakpoint | None:
+    async def spend(self, breakpoint_id: str) -> Breakpoint | Watchpoint | MethodBreakpoint | None:
         """Clear a logpoint's requests once it reached its ``maxHits``; it stays held, status ``spent``.
 
         Returns its snapshot, or ``None`` when it is no longer held or was spent already.
         """
+        if self.watchpoints.owns(breakpoint_id):
+            return await self.watchpoints.spend(breakpoint_id)
+        if self.methods.owns(breakpoint_id):
+            return await self.methods.spend(breakpoint_id)
         entry = self._entries.get(breakpoint_id)
         if entry is None or entry.counts.spent:
             return None
@@ -272,6 +292,10 @@ class Breakpoints(OwnedRequests):
                 raise InvalidArgument(f"{breakpoint_id} is an exception breakpoint: it has no condition, hitCount "
                                       "or logMessage; it takes enabled only")
             return await self.exceptions.update(breakpoint_id, enabled)
+        if self.watchpoints.owns(breakpoint_id) or self.methods.owns(breakpoint_id):
+            kind = "a watchpoint" if self.watchpoints.owns(breakpoint_id) else "a method breakpoint"
+            raise InvalidArgument(f"{breakpoint_id} is {kind}: it is not changed in place; remove it and set a "
+                                  "new one with the options wanted")
         entry = self._entries.get(breakpoint_id)
         if entry is None:
             self._check_known(breakpoint_id)
@@ -350,7 +374,7 @@ class Breakpoints(OwnedRequests):
         Raises:
             LimitReached: it holds the most already.
         """
-        held = len(self._entries) + len(self.exceptions)
+        held = len(self._entries) + len(self.exceptions) + len(self.watchpoints) + len(self.methods)
         if held >= self._limit:
             raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
                                "remove one (remove_debugger_breakpoint) to set another")
@@ -384,8 +408,10 @@ class Breakpoints(OwnedRequests):
             self._check_known(breakpoint_id)
         taken: list[ClearRequest] = []
         for breakpoint_id in wanted:
-            if self.exceptions.owns(breakpoint_id):
-                taken += self.exceptions.take(breakpoint_id)
+            owner = next((kind for kind in (self.exceptions, self.watchpoints, self.methods)
+                          if kind.owns(breakpoint_id)), None)
+            if owner is not None:
+                taken += owner.take(breakpoint_id)
                 continue
             entry = self._entries.pop(breakpoint_id, None)
             if entry is None:
@@ -402,6 +428,8 @@ class Breakpoints(OwnedRequests):
         covers its code are its line tables read and requests set (two more rounds).
         """
         changed: list[AnyBreakpoint] = list(await self.exceptions.on_class_prepare(event))
+        changed += await self.watchpoints.on_class_prepare(event)
+        changed += await self.methods.on_class_prepare(event)
         ref = event.type_id
         entries = [e for e in self._entries.values()
                    if ref not in e.bound_types and not e.counts.spent and e.enabled]
@@ -429,7 +457,8 @@ class Breakpoints(OwnedRequests):
         """Forget every request we made and return them to clear (detach: in one write)."""
         taken = [request for entry in self._entries.values() for request in self._take(entry)]
         self._entries.clear()
-        return [*taken, *self.exceptions.take_all(), *self._prepares.take_all()]
+        return [*taken, *self.exceptions.take_all(), *self.watchpoints.take_all(), *self.methods.take_all(),
+                *self._prepares.take_all()]
 
     # --- binding -----------------------------------------------------------------------------------
 

@@ -45,6 +45,13 @@ A step over whose thread's top frame is native (after a pause: ``Thread.sleep``,
 where it was asked: there is no line to step over, and HotSpot's back end never completes it (jdb's ``next``
 hangs the same way). It is made a step out (:meth:`Steps.kind_for`), which finishes when the native call
 returns; the caller says so in its answer.
+
+A step out also tells the value the method it leaves returned, where the VM can (JDWP 1.6's
+``MethodExitWithReturnValue``): with the step, ``EventRequest.Set(METHOD_EXIT_WITH_RETURN_VALUE, NONE,
+[ThreadOnly(thread), ClassOnly(frame 0's class)])`` — scoped to the one thread and class, so the VM reports
+only the exits on the way out, and suspends nothing for them. The last exit of frame 0's method before the
+step completes is that frame's own (a recursive call of it exits earlier, deeper); the VM sends one
+thread's events in the order they happen. The request is cleared with the step.
 """
 
 from __future__ import annotations
@@ -54,7 +61,7 @@ import logging
 from functools import partial
 
 from ...client import JdwpClient
-from ...protocol.commands.events import ClassExclude, Count, Modifier, Step
+from ...protocol.commands.events import ClassExclude, ClassOnly, Count, Modifier, Step, ThreadOnly
 from ...protocol.constants import (
     ACC_SYNTHETIC,
     JDWP_SYNTHETIC,
@@ -66,6 +73,7 @@ from ...protocol.constants import (
 )
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, ObjectId, ReferenceTypeId, ThreadId
+from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols, line_at, line_locations
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
@@ -114,6 +122,11 @@ class StepInFlight:
     skip: tuple[int, int, int | None] | None = None
     #: The origin frame returned into its caller's state machine (suspended or done: its next landing tells).
     returned: bool = False
+    #: A step out's exit request (``None``: none made), the method it leaves, and what that returned.
+    exit_request: int | None = None
+    leaving: tuple[int, int] | None = None  # (class, method) of frame 0 when the step out began
+    returns: str = "V"  # the method's JNI return type
+    returned_value: Value | None = None
 
 
 class Steps:
@@ -134,6 +147,12 @@ class Steps:
 
     def of_thread(self, thread: ThreadId) -> StepInFlight | None:
         return self._by_thread.get(thread)
+
+    def saw_exit(self, request_id: int, method_id: int, value: Value | None) -> None:
+        """A method exit of a step out's request: the value, when it is the method the step leaves."""
+        for step in self._by_thread.values():
+            if step.exit_request == request_id and step.leaving is not None and step.leaving[1] == method_id:
+                step.returned_value = value
 
     def pending(self, stop_thread: ThreadId) -> tuple[PendingStep, ...]:
         """The steps of threads other than the stop's, which go on once the stop is resumed."""
@@ -174,9 +193,16 @@ class Steps:
         if exclude is not None:
             modifiers.append(ClassExclude(exclude))
         modifiers.append(Count(1))
-        request_id = await self._vm.event_request.set(EventKind.SINGLE_STEP, SuspendPolicy.ALL, modifiers)
-        step = self._by_thread[thread] = StepInFlight(request_id, thread, thread_name, kind, filters, resteps)
-        return step
+        made = StepInFlight(0, thread, thread_name, kind, filters, resteps)
+        if kind == "out" and depth is None:
+            await self._watch_return(made)
+        try:
+            made.request_id = await self._vm.event_request.set(EventKind.SINGLE_STEP, SuspendPolicy.ALL, modifiers)
+        except CommandError:
+            await self._clear_exit(made)
+            raise
+        self._by_thread[thread] = made
+        return made
 
     # --- steps that follow the coroutine (module doc) ------------------------------------------------
 
@@ -344,6 +370,35 @@ class Steps:
         method = (await self._symbols.methods(location.class_id)).get(location.method_id)
         return method is not None and method.name == INVOKE_SUSPEND
 
+    async def _watch_return(self, step: StepInFlight) -> None:
+        """Ask for the exits of frame 0's method on the step's thread, when the VM sends return values."""
+        capabilities = self._symbols.known_capabilities or await self._symbols.capabilities()
+        if not capabilities.method_return_values:
+            return
+        frames = await self._vm.thread_reference.frames(step.thread, 0, 1)
+        if not frames or frames[0].location.index == NO_CODE_INDEX:
+            return  # nothing to tell from a native frame's exit
+        top = frames[0].location
+        method = (await self._symbols.methods(top.class_id)).get(top.method_id)
+        try:
+            step.exit_request = await self._vm.event_request.set(
+                EventKind.METHOD_EXIT_WITH_RETURN_VALUE, SuspendPolicy.NONE,
+                [ThreadOnly(step.thread), ClassOnly(top.class_id)])
+        except CommandError as exc:  # the step goes on without the value
+            log.info("a step out's MethodExitWithReturnValue request was refused: %s", exc)
+            return
+        step.leaving = (top.class_id, top.method_id)
+        step.returns = method.signature.rpartition(")")[2] if method is not None else "V"
+
+    async def _clear_exit(self, step: StepInFlight) -> None:
+        if step.exit_request is None:
+            return
+        try:
+            await self._vm.event_request.clear(EventKind.METHOD_EXIT_WITH_RETURN_VALUE, step.exit_request)
+        except CommandError as exc:
+            log.debug("clearing a step's exit request %d: %s", step.exit_request, exc)
+        step.exit_request = None
+
     async def end(self, step: StepInFlight) -> None:
         """Forget the step and clear its requests (``Count(1)`` has expired it if it completed)."""
         if self._by_thread.get(step.thread) is step:
@@ -359,6 +414,7 @@ class Steps:
             await self._vm.event_request.clear(EventKind.SINGLE_STEP, request_id)
         except CommandError as exc:
             log.debug("clearing step request %d: %s", request_id, exc)
+        await self._clear_exit(step)
 
     async def _drop_resume(self, step: StepInFlight) -> None:
         if step.resume is not None:
@@ -372,6 +428,9 @@ class Steps:
         taken += [ClearRequest(EventKind.BREAKPOINT, step.resume.request_id,
                                f"resume breakpoint of the step of thread {step.thread_name}")
                   for step in self._by_thread.values() if step.resume is not None]
+        taken += [ClearRequest(EventKind.METHOD_EXIT_WITH_RETURN_VALUE, step.exit_request,
+                               f"step-out exit request of thread {step.thread_name}")
+                  for step in self._by_thread.values() if step.exit_request is not None]
         self._by_thread.clear()
         return taken
 

@@ -7,7 +7,6 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3. Mixed int
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 
 from ....client import JdwpClient
@@ -20,6 +19,7 @@ from ...model import Locals
 from ...names import binary_name_of
 from ..invoke import Argument, choose, converted, parameter_types
 from ..objects import Layouts
+from ..supertypes import supertype_names
 from ..values import Values
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Call, Expr
@@ -132,23 +132,7 @@ class Calling:
         return out
 
     async def _supertype_names(self, type_id: ReferenceTypeId) -> frozenset[str]:
-        return frozenset({name async for name in self._type_and_supertypes(type_id)} | {"java.lang.Object"})
-
-    async def _type_and_supertypes(self, type_id: ReferenceTypeId) -> AsyncGenerator[str, None]:
-        """The binary names of the type and of each of its superclasses and interfaces, each once, asked as
-        they are needed (a caller that finds what it looks for stops asking)."""
-        seen: set[int] = set()
-        pending = [type_id]
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            yield binary_name_of(await self._values.symbols.signature(current))
-            superclass, interfaces = await self._supertypes(current)
-            pending.extend(interfaces)
-            if superclass:
-                pending.append(superclass)
+        return await supertype_names(self._values, type_id)
 
 
 def _reference_parameters(signature: str) -> list[str]:

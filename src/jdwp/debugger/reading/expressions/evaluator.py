@@ -46,6 +46,7 @@ from ..containers import bin_entries, read_container
 from ..hashbins import number_hashes, string_hash
 from ..objects import Layouts, ObjectPage, as_values
 from ..strings import Text as StringText
+from ..supertypes import supertypes, walk_supertypes
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
 from .calls import Calling
@@ -550,21 +551,14 @@ class Evaluator(Calling, KotlinForms):
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
             return _matches(runtime, written) or written in ARRAY_SUPERTYPES or (
                 "." not in written and f"java.lang.{written}" in ARRAY_SUPERTYPES)
-        async with aclosing(self._type_and_supertypes(type_id)) as names:  # closed at once when found early
+        async with aclosing(walk_supertypes(self._values, type_id)) as names:  # closed at once when found early
             async for name in names:
                 if _matches(name, written):
                     return True
         return False
 
     async def _supertypes(self, type_id: ReferenceTypeId) -> tuple[ReferenceTypeId | None, list[ReferenceTypeId]]:
-        interfaces = await self._vm.reference_type.interfaces(type_id)
-        try:
-            superclass = await self._vm.class_type.superclass(type_id)
-        except CommandError as exc:  # an interface is no ClassType: the VM refuses it
-            if exc.code != ErrorCode.INVALID_CLASS:
-                raise
-            superclass = None
-        return (ReferenceTypeId(superclass) if superclass else None), [ReferenceTypeId(i) for i in interfaces]
+        return await supertypes(self._values, type_id)
 
 
 def _same_primitive(boxed: Value | None, wanted: Value) -> bool:

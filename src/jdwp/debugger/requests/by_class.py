@@ -1,0 +1,180 @@
+"""The base of breakpoints bound by class name: watchpoints and method breakpoints.
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.5 and §8.7 (one base for owned requests).
+
+Such a breakpoint names one class (a binary name). Set, it makes a ``ClassMatch`` class-prepare request on
+that name (shared through :class:`.prepares.PrepareRequests`), then asks ``VirtualMachine.
+ClassesBySignature`` (1,2) — so no class loads unseen between the two — and binds in each prepared class of
+that name, one per class loader; a class loaded later binds it as it is prepared. Its event requests are
+its own (``EventRequest.Set`` 15,1), cleared with it (15,2): removed, spent (a logpoint's ``maxHits``) or
+at detach, in one write each time. It shares the session's IDs and its limit of 100 breakpoints
+(``reserve``). What it binds is the subclass's business (:meth:`ByClassName._bind`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from ...client import JdwpClient
+from ...protocol.commands.events import ClassMatch, ClassPrepareEvent
+from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
+from ...protocol.types import ReferenceTypeId
+from ..names import binary_name_of, signature_of
+from .hits import HitCounts, HitPlan
+from .owned import OwnedRequests, Owner
+from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
+
+__all__ = ["ByClassName", "ClassEntry"]
+
+
+@dataclasses.dataclass
+class ClassEntry:
+    """What every breakpoint bound by class name keeps: its requests, the classes it is bound in, its watch."""
+
+    breakpoint_id: str
+    class_name: str
+    plan: HitPlan | None
+    status: str = "pending"
+    requests: dict[int, EventKind] = dataclasses.field(default_factory=dict)  # JDWP request ID -> its kind
+    bound_types: set[int] = dataclasses.field(default_factory=set)
+    watch: Watch | None = None
+    counts: HitCounts = dataclasses.field(default_factory=HitCounts)
+
+    @property
+    def suspend_policy(self) -> int:
+        """``EVENT_THREAD`` when a hit is judged before it stops (:mod:`.hits`), else ``ALL``."""
+        if self.plan is not None and self.plan.options.holds_thread_only:
+            return SuspendPolicy.EVENT_THREAD
+        return SuspendPolicy.ALL
+
+    def progress(self) -> Any:
+        """What a class prepare that changes it changes (its status, unless a subclass says more)."""
+        return self.status
+
+
+E = TypeVar("E", bound=ClassEntry)
+S = TypeVar("S")  # the record the engine hands out (Watchpoint, MethodBreakpoint)
+
+
+class ByClassName(OwnedRequests, Generic[E, S]):
+    """The breakpoints of one kind bound by class name, of one session. Its requests are of more than one
+    event kind (a watchpoint's reads and writes, a method's entry and exit): each entry keeps the kind of each."""
+
+    KIND, WHAT = EventKind.BREAKPOINT, "request"  # unused: :meth:`_take` names each request by its own kind
+
+    def __init__(self, vm: JdwpClient, prepares: PrepareRequests, reserve: Callable[[], str]) -> None:
+        super().__init__(vm)
+        self._prepares = prepares
+        self._reserve = reserve
+        self._entries: dict[str, E] = {}
+
+    # --- what the subclass says ---------------------------------------------------------------------
+
+    def _snapshot(self, entry: E) -> S:
+        raise NotImplementedError
+
+    async def _bind(self, entry: E, ref: ReferenceTypeId, tag: int) -> None:
+        """Bind in one prepared class of the entry's name (``tag``: its TypeTag)."""
+        raise NotImplementedError
+
+    # --- the rest -----------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def all(self) -> list[S]:
+        return [self._snapshot(e) for e in self._entries.values()]
+
+    def owns(self, breakpoint_id: str) -> bool:
+        return breakpoint_id in self._entries
+
+    def _entry_of(self, request_id: int) -> E | None:
+        owner = self._by_request.get(request_id)
+        return self._entries.get(owner) if owner is not None else None
+
+    def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
+        """The plan and counts of a held breakpoint that has options (``None``: a plain one, or not ours)."""
+        entry = self._entries.get(breakpoint_id)
+        if entry is None or entry.plan is None:
+            return None
+        return entry.plan, entry.counts
+
+    async def _hold(self, entry: E) -> S:
+        """Hold a new entry (its ID reserved): watch for its class, then bind in the prepared ones.
+
+        Raises:
+            JdwpError: the VM refused or did not answer (what was made is held: removed with it).
+        """
+        self._entries[entry.breakpoint_id] = entry
+        entry.watch = (ClassMatch(entry.class_name),)
+        await self._prepares.watch(entry.watch)
+        for ref in await self._vm.classes_by_signature(signature_of(entry.class_name)):
+            if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
+                await self._bind(entry, ref.type_id, ref.ref_type_tag)
+        return self._snapshot(entry)
+
+    def _made(self, entry: E, request_id: int, kind: EventKind) -> None:
+        """Record a request the VM made for ``entry``."""
+        entry.requests[request_id] = kind
+        self._own(entry, request_id)
+
+    def take(self, breakpoint_id: str) -> list[ClearRequest]:
+        """Forget one breakpoint and return its requests and its class watch to clear (one write for many)."""
+        entry = self._entries.pop(breakpoint_id)
+        taken = self._take(entry)
+        if entry.watch is not None:
+            taken += self._prepares.drop(entry.watch)
+        return taken
+
+    async def remove(self, breakpoint_id: str) -> list[str]:
+        """Clear one breakpoint's requests and its class watch; returns what could not be cleared."""
+        return await clear_requests(self._vm, self.take(breakpoint_id))
+
+    async def spend(self, breakpoint_id: str) -> S | None:
+        """Clear a logging breakpoint's requests once it reached its ``maxHits``; it stays held, ``spent``.
+
+        Returns its snapshot, or ``None`` when it is no longer held or was spent already.
+        """
+        entry = self._entries.get(breakpoint_id)
+        if entry is None or entry.counts.spent:
+            return None
+        entry.counts.spent = True
+        taken = self._take(entry)
+        if entry.watch is not None:  # no class loaded later binds it again
+            taken += self._prepares.drop(entry.watch)
+            entry.watch = None
+        await clear_requests(self._vm, taken)
+        return self._snapshot(entry)
+
+    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[S]:
+        """Bind the breakpoints of the class just loaded; return those that changed."""
+        if event.ref_type_tag == TypeTag.ARRAY:
+            return []
+        name = binary_name_of(event.signature)
+        changed = []
+        for entry in list(self._entries.values()):
+            if entry.class_name != name or event.type_id in entry.bound_types or entry.counts.spent:
+                continue
+            before = entry.progress()
+            await self._bind(entry, event.type_id, event.ref_type_tag)
+            if entry.progress() != before:
+                changed.append(self._snapshot(entry))
+        return changed
+
+    def take_all(self) -> list[ClearRequest]:
+        """Forget every request and return them to clear (detach; class-prepare requests are the caller's)."""
+        taken = [request for entry in self._entries.values() for request in self._take(entry)]
+        self._entries.clear()
+        return taken
+
+    def _take(self, entry: Owner) -> list[ClearRequest]:
+        """Forget one breakpoint's requests and return them to clear, each named by its own kind."""
+        assert isinstance(entry, ClassEntry)
+        taken = [ClearRequest(kind, request_id, f"{kind.name.lower()} request of {entry.breakpoint_id}")
+                 for request_id, kind in entry.requests.items()]
+        for request_id in entry.requests:
+            self._by_request.pop(request_id, None)
+        entry.requests.clear()
+        return taken

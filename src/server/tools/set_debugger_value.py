@@ -12,19 +12,17 @@ from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Set a local (frameId + name), a field (objectId + name) or an array element (objectId + index) of the "
-    "current stop to value: a literal (100, -1L, 2.5f, 'c', true, \"text\", null) or an object_id, checked "
-    "against the declared type. Answers the new value. Only on a server run with --allow-mutation; else "
-    "DEBUGGER_UNSUPPORTED.")
+    "Set a local (frameId+name), field (objectId+name) or element (objectId+index) to a literal (100, -1L, "
+    "'c', \"text\", null) or an object_id, type-checked. Needs --allow-mutation.")
 
 
 class SetValueInput(SessionInput):
     stopId: Text
-    frameId: Text | None = Field(default=None, description="A frame_id: name is a local of it.")
-    objectId: Text | None = Field(default=None, description="An object_id: name is its field, index an element.")
-    name: Text | None = Field(default=None, description="A local or field name.")
-    index: Annotated[StrictInt, Field(ge=0)] | None = Field(default=None, description="An array element.")
-    value: Text = Field(description="A literal or an object_id.")
+    frameId: Text | None = None
+    objectId: Text | None = None
+    name: Text | None = None
+    index: Annotated[StrictInt, Field(ge=0)] | None = None
+    value: Text
 
     @model_validator(mode="after")
     def _one_place(self) -> SetValueInput:

@@ -13,23 +13,21 @@ from ..results import AndroidTarget, WatchpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Stop where a field of className (or a superclass) is written (access write, default), read, or either "
-    "(any), by any thread. The stop has reason watchpoint and watch {field, old_value, new_value, object_id}; "
-    "new_value and old_value are names in condition and logMessage. Options, pending, limit and removal as "
-    "set_debugger_breakpoint. DEBUGGER_UNSUPPORTED when the VM cannot watch fields.")
+    "Stop or log where a field of className is written (default), read or either, by any thread. The stop "
+    "has watch {field, old_value, new_value}, names usable in condition and logMessage. Options as "
+    "set_debugger_breakpoint.")
 
 
 class WatchpointInput(SessionInput):
-    className: Text = Field(description="Binary class name, e.g. com.example.Account.")
-    field: Text = Field(description="Field name (a Kotlin property's backing field has its name).")
-    access: Literal["write", "read", "any"] = Field(default="write", description="Which accesses stop.")
-    condition: Text | None = Field(default=None, description="Stop only when true, e.g. new_value < 0.")
-    hitCount: PositiveInt | None = Field(default=None, description="Ignore the first hitCount-1 hits.")
-    action: Literal["stop", "log"] = Field(default="stop", description='"log": a logpoint event per hit.')
-    logMessage: Text | None = Field(default=None, description="Logpoint template, e.g. {old_value} -> {new_value}.")
-    maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = Field(
-        default=None, description="Logpoint: spent after this many hits (default 100).")
-    suspend: Literal["all", "thread"] = Field(default="all", description='"thread" holds only the accessing thread.')
+    className: Text
+    field: Text
+    access: Literal["write", "read", "any"] = "write"
+    condition: Text | None = Field(default=None, description="e.g. new_value < 0")
+    hitCount: PositiveInt | None = None
+    action: Literal["stop", "log"] = "stop"
+    logMessage: Text | None = Field(default=None, description="e.g. {old_value} -> {new_value}")
+    maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = None
+    suspend: Literal["all", "thread"] = "all"
 
     @model_validator(mode="after")
     def _options(self) -> WatchpointInput:

@@ -67,6 +67,7 @@ from .model import (
 from .reading.inline import Inline
 from .reading.invoke import Calls, refresh_frames, release_late
 from .reading.objects import Layouts
+from .reading.previews import Previews
 from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
@@ -99,6 +100,8 @@ class Debugger(Inspection):
         inline = Inline(self.values, self._layouts)
         self.values.prefetch_types = self._layouts.prefetch
         self.values.inline_texts = inline.texts
+        self._previews = Previews(self.values, self._layouts)
+        self.values.previews = self._previews.texts
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         self._calls = Calls(vm, None, self._late_return)

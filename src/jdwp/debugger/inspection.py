@@ -28,8 +28,9 @@ from .reading.expressions.evaluator import Evaluator
 from .reading.frames import FrameRef, frame_locals, stack_page
 from .reading.invoke import Calls, Invocation, refresh_frames
 from .reading.objects import Layouts, ObjectPage, read_object
+from .reading.previews import Previews
 from .reading.threads import MAX_DEPTH, Threads, ThreadsPage
-from .reading.values import Summary, Values
+from .reading.values import Summary, Values, previewing
 
 __all__ = ["EVALUATION_DEADLINE", "Inspection"]
 
@@ -44,6 +45,7 @@ class Inspection:
     values: Values
     allow_invoke: bool
     _layouts: Layouts
+    _previews: Previews
     _calls: Calls
     _threads: Threads
     _stops: Stops
@@ -85,23 +87,33 @@ class Inspection:
     async def _locals_of(self, state: StopState, frame_id: str, ref: FrameRef) -> Locals:
         found = state.locals.get(frame_id)
         if found is None:
-            found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
+            self._previews.begin(state)
+            with previewing(1):
+                found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
         return found
 
     async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
-                     view: str = "auto") -> ObjectPage:
+                     view: str = "auto", depth: int = 1) -> ObjectPage:
         """A page of an object's fields, an array's elements or a string's text, as of the current stop.
 
         ``limit`` defaults to 50 fields, 100 elements or 8192 UTF-16 units (at most 200, 1000, 65,536).
-        Nothing of the app runs: fields are read, never methods called.
+        ``depth``: 0, the values listed have no previews; 1 (default), each listed object and array (a field's,
+        an element's, an entry's key and value) has its preview (:mod:`.previews`); 2, inside those previews
+        the objects show their own previews too, instead of a short class name. Nothing of the app runs:
+        fields are read, never methods called.
 
         Raises:
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop; ``object_id`` is not
                 a handle of this session, or its object was collected (StaleReference).
-            InvalidArgument: a bad view, offset or limit.
+            InvalidArgument: a bad view, offset, limit or depth.
         """
-        self.values.scans.begin(self._stop_for(stop_id))
-        return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+        if depth not in (0, 1, 2):
+            raise InvalidArgument(f"depth must be 0, 1 or 2, not {depth}")
+        state = self._stop_for(stop_id)
+        self.values.scans.begin(state)
+        self._previews.begin(state)
+        with previewing(depth):
+            return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
 
     async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
@@ -128,12 +140,14 @@ class Inspection:
                                    state.stop.reasons) if self.allow_invoke else None
         context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
         made = self._calls.made
+        self._previews.begin(state)
         try:
-            with trio.move_on_after(EVALUATION_DEADLINE) as scope:
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(1):
                 return await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
             if self._calls.made != made:
                 self.values.scans.clear()  # app code ran: a table read before may have changed
+                self._previews.clear()
                 await refresh_frames(self.vm, state.frames, ref.thread)
         self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
@@ -156,7 +170,9 @@ class Inspection:
             self._check_open()
             return (await self._threads.listing()).page
         state = self._stop_for(stop_id)
-        listing = await self._threads.listing(stop_id, stack_depth)
+        self._previews.begin(state)
+        with previewing(1):  # the monitors' previews
+            listing = await self._threads.listing(stop_id, stack_depth)
         if self._stops.current is state:  # the stop lasted: what it listed is valid while it lasts
             for handle, thread in listing.threads.items():
                 state.threads.setdefault(handle, thread)

@@ -319,6 +319,8 @@ class Local:
     truncated_names: tuple[str, ...] = _truncated_names()
     #: Why the value is shown only in part or not at all (a string too large for the VM to send whole).
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: An object's or array's contents in one line (``Item(sku="voucher", qty=1)``; :mod:`.reading.previews`).
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "name", "type")

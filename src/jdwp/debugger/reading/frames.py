@@ -401,4 +401,4 @@ def _is_live(variable: VariableSlot, index: int) -> bool:
 def _local(name: str, declared: str, summary: Summary) -> Local:
     kind = "unavailable" if summary.kind == "void" else summary.kind  # a variable is never void
     return Local(name, declared, kind, summary.value, summary.truncated, summary.length,
-                 summary.object_id, summary.runtime_type, summary.reason, note=summary.note)
+                 summary.object_id, summary.runtime_type, summary.reason, note=summary.note, preview=summary.preview)

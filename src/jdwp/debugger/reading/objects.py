@@ -59,6 +59,7 @@ class ObjectField:
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "name", "declaring_class", "declared_type")
@@ -76,6 +77,7 @@ class Element:
     object_id: str | None = None
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -344,12 +346,12 @@ async def fields_page(values: Values, handle: str, chain: tuple[ClassInfo, ...],
 def _field(info: FieldInfo, owner: ClassInfo, summary: Summary) -> ObjectField:
     return ObjectField(info.name, owner.name, type_name(info.signature), bool(info.mod_bits & ACC_STATIC),
                        summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                       summary.runtime_type, note=summary.note)
+                       summary.runtime_type, note=summary.note, preview=summary.preview)
 
 
 def element(index: int, summary: Summary) -> Element:
     return Element(index, summary.kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                   summary.runtime_type, note=summary.note)
+                   summary.runtime_type, note=summary.note, preview=summary.preview)
 
 
 def as_values(region: Any) -> list[Value]:

@@ -63,6 +63,7 @@ class Monitor:
 
     object_id: str
     runtime_type: str | None
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -75,6 +76,7 @@ class WaitingFor:
     owner_thread: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     owner_name: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
     def __post_init__(self) -> None:
         bound_names(self, "owner_name")
@@ -314,7 +316,8 @@ class Threads:
                     listing.threads.setdefault(handle(owner), owner)
                 waiting = t.waiting = WaitingFor(shown.object_id or "", shown.runtime_type,
                                                  handle(owner) if owner is not None else None,
-                                                 listing.names.get(owner) if owner is not None else None)
+                                                 listing.names.get(owner) if owner is not None else None,
+                                                 preview=shown.preview)
             infos.append(dataclasses.replace(info, thread_id=thread_id, frame_count=t.frame_count,
                                              frames=tuple(frames), owned_monitors=owned, waiting_for=waiting))
         return infos
@@ -327,7 +330,7 @@ def _deadlocks(held: Sequence[_Thread], handle: Callable[[ThreadId], str]) -> li
     """The cycles among threads blocked entering a monitor (status ``monitor``) whose owner is known."""
     blocked = {t.id: t for t in held if t.status == 3 and t.owner is not None and t.waiting is not None}
     cycles = find_cycles({thread: t.owner for thread, t in blocked.items() if t.owner in blocked})
-    described = {thread: (handle(thread), t.name, t.waiting.object_id, t.waiting.runtime_type)
+    described = {thread: (handle(thread), t.name, t.waiting.object_id, t.waiting.runtime_type, t.waiting.preview)
                  for thread, t in blocked.items() if t.waiting is not None}
     return [links(cycle, described) for cycle in cycles]
 
@@ -340,7 +343,7 @@ def _monitor_values(t: _Thread) -> list[Value]:
 
 
 def _monitor(summary: Summary) -> Monitor:
-    return Monitor(summary.object_id or "", summary.runtime_type)
+    return Monitor(summary.object_id or "", summary.runtime_type, summary.preview)
 
 
 def _handle(stop_id: str, thread: ThreadId) -> str:

@@ -72,7 +72,7 @@ async def test_java_objects_containers_boxes_and_arrays_have_previews(carts: Deb
             assert preview["frozen"] == "UnmodifiableRandomAccessList(size=4)"
             assert preview["concurrent"] == "ConcurrentHashMap(size=3)"
             assert preview["numbers"] == "[3, 5, 7, 9, 11, 13, 15, 17, …]"
-            assert preview["words"] == '["a", "b\\"c"]'
+            assert preview["words"] is None  # an array of objects: its runtime type and length say String[2]
             assert preview["plain"] == "Object()"
             assert preview["loud"] == "Loud(id=9)"
             wide = preview["wide"]

@@ -126,7 +126,8 @@ def with_locals(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
 
 async def test_locals_ask_texts_lengths_and_types_in_one_write_but_not_a_primitive_arrays_type() -> None:
     """An ``int[]`` can only hold an ``int[]``: its type is not asked. The ``Object[]``'s is (it holds a
-    ``String[]``), with the string's text and both lengths, in one write; its signature follows."""
+    ``String[]``), with the string's text and both lengths, in one write; its signature follows; then the
+    ``int[]``'s first elements, for its preview (an array of objects has none)."""
     async with scripted(with_locals, WaveVm) as (vm, debugger):
         assert isinstance(vm, WaveVm)
         await debugger.set_breakpoint(CLASS, 5)
@@ -142,7 +143,8 @@ async def test_locals_ask_texts_lengths_and_types_in_one_write_but_not_a_primiti
         assert [sorted(wave) for wave in vm.waves[first + 1:]] == [
             ["ArrayReference.Length", "ArrayReference.Length", "ObjectReference.ReferenceType",
              "StringReference.Value"],
-            ["ReferenceType.Signature"]]
+            ["ReferenceType.Signature"],
+            ["ArrayReference.GetValues"]]  # the int[]'s first elements: its preview (DESIGN.md §8.6)
         assert vm.count("ObjectReference.ReferenceType") == 1
         shown = {local.name: (local.type, local.runtime_type, local.value, local.length) for local in found.locals}
         assert shown == {"label": ("java.lang.String", "java.lang.String", "round", 5),

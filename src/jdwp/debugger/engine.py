@@ -102,6 +102,7 @@ class Debugger(Inspection):
         self.values.inline_texts = inline.texts
         self._previews = Previews(self.values, self._layouts)
         self.values.previews = self._previews.texts
+        self.preview_depth = 1
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         self._calls = Calls(vm, None, self._late_return)

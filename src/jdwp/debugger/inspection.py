@@ -44,6 +44,9 @@ class Inspection:
     symbols: Symbols
     values: Values
     allow_invoke: bool
+    #: How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1 by
+    #: default, 0 for none (a library user who wants no read past the values themselves).
+    preview_depth: int
     _layouts: Layouts
     _previews: Previews
     _calls: Calls
@@ -88,7 +91,7 @@ class Inspection:
         found = state.locals.get(frame_id)
         if found is None:
             self._previews.begin(state)
-            with previewing(1):
+            with previewing(self.preview_depth):
                 found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
         return found
 
@@ -142,7 +145,7 @@ class Inspection:
         made = self._calls.made
         self._previews.begin(state)
         try:
-            with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(1):
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(self.preview_depth):
                 return await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
             if self._calls.made != made:
@@ -171,7 +174,7 @@ class Inspection:
             return (await self._threads.listing()).page
         state = self._stop_for(stop_id)
         self._previews.begin(state)
-        with previewing(1):  # the monitors' previews
+        with previewing(self.preview_depth):  # the monitors' previews
             listing = await self._threads.listing(stop_id, stack_depth)
         if self._stops.current is state:  # the stop lasted: what it listed is valid while it lasts
             for handle, thread in listing.threads.items():

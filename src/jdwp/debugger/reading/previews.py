@@ -12,7 +12,9 @@ is above 0; strings are shown as their text already):
 - a well-known container: its size, from its size field alone (:mod:`.containers.sizes`):
   ``ArrayList(size=4)``, ``HashMap(size=3)`` (``ArrayList(…)`` when its layout is not the one read);
 - a box or an enum constant: its value (``1``, ``OK``), as the summary's ``value`` has it (:mod:`.inline`);
-- an array: its first :data:`MAX_ELEMENTS` elements, ``[3, 5, 7, …]``.
+- an array of a primitive type (one dimension): its first :data:`MAX_ELEMENTS` elements, ``[3, 5, 7, …]``. An
+  array of objects has none: its elements would need a summary each (their types, their text), and its
+  ``runtime_type`` and ``length`` say ``String[3]`` already.
 
 Inside a preview a string is quoted and cut at :data:`MAX_TEXT` UTF-16 units (``…``), a box or enum constant
 shows its value, an array its type and length (``int[4]``), and another object its short class name and
@@ -30,6 +32,7 @@ once the app runs): :meth:`Previews.begin`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from functools import partial
 from typing import Any
 
@@ -52,6 +55,8 @@ MAX_ELEMENTS = 8
 MAX_TEXT = 40
 #: Classes whose fields say nothing a reader wants (``Class``'s are its reflection caches).
 _OPAQUE = frozenset({"java.lang.Class"})
+#: An array of a primitive type, of one dimension: its elements need no summary of their own.
+_PRIMITIVE_ARRAY = re.compile(r"(?:boolean|byte|char|short|int|long|float|double)\[\]")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -104,7 +109,7 @@ class Previews:
             inline = values.inline_text(handle)
             if inline is not None:
                 self._shown[(handle, depth)] = _cut(inline)
-            elif tag == Tag.ARRAY:
+            elif tag == Tag.ARRAY and _PRIMITIVE_ARRAY.fullmatch(values.runtime_name(handle) or ""):
                 if length == 0:
                     self._shown[(handle, depth)] = "[]"
                 elif length is not None:

@@ -364,6 +364,13 @@ class Values:
         known = self._known[handle]
         return known.tag, known.type_id, known.length
 
+    def runtime_name(self, handle: str) -> str | None:
+        """The object's runtime class name when the session knows it already (no round trip)."""
+        known = self._known[handle]
+        if known.type_id is not None:
+            return self.symbols.cached_name(known.type_id)
+        return binary_name_of(known.signature) if known.signature is not None else None
+
     def inline_text(self, handle: str) -> str | None:
         """The inline value (a box's, an enum constant's) a summary read already; else ``None``."""
         shown = self._inline.get(handle)
@@ -379,10 +386,7 @@ class Values:
             text = known.text
             assert text is not None  # read by summarize
             return Summary("string", text.shown, text.truncated, text.length, handle, _STRING_TYPE, note=text.note)
-        if known.type_id is not None:
-            runtime = self.symbols.cached_name(known.type_id)
-        else:
-            runtime = binary_name_of(known.signature) if known.signature is not None else None
+        runtime = self.runtime_name(handle)
         if value.tag == Tag.ARRAY:
             return Summary("array", None, False, known.length, handle, runtime, preview=preview)
         shown = self._inline.get(handle)

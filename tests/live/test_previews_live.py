@@ -56,7 +56,7 @@ async def stopped(debuggee: Debuggee, mark: str, **where: Any) -> AsyncIterator[
 
 async def test_java_objects_containers_boxes_and_arrays_have_previews(carts: Debuggee) -> None:
     with trio.fail_after(60):
-        async with stopped(carts, "carts-look", class_name=CARTS) as (debugger, stop, by_name):
+        async with stopped(carts, "carts-look", class_name=CARTS) as (_, _, by_name):
             preview = {name: local.preview for name, local in by_name.items()}
             assert preview["item"] == 'Item(sku="voucher", priceCents=-500, qty=1)'
             assert preview["account"] == 'Account(name="alice", balance=961)'

@@ -22,7 +22,8 @@ from support.fakevm import Handler, ScriptedVm, WaveVm
 
 
 @asynccontextmanager
-async def at_the_heap(nested: bool = False, previews: int = 0) -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
+async def at_the_heap(nested: bool = False, previews: int = 0
+                      ) -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
     heap, local_names = standard_heap(nested)
 
     def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:

@@ -22,6 +22,7 @@ from .errors import EvaluationFailed, InvalidArgument
 from .events.stops import Stops, StopState
 from .model import Locals, StackPage
 from .reading.containers import read_container
+from .reading.diagnosis import Diagnosis, diagnose
 from .reading.expressions import parse_expression
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
@@ -183,3 +184,13 @@ class Inspection:
             state.frames.update(listing.frames)
             state.frame_counts.update(listing.frame_counts)
         return listing.page
+
+    async def diagnosis(self, stop_id: str, system_threads: bool = False) -> Diagnosis:
+        """What a freeze needs in one read, at a stop (a pause's): the app's threads with status, top frame,
+        monitors owned and waited for (with previews) and the deadlocks; the VM's own threads counted, and
+        listed when ``system_threads`` (:mod:`.diagnosis`). Bounded as :meth:`threads` is.
+
+        Raises:
+            StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
+        """
+        return diagnose(await self.threads(stop_id, 1), system_threads)

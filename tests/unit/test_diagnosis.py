@@ -32,5 +32,5 @@ def test_a_diagnosis_counts_the_vm_s_threads_and_lists_them_on_request() -> None
     page = ThreadsPage((thread("main"), thread("Signal Catcher", "system"), thread("worker")), 3, False, ())
     found = diagnose(page)
     assert [t.name for t in found.threads] == ["main", "worker"]
-    assert (found.system_threads, found.system, found.total) == (1, (), 3)
-    assert [t.name for t in diagnose(page, system_threads=True).system] == ["Signal Catcher"]
+    assert (found.system_count, found.system_threads, found.total) == (1, (), 3)
+    assert [t.name for t in diagnose(page, system_threads=True).system_threads] == ["Signal Catcher"]

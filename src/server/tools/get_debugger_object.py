@@ -34,12 +34,14 @@ class ObjectInput(SessionInput):
     view: Literal["auto", "fields"] = Field(
         default="auto", description="auto shows known containers (lists, sets, maps, boxed values, "
                                     "StringBuilder) as their contents; fields always shows raw fields.")
+    depth: Annotated[StrictInt, Field(ge=0, le=2)] = Field(
+        default=1, description="Previews: 0 none, 1 of listed values, 2 also inside them.")
 
 
 async def get_object(call: Call) -> ObjectPage:
     inp: ObjectInput = call.input
     _, engine = call.attached(inp.stopId)
-    return await engine.object(inp.stopId, inp.objectId, inp.offset, inp.limit, inp.view)
+    return await engine.object(inp.stopId, inp.objectId, inp.offset, inp.limit, inp.view, inp.depth)
 
 
 TOOL = Tool("get_debugger_object", "Look inside an object", DESCRIPTION,

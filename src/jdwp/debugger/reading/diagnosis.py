@@ -41,14 +41,15 @@ _SYSTEM_NAMES = re.compile(
 @dataclasses.dataclass(frozen=True, slots=True)
 class Diagnosis:
     """The app's threads (``threads``, at most the listing's bound, in the VM's order), the VM's own counted
-    (``system_threads``) and listed only when asked (``system``), and the deadlocks among all of them."""
+    (``system_count``) and listed only when asked (``system_threads``), and the deadlocks among all of them;
+    ``total`` counts every thread of the VM, ``truncated`` says the listing's bound cut it."""
 
     threads: tuple[ThreadInfo, ...]
-    total: int
-    system_threads: int
-    truncated: bool
+    system_count: int
     deadlocks: tuple[Deadlock, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
-    system: tuple[ThreadInfo, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    system_threads: tuple[ThreadInfo, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    total: int = 0
+    truncated: bool = dataclasses.field(default=False, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
 
@@ -63,5 +64,5 @@ def diagnose(page: ThreadsPage, system_threads: bool = False) -> Diagnosis:
     """Sort a listing into the app's threads and the VM's; the VM's are listed when ``system_threads``."""
     app = tuple(t for t in page.threads if not is_system(t))
     system = tuple(t for t in page.threads if is_system(t))
-    return Diagnosis(app, page.total, len(system), page.truncated, page.deadlocks,
-                     system if system_threads else (), page.note)
+    return Diagnosis(app, len(system), page.deadlocks, system if system_threads else (), page.total, page.truncated,
+                     page.note)

@@ -75,6 +75,8 @@ async def test_java_objects_containers_boxes_and_arrays_have_previews(carts: Deb
             assert preview["words"] is None  # an array of objects: its runtime type and length say String[2]
             assert preview["plain"] == "Object()"
             assert preview["loud"] == "Loud(id=9)"
+            assert preview["problem"] == 'IllegalStateException(detailMessage="boom", …)'
+            assert preview["self"] == 'Thread(name="main", …)'
             wide = preview["wide"]
             assert len(wide) <= MAX_PREVIEW and wide.startswith('Wide(note="' + "x" * 40 + '…", a=1, b=2, c=3, d=4')
             assert wide.endswith(", …)")

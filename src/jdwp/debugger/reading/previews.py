@@ -5,6 +5,8 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6; bounds §
 What a preview shows (every object and array summary a tool returns has one while :data:`.values.PREVIEW_DEPTH`
 is above 0; strings are shown as their text already):
 
+- a thread by its name and a throwable by its message (``Thread(name="main", …)``,
+  ``IllegalStateException(detailMessage="boom", …)``);
 - a plain object, a Java record or a Kotlin data class: its short class name and its first
   :data:`MAX_FIELDS` instance fields in the order a fields page lists them (most derived class first; static
   and synthetic fields — ``this$0``, javac's captured ``val$x`` — left out): ``Item(sku="voucher",
@@ -55,6 +57,9 @@ MAX_ELEMENTS = 8
 MAX_TEXT = 40
 #: Classes whose fields say nothing a reader wants (``Class``'s are its reflection caches).
 _OPAQUE = frozenset({"java.lang.Class"})
+#: Classes (and their subclasses) shown by the one field that names them rather than by their first fields:
+#: a thread by its name, a throwable by its message (``getMessage()``'s field, never run).
+_NAMED_BY = {"java.lang.Thread": "name", "java.lang.Throwable": "detailMessage"}
 #: An array of a primitive type, of one dimension: its elements need no summary of their own.
 _PRIMITIVE_ARRAY = re.compile(r"(?:boolean|byte|char|short|int|long|float|double)\[\]")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -204,6 +209,11 @@ def plan_of(chain: tuple[ClassInfo, ...]) -> _Plan:
         return _Plan(name, container=True)
     if chain[0].name in _OPAQUE:
         return _Plan(name, more=True)
+    for info in chain:
+        field = _NAMED_BY.get(info.name)
+        found = Layouts.find((info,), field) if field is not None else None
+        if found is not None:
+            return _Plan(name, fields=((found.name, FieldId(found.field_id), found.signature),), more=True)
     listed = [(f.name, FieldId(f.field_id), f.signature) for info in chain for f in info.fields
               if not f.mod_bits & (ACC_STATIC | ACC_SYNTHETIC)]
     return _Plan(name, fields=tuple(listed[:MAX_FIELDS]), more=len(listed) > MAX_FIELDS)

@@ -6,8 +6,8 @@ import dataclasses
 
 from pydantic import Field, StrictBool
 
+from jdwp import JdwpError
 from jdwp.debugger import Deadlock, DebuggerError, Stop, ThreadInfo
-from jdwp.protocol.errors import JdwpError
 
 from ..models import SessionInput
 from ..results import OMIT_NONE

@@ -187,6 +187,8 @@ class Previews:
             length = values.known(handle)[2] or 0
             parts = [_inner(s) for s in summaries[start:start + got]]
             self._shown[(handle, depth)] = _joined("[", parts, length > count, "]")
+        for handle in handles:  # none (collected meanwhile, a class the VM would not describe): not asked again
+            self._shown.setdefault((handle, depth), None)
 
     async def _plan(self, type_id: ReferenceTypeId) -> None:
         """The class's plan, from its chain (asked once per class): a container, or its first fields."""

@@ -28,13 +28,16 @@ pipelined requests is one round however many packets it holds. Measured, each in
 - (i) a page of 100 entries of a 10,000-entry ``HashMap`` and (j) of a 10,000-element ``ArrayList`` (the
   first page and one at offset 5000), (k) an object of 50 fields with 20 strings, (l) the expression
   ``a.b.c[3].d`` — in ``Heap.look``, each object first seen in the frame's locals.
+- (n) a page of 100 elements of an ``ArrayList`` of plain objects (``Heap$Item``: a string and two ints) without
+  previews (``depth`` 0) and with (DESIGN.md §8.6): the objects' fields in one round more, then their strings'.
 - (m) on loopback, a page of 100 at offsets 0 and 900,000 of a 1,000,000-entry ``HashMap`` and
   ``ConcurrentHashMap`` (``hostile.BigContainers``; bench/hostile_containers.py has the other containers).
 
 Each bind is the first breakpoint of a fresh session (so it also asks the VM's capabilities).
 Goals: issue 3, at most 3 sequential round trips for (a) and (b); issue 10, attach 2, set_breakpoint 4,
 detach 5 (clears, resume, threads, suspend counts, dispose) for (c); issue 11, at most 3 for (e), at most 5
-for (f) and 0.3 s for (h); issue 12, at most 4 for (i), (j) and (l), 3 for (k); issue 23, 0.5 s for (m). Prints
+for (f) and 0.3 s for (h); issue 12, at most 4 for (i), (j) and (l), 3 for (k); issue 23, 0.5 s for (m); issue 24,
+previews a constant few rounds more for (n) (8 in all), not one per object. Prints
 the rounds, the packets, and the wall time as a multiple of the injected RTT; asserts nothing about time (machines
 here are noisy). A command counts in the round of the bytes it arrived with, however long the proxy takes to relay
 them.
@@ -323,6 +326,12 @@ async def values_pages(classes: Path, rtt: float) -> None:
                 debugger.evaluate, stop.stop_id, frame, "a.b.c[3].d"))
             assert summary.value == "3", summary
             report(label, rounds, commands, multiple, 4)
+        items = by_name["items"].object_id
+        for label, depth in (("(n) page of 100 plain objects, no previews", 0), ("    the same with previews", 1)):
+            page, rounds, commands, multiple = await measure(proxy, rtt, partial(
+                debugger.object, stop.stop_id, items, limit=100, depth=depth))
+            assert len(page.elements) == 100 and all((e.preview is not None) == bool(depth) for e in page.elements)
+            report(label, rounds, commands, multiple, 4 if depth == 0 else 8)
 
 
 async def journey_ends(classes: Path, rtt: float) -> None:

@@ -170,3 +170,28 @@ async def test_a_breakpoint_hit_while_paused_queues_behind_the_pause(knots: Debu
             assert sleeper is not None and sleeper.startswith(hit.stop_id + ".t")
             assert (await debugger.stack(hit.stop_id, sleeper)).frames[0].method == "sleep"
             await debugger.resume(hit.stop_id)
+
+
+async def test_a_pause_diagnosis_lists_the_app_s_threads_with_monitors_and_counts_the_vm_s(knots: Debuggee) -> None:
+    """One read after a pause answers the freeze: the app's threads (statuses, top frames, monitors with
+    previews), the deadlock, and HotSpot's own threads (Reference Handler, Finalizer, …) only counted."""
+    with trio.fail_after(60):
+        async with engine(knots) as debugger:
+            stop = await debugger.pause()
+            found = await debugger.diagnosis(stop.stop_id)
+            threads = by_name(found.threads)
+            assert {"main", "locker-a", "locker-b", "waiter", "sleeper", "spinner", "heartbeat"} <= set(threads)
+            assert not {"Reference Handler", "Finalizer", "Signal Dispatcher", "Common-Cleaner"} & set(threads)
+            assert found.system_count >= 3 and found.system_threads == ()
+            assert found.total == len(found.threads) + found.system_count
+            locker = threads["locker-a"]
+            assert locker.status == "monitor" and len(locker.frames) == 1
+            assert locker.frames[0].class_name == KNOTS
+            assert locker.waiting_for is not None and locker.waiting_for.preview == "LockB()"
+            assert [m.preview for m in locker.owned_monitors or ()] == ["LockA()"]
+            assert found.deadlocks is not None and len(found.deadlocks) == 1
+            assert {link.preview for link in found.deadlocks[0].threads} == {"LockA()", "LockB()"}
+            everyone = await debugger.diagnosis(stop.stop_id, system_threads=True)
+            assert "Reference Handler" in {t.name for t in everyone.system_threads}
+            assert len(everyone.system_threads) == everyone.system_count == found.system_count
+            await debugger.resume(stop.stop_id)

@@ -22,7 +22,8 @@ from support.fakevm import Handler, ScriptedVm, WaveVm
 
 
 @asynccontextmanager
-async def at_the_heap(nested: bool = False) -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
+async def at_the_heap(nested: bool = False, previews: int = 0
+                      ) -> AsyncIterator[tuple[WaveVm, Debugger, str, dict[str, Any], str]]:
     heap, local_names = standard_heap(nested)
 
     def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
@@ -34,6 +35,7 @@ async def at_the_heap(nested: bool = False) -> AsyncIterator[tuple[WaveVm, Debug
 
     async with scripted(handlers, WaveVm) as (fake, debugger):
         assert isinstance(fake, WaveVm)
+        debugger.preview_depth = previews  # previews' reads would warm the caches these budgets start without
         stop_id, result = await locals_at_a_hit(fake, debugger)
         frame = (await debugger.stack(stop_id, debugger.current_stop.thread_id)).frames[0].frame_id  # type: ignore[union-attr]
         yield fake, debugger, stop_id, {v.name: v for v in result.locals}, frame

@@ -67,6 +67,7 @@ from .model import (
     bound_names,
 )
 from .reading.deadlocks import Deadlock, DeadlockLink
+from .reading.diagnosis import Diagnosis
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
@@ -93,6 +94,7 @@ __all__ = [
     "DeadlockLink",
     "Debugger",
     "DebuggerError",
+    "Diagnosis",
     "Element",
     "EngineClosed",
     "EngineEvent",

@@ -73,6 +73,7 @@ from .reading.coroutine_metadata import MetadataSources
 from .reading.inline import Inline
 from .reading.invoke import Calls, refresh_frames, release_late
 from .reading.objects import Layouts
+from .reading.previews import Previews
 from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
@@ -113,6 +114,9 @@ class Debugger(Inspection):
         inline = Inline(self.values, self._layouts)
         self.values.prefetch_types = self._layouts.prefetch
         self.values.inline_texts = inline.texts
+        self._previews = Previews(self.values, self._layouts)
+        self.values.previews = self._previews.texts
+        self.preview_depth = 1
         #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
         self.allow_invoke = False
         #: Whether set_value may change the app's state: the server's --allow-mutation.

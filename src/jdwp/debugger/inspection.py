@@ -29,6 +29,7 @@ from .reading.async_stacks import continuation_frame, read_async_stack, start_of
 from .reading.containers import read_container
 from .reading.continuations import is_continuation
 from .reading.coroutine_metadata import Invoker, MetadataSources
+from .reading.diagnosis import Diagnosis, diagnose
 from .reading.expressions import parse_expression
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
@@ -36,8 +37,9 @@ from .reading.frames import FrameRef, frame_locals, stack_page
 from .reading.invoke import Calls, Invocation, refresh_frames
 from .reading.mutation import find_element, find_field, find_in_frame, write
 from .reading.objects import Layouts, ObjectPage, read_object
+from .reading.previews import Previews
 from .reading.threads import MAX_DEPTH, Threads, ThreadsPage
-from .reading.values import Summary, Values
+from .reading.values import Summary, Values, previewing
 
 __all__ = ["EVALUATION_DEADLINE", "Inspection"]
 
@@ -53,7 +55,11 @@ class Inspection:
     values: Values
     allow_invoke: bool
     allow_mutation: bool
+    #: How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1 by
+    #: default, 0 for none (a library user who wants no read past the values themselves).
+    preview_depth: int
     _layouts: Layouts
+    _previews: Previews
     _calls: Calls
     _threads: Threads
     _stops: Stops
@@ -135,26 +141,35 @@ class Inspection:
     async def _locals_of(self, state: StopState, frame_id: str, ref: FrameRef) -> Locals:
         found = state.locals.get(frame_id)
         if found is None:
-            found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
+            self._previews.begin(state)
+            with previewing(self.preview_depth):
+                found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
         return found
 
     async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
-                     view: str = "auto") -> ObjectPage:
+                     view: str = "auto", depth: int = 1) -> ObjectPage:
         """A page of an object's fields, an array's elements or a string's text, as of the current stop.
 
         ``limit`` defaults to 50 fields, 100 elements or 8192 UTF-16 units (at most 200, 1000, 65,536).
-        Nothing of the app runs: fields are read, never methods called. A coroutine's continuation also
+        ``depth``: 0, the values listed have no previews; 1 (default), each listed object and array (a field's,
+        an element's, an entry's key and value) has its preview (:mod:`.previews`); 2, inside those previews
+        the objects show their own previews too, instead of a short class name. Nothing of the app runs:
+        fields are read, never methods called. A coroutine's continuation also
         shows ``continuation``: its suspension point and its spilled variables by name (:mod:`.async_stacks`;
         with :attr:`allow_invoke`, the metadata is invoked in the VM).
 
         Raises:
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop; ``object_id`` is not
                 a handle of this session, or its object was collected (StaleReference).
-            InvalidArgument: a bad view, offset or limit.
+            InvalidArgument: a bad view, offset, limit or depth.
         """
+        if depth not in (0, 1, 2):
+            raise InvalidArgument(f"depth must be 0, 1 or 2, not {depth}")
         state = self._stop_for(stop_id)
         self.values.scans.begin(state)
-        page = await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+        self._previews.begin(state)
+        with previewing(depth):
+            page = await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
         type_id = self.values.known_type(object_id) if page.kind == "object" else None
         chain = self._layouts.known_chain(type_id) if type_id is not None else None
         if page.view == "fields" and chain is not None and is_continuation(chain):
@@ -189,12 +204,14 @@ class Inspection:
                                    state.stop.reasons) if self.allow_invoke else None
         context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
         made = self._calls.made
+        self._previews.begin(state)
         try:
-            with trio.move_on_after(EVALUATION_DEADLINE) as scope:
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(self.preview_depth):
                 return await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
             if self._calls.made != made:
                 self.values.scans.clear()  # app code ran: a table read before may have changed
+                self._previews.clear()
                 await refresh_frames(self.vm, state.frames, ref.thread)
         self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
@@ -252,7 +269,9 @@ class Inspection:
             self._check_open()
             return (await self._threads.listing()).page
         state = self._stop_for(stop_id)
-        listing = await self._threads.listing(stop_id, stack_depth)
+        self._previews.begin(state)
+        with previewing(self.preview_depth):  # the monitors' previews
+            listing = await self._threads.listing(stop_id, stack_depth)
         if self._stops.current is state:  # the stop lasted: what it listed is valid while it lasts
             for handle, thread in listing.threads.items():
                 state.threads.setdefault(handle, thread)
@@ -260,3 +279,13 @@ class Inspection:
             state.frames.update(listing.frames)
             state.frame_counts.update(listing.frame_counts)
         return listing.page
+
+    async def diagnosis(self, stop_id: str, system_threads: bool = False) -> Diagnosis:
+        """What a freeze needs in one read, at a stop (a pause's): the app's threads with status, top frame,
+        monitors owned and waited for (with previews) and the deadlocks; the VM's own threads counted, and
+        listed when ``system_threads`` (:mod:`.diagnosis`). Bounded as :meth:`threads` is.
+
+        Raises:
+            StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
+        """
+        return diagnose(await self.threads(stop_id, 1), system_threads)

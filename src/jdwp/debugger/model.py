@@ -108,6 +108,8 @@ class ValueFields:
     length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: An object's or array's contents in one line (``Item(sku="voucher", qty=1)``; :mod:`.reading.previews`).
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 #: The names of :class:`ValueFields`, in order.

@@ -23,12 +23,13 @@ class ObjectInput(SessionInput):
     limit: Annotated[StrictInt, Field(ge=1, le=65536)] | None = Field(
         default=None, description="≤200 fields, ≤1000 elements, ≤65536 chars.")
     view: Literal["auto", "fields"] = Field(default="auto", description="fields: raw fields.")
+    depth: Annotated[StrictInt, Field(ge=0, le=2)] = Field(default=1, description="Previews: 0 none, 1, 2 nested.")
 
 
 async def get_object(call: Call) -> ObjectPage:
     inp: ObjectInput = call.input
     _, engine = call.attached(inp.stopId)
-    return await engine.object(inp.stopId, inp.objectId, inp.offset, inp.limit, inp.view)
+    return await engine.object(inp.stopId, inp.objectId, inp.offset, inp.limit, inp.view, inp.depth)
 
 
 TOOL = Tool("get_debugger_object", "Look inside an object", DESCRIPTION,

@@ -31,6 +31,8 @@ class DeadlockLink:
     runtime_type: str | None
     owner_thread: str
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    #: The monitor object's preview (:mod:`.previews`), when previews were read.
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         bound_names(self, "thread_name", "runtime_type")
@@ -70,11 +72,13 @@ def find_cycles(waits_for: Mapping[T, T]) -> list[list[T]]:
     return cycles
 
 
-def links(cycle: Sequence[T], describe: Mapping[T, tuple[str, str, str, str | None]]) -> Deadlock:
-    """A cycle as records; ``describe`` gives each thread's (thread_id, name, monitor object_id, type)."""
+def links(cycle: Sequence[T], describe: Mapping[T, tuple[str | None, ...]]) -> Deadlock:
+    """A cycle as records; ``describe`` gives each thread's (thread_id, name, monitor object_id, type[, preview])."""
     out = []
     for index, thread in enumerate(cycle):
-        thread_id, name, monitor, runtime_type = describe[thread]
-        owner = describe[cycle[(index + 1) % len(cycle)]][0]
-        out.append(DeadlockLink(thread_id, name, monitor, runtime_type, owner))
+        thread_id, name, monitor, runtime_type, *rest = describe[thread]
+        preview = rest[0] if rest else None
+        assert thread_id is not None and name is not None and monitor is not None
+        owner = describe[cycle[(index + 1) % len(cycle)]][0] or ""
+        out.append(DeadlockLink(thread_id, name, monitor, runtime_type, owner, preview=preview))
     return Deadlock(tuple(out))

@@ -52,8 +52,8 @@ _GONE = frozenset({ErrorCode.INVALID_THREAD, ErrorCode.INVALID_OBJECT, ErrorCode
 RUNNING_NOTE = ("no stopId: the threads run, so only name, status, suspended and group are shown; pause_debugger "
                 "(or any stop) and pass its stopId for thread IDs, frames, monitors and deadlocks")
 NO_MONITORS_NOTE = "this VM cannot tell owned or contended monitors (CapabilitiesNew), so deadlocks are not looked for"
-PAUSE_NOTE = ("paused by pause_debugger: every thread is suspended and none is the stop's own; list them with "
-              "get_debugger_threads and this stopId for thread IDs (stack, locals, step), then resume_debugger")
+PAUSE_NOTE = ("paused by pause_debugger: every thread is suspended, none is the stop's own; their thread IDs come "
+              "with the pause's answer and get_debugger_threads")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -62,6 +62,7 @@ class Monitor:
 
     object_id: str
     runtime_type: str | None
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class WaitingFor:
     owner_thread: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     owner_name: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    preview: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
     def __post_init__(self) -> None:
         bound_names(self, "owner_name")
@@ -311,7 +313,8 @@ class Threads:
                     listing.threads.setdefault(handle(owner), owner)
                 waiting = t.waiting = WaitingFor(shown.object_id or "", shown.runtime_type,
                                                  handle(owner) if owner is not None else None,
-                                                 listing.names.get(owner) if owner is not None else None)
+                                                 listing.names.get(owner) if owner is not None else None,
+                                                 preview=shown.preview)
             infos.append(dataclasses.replace(info, thread_id=thread_id, frame_count=t.frame_count,
                                              frames=tuple(frames), owned_monitors=owned, waiting_for=waiting))
         return infos
@@ -324,7 +327,7 @@ def _deadlocks(held: Sequence[_Thread], handle: Callable[[ThreadId], str]) -> li
     """The cycles among threads blocked entering a monitor (status ``monitor``) whose owner is known."""
     blocked = {t.id: t for t in held if t.status == 3 and t.owner is not None and t.waiting is not None}
     cycles = find_cycles({thread: t.owner for thread, t in blocked.items() if t.owner in blocked})
-    described = {thread: (handle(thread), t.name, t.waiting.object_id, t.waiting.runtime_type)
+    described = {thread: (handle(thread), t.name, t.waiting.object_id, t.waiting.runtime_type, t.waiting.preview)
                  for thread, t in blocked.items() if t.waiting is not None}
     return [links(cycle, described) for cycle in cycles]
 
@@ -337,7 +340,7 @@ def _monitor_values(t: _Thread) -> list[Value]:
 
 
 def _monitor(summary: Summary) -> Monitor:
-    return Monitor(summary.object_id or "", summary.runtime_type)
+    return Monitor(summary.object_id or "", summary.runtime_type, summary.preview)
 
 
 def _handle(stop_id: str, thread: ThreadId) -> str:

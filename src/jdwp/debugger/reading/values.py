@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import partial
 from typing import Any, Literal
 
@@ -85,6 +86,22 @@ class Summary(ValueFields):
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
+#: How deep summaries made in this task are previewed (:mod:`.previews`): 0 none (conditions, logpoints and
+#: other internal reads), 1 the values' own previews, 2 also the objects inside them. A context variable, so that
+#: the tools' reads set it for what they gather and a breakpoint hit judged meanwhile in another task pays nothing.
+PREVIEW_DEPTH: ContextVar[int] = ContextVar("preview_depth", default=0)
+
+
+@contextmanager
+def previewing(depth: int) -> Iterator[None]:
+    """Summaries made inside the block (and the tasks it starts) carry previews ``depth`` deep."""
+    token = PREVIEW_DEPTH.set(depth)
+    try:
+        yield
+    finally:
+        PREVIEW_DEPTH.reset(token)
+
+
 @dataclasses.dataclass(slots=True)
 class _Known:
     """What the session knows of one object: its wire ID and tag, and (once asked) its type and length;
@@ -132,6 +149,9 @@ class Values:
         self._inline: dict[str, tuple[str, Value | None]] = {}
         #: Hash tables read as far as pages needed, kept for the current stop (:mod:`.hashscan`).
         self.scans = Scans()
+        #: The previews of objects and arrays (handles, depth), for summaries made while :data:`PREVIEW_DEPTH` > 0
+        #: (:mod:`.previews`).
+        self.previews: Callable[[list[str], int], Awaitable[dict[str, str]]] | None = None
 
     # --- handles -----------------------------------------------------------------------------------
 
@@ -259,12 +279,26 @@ class Values:
         classes = [ReferenceTypeId(t) for t in dict.fromkeys(
             self._known[h].type_id for h in handles if h is not None and self._known[h].tag == Tag.OBJECT)
             if t is not None]  # arrays have no layout to ask for
+        depth = PREVIEW_DEPTH.get()
+        thunks: list[Callable[[], Awaitable[Any]]] = [partial(self.symbols.prefetch_signatures, types)]
         if self.prefetch_types is not None and classes:
-            await gather([partial(self.symbols.prefetch_signatures, types), partial(self.prefetch_types, classes)])
-        else:
-            await self.symbols.prefetch_signatures(types)
+            thunks.append(partial(self.prefetch_types, classes))
+        if depth > 0 and self.previews is not None:
+            # The previews of arrays whose declaration fixed their type (an int[]: no signature to wait for)
+            # are read alongside the signatures, not after them: a round trip saved on a frame's locals.
+            fixed = [h for h in dict.fromkeys(handles) if h is not None and self._known[h].signature is not None
+                     and self._known[h].length is not None]
+            if fixed:
+                thunks.append(partial(self.previews, fixed, depth))
+        await gather(thunks)
         await self._read_inline(handles)
-        return [self._summary(v, h) for v, h in zip(values, handles, strict=True)]
+        shown: dict[str, str] = {}
+        if depth > 0 and self.previews is not None:
+            wanted = [h for h in dict.fromkeys(handles) if h is not None and h not in texts]
+            if wanted:
+                shown = await self.previews(wanted, depth)
+        return [self._summary(v, h, shown.get(h) if h is not None else None)
+                for v, h in zip(values, handles, strict=True)]
 
     async def _read_inline(self, handles: list[str | None]) -> None:
         """The inline values (a box's primitive, an enum's name) of objects not read yet: one batch."""
@@ -323,7 +357,25 @@ class Values:
             with stale_on_collected(failure[0]):
                 raise failure[1]
 
-    def _summary(self, value: Value, handle: str | None) -> Summary:
+    def known(self, handle: str) -> tuple[int, int | None, int | None]:
+        """The tag, runtime type (``None`` when not asked) and array length (``None``) the session knows of one
+        of its handles, without a round trip."""
+        known = self._known[handle]
+        return known.tag, known.type_id, known.length
+
+    def runtime_name(self, handle: str) -> str | None:
+        """The object's runtime class name when the session knows it already (no round trip)."""
+        known = self._known[handle]
+        if known.type_id is not None:
+            return self.symbols.cached_name(known.type_id)
+        return binary_name_of(known.signature) if known.signature is not None else None
+
+    def inline_text(self, handle: str) -> str | None:
+        """The inline value (a box's, an enum constant's) a summary read already; else ``None``."""
+        shown = self._inline.get(handle)
+        return shown[0] if shown is not None else None
+
+    def _summary(self, value: Value, handle: str | None, preview: str | None = None) -> Summary:
         if value.is_null:
             return Summary("null", None)
         if handle is None:
@@ -333,14 +385,12 @@ class Values:
             text = known.text
             assert text is not None  # read by summarize
             return Summary("string", text.shown, text.truncated, text.length, handle, _STRING_TYPE, note=text.note)
-        if known.type_id is not None:
-            runtime = self.symbols.cached_name(known.type_id)
-        else:
-            runtime = binary_name_of(known.signature) if known.signature is not None else None
+        runtime = self.runtime_name(handle)
         if value.tag == Tag.ARRAY:
-            return Summary("array", None, False, known.length, handle, runtime)
+            return Summary("array", None, False, known.length, handle, runtime, preview=preview)
         shown = self._inline.get(handle)
-        return Summary("object", shown[0] if shown is not None else None, False, None, handle, runtime)
+        return Summary("object", shown[0] if shown is not None else None, False, None, handle, runtime,
+                       preview=preview)
 
 
 def unavailable(reason: str) -> Summary:

@@ -36,7 +36,7 @@ async def concurrent_map(reader: Reader, owner: str) -> Answer:
         return reader.missing(owner, "table, baseCount, counterCells")
     size = int(read["baseCount"].value or 0)
     if not read["counterCells"].is_null:
-        cells = await _counter_cells(reader, read["counterCells"])
+        cells = await counter_cells(reader, read["counterCells"])
         if cells is None:
             return None, "the map's counter cells do not have the field value this server reads; shown as fields"
         size += cells
@@ -112,7 +112,7 @@ async def bins(reader: Reader, ids: list[FieldId], limit: int, heads: Sequence[i
     return out
 
 
-async def _counter_cells(reader: Reader, cells: Value) -> int | None:
+async def counter_cells(reader: Reader, cells: Value) -> int | None:
     """The sum of the cells' values (``CounterCell.value``), or ``None`` when a cell lacks the field."""
     length = await reader.values.array_length(reader.values.handle(cells))
     with stale_on_collected(reader.handle):

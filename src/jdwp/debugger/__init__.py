@@ -38,8 +38,11 @@ from .model import (
     BreakpointRejected,
     BreakpointSpent,
     BreakpointVerified,
+    Captured,
     Cleanup,
     EngineEvent,
+    ErrorInfo,
+    Evaluated,
     ExceptionBreakpoint,
     Frame,
     Local,
@@ -60,7 +63,9 @@ from .reading.deadlocks import Deadlock, DeadlockLink
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
+from .requests.capture import Capture
 from .requests.hits import HitOptions
+from .requests.run_to import RunTo
 
 __all__ = [
     "AGENT_RESET",
@@ -74,6 +79,8 @@ __all__ = [
     "BreakpointRejected",
     "BreakpointSpent",
     "BreakpointVerified",
+    "Capture",
+    "Captured",
     "Cleanup",
     "Deadlock",
     "DeadlockLink",
@@ -83,6 +90,8 @@ __all__ = [
     "EngineClosed",
     "EngineEvent",
     "Entry",
+    "ErrorInfo",
+    "Evaluated",
     "EvaluationFailed",
     "ExceptionBreakpoint",
     "Frame",
@@ -100,6 +109,7 @@ __all__ = [
     "PendingStep",
     "Reason",
     "ReleaseSample",
+    "RunTo",
     "SkippedLocation",
     "SourcePosition",
     "StackPage",

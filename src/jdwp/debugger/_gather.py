@@ -6,9 +6,11 @@ Layer: ``jdwp.debugger`` (trio).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import trio
+
+T = TypeVar("T")
 
 
 async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
@@ -45,3 +47,38 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     for exc in group.exceptions:
         out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
     return out
+
+
+class Once(Generic[T]):
+    """An awaitable read made at most once, shared by the tasks that ask at the same time: a stop's frame 0
+    locals, wanted by its capture's listing and by each of its expressions (all under way at once).
+
+    A read that fails with an error is that error for every asker; one that was cancelled (its asker's
+    deadline) is made again by the next asker, so no other task inherits a cancellation.
+    """
+
+    def __init__(self, read: Callable[[], Awaitable[T]]) -> None:
+        self._read = read
+        self._running: trio.Event | None = None
+        self._done = False
+        self._result: T | None = None
+        self._error: Exception | None = None
+
+    async def __call__(self) -> T:
+        while not self._done:
+            if self._running is not None:
+                await self._running.wait()  # the read under way ends, made or cancelled: look again
+                continue
+            self._running = running = trio.Event()
+            try:
+                self._result = await self._read()
+                self._done = True
+            except Exception as exc:
+                self._error = exc
+                self._done = True
+            finally:  # cancelled: not done, and the next asker reads
+                self._running = None
+                running.set()
+        if self._error is not None:
+            raise self._error
+        return self._result  # type: ignore[return-value]

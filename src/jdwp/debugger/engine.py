@@ -70,8 +70,10 @@ from .reading.objects import Layouts
 from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
+from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
 from .requests.hits import Action, HitOptions, SuspendMode, plan_hits
+from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 
@@ -110,6 +112,7 @@ class Debugger(Inspection):
         self._stops = Stops(self._ids, self._steps, self._publish)
         self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
                                self._judge, self._stops, launch)
+        self._run_tos = RunTos(self.breakpoints)
         self._terminal: Terminated | None = None
         self._cleanup: Cleanup | None = None
         self._uncertain = False
@@ -170,7 +173,7 @@ class Debugger(Inspection):
                              file: str | None = None, condition: str | None = None, hit_count: int | None = None,
                              action: Action = "stop", log_message: str | None = None,
                              max_hits: int | None = None, suspend: SuspendMode = "all",
-                             lambda_choice: LambdaChoice = "all") -> Breakpoint:
+                             lambda_choice: LambdaChoice = "all", capture: Capture | None = None) -> Breakpoint:
         """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
         ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
@@ -185,6 +188,7 @@ class Debugger(Inspection):
         thread at a stop. With any of these, a hit holds only its thread while it is judged (:mod:`.judge`).
         ``lambda_choice`` picks among a line's code indexes as IntelliJ does (:mod:`.lambdas`): ``"all"``,
         ``"line"`` (outside the line's lambdas) or a lambda's ordinal on the line (from 0).
+        ``capture`` (:mod:`.requests.capture`): what its stops read as they are made (``Stop.capture``).
 
         Returns the breakpoint: ``verified`` with its locations, ``pending`` until a class of it loads, or
         ``rejected`` (with ``reason``) while the classes loaded have no code at the line or no line table
@@ -195,7 +199,7 @@ class Debugger(Inspection):
                 ``ExpressionSyntaxError`` with the column) or too many breakpoints; nothing changed.
             EngineClosed: the session has ended.
         """
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
+        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
         plan = plan_hits(options) if options != HitOptions() else None
         lambda_choice = parse_choice(lambda_choice)
         if (class_name is None) == (file is None):
@@ -209,9 +213,11 @@ class Debugger(Inspection):
             return await self.breakpoints.add(target, line, plan, lambda_choice)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
-                                       uncaught: bool = True) -> ExceptionBreakpoint:
+                                       uncaught: bool = True, capture: Capture | None = None,
+                                       ) -> ExceptionBreakpoint:
         """Stop where a throwable of ``exception_class`` or a subclass (``None``: any) is thrown, when it will be
-        ``caught`` by Java code and/or ``uncaught``. Stops have reason ``exception`` and ``Stop.exception``.
+        ``caught`` by Java code and/or ``uncaught``. Stops have reason ``exception`` and ``Stop.exception``;
+        ``capture`` as for :meth:`set_breakpoint`.
 
         Returns it ``verified``, or ``pending`` until a class of that name loads (then it binds in every
         loader that loads one: event ``breakpoint_verified``). It counts towards the 100 breakpoints.
@@ -221,7 +227,7 @@ class Debugger(Inspection):
                 nothing changed.
             EngineClosed: the session has ended.
         """
-        request = exception_request(exception_class, caught, uncaught)
+        request = exception_request(exception_class, caught, uncaught, capture)
         self._check_open()
         async with self._lock:
             self._check_open()
@@ -262,7 +268,9 @@ class Debugger(Inspection):
                 self._uncertain = True
                 raise
             state = StopState(pause_stop(self._stops.new_id()), Suspension(SuspendPolicy.ALL, ThreadId(0)), {})
+            self._sets.next_capture = None  # a pause has no thread to read
             self._stops.make_current(state)
+            await self._run_tos.spend()
             return state.stop
 
     async def _late_return(self, thread: ThreadId, stop_id: str) -> None:
@@ -272,25 +280,43 @@ class Debugger(Inspection):
             await refresh_frames(self.vm, state.frames, thread)
         await release_late(self.vm, thread, stop_id, current, self._terminal is not None or self._detaching)
 
-    async def resume(self, stop_id: str) -> None:
+    async def resume(self, stop_id: str, *, run_to: RunTo | None = None,
+                     capture: Capture | None = None) -> Breakpoint | None:
         """Release the current stop's suspension; a queued stop then becomes current.
 
+        ``run_to``: run to a line (:mod:`.requests.run_to`): a one-shot breakpoint, removed at the next stop
+        (hit or not); returned. ``capture``: what the next stop reads as it is made, whatever makes it (a
+        queued stop made current now reads it now), merged with its requests' own.
+
         Raises:
+            InvalidArgument: a bad capture, a bad ``run_to``, or a line with no code; nothing was resumed.
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
             JdwpError: the VM did not confirm; the state is uncertain (:attr:`uncertain`).
         """
+        plan = plan_capture(capture) if capture is not None else None
+        if run_to is not None:
+            run_to.target()  # checked before anything is sent
         async with self._lock:
             state = self._stop_for(stop_id)
+            one_shot = await self._run_tos.arm(run_to) if run_to is not None else None
+            if plan is not None and self._stops.queue:  # the next stop is made already: it reads the capture now
+                await self._sets.add_capture(self._stops.queue[0], plan)
+            else:
+                self._sets.next_capture = plan
             await self._release_current(state)
+            if self._stops.current is not None:  # a queued stop: the next stop came
+                await self._run_tos.spend()
+            return one_shot
 
-    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True) -> StepKind:
+    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True,
+                   capture: Capture | None = None) -> StepKind:
         """Step one line (``into``/``over``/``out``) on a thread of the current stop, then let it run.
 
         Returns once the VM accepted the step; the stop it leads to arrives as an event later. Other
         threads' stops may come first (they list this step in ``pending_steps``; resuming them lets it go
         on); a breakpoint of this thread reached first ends it (that stop has ``ended_step``).
         ``filters`` (default on) skips the JDK's, Kotlin's and Android's internals and synthetic
-        methods (:mod:`.steps`).
+        methods (:mod:`.steps`). ``capture``: what the stop the step leads to reads as it is made.
 
         Returns the kind of step made: ``out`` for an ``over`` whose top frame is native (``Thread.sleep`` after a
         pause), which could never finish (:meth:`.steps.Steps.kind_for`); else ``kind``.
@@ -301,13 +327,14 @@ class Debugger(Inspection):
         """
         if kind not in DEPTHS:
             raise InvalidArgument(f"step kind must be into, over or out, not {kind!r}")
+        plan = plan_capture(capture) if capture is not None else None
         async with self._lock:
             state = self._stop_for(stop_id)
             thread = self._stops.thread_for(state, thread_id)
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
             made = await self._steps.kind_for(thread, kind, state.stop.location if thread_id == state.stop.thread_id
                                               else None)
-            await self._steps.start(thread, name, made, filters)
+            await self._steps.start(thread, name, made, filters, capture=plan)
             await self._release_current(state)
             return made
 
@@ -423,6 +450,7 @@ class Debugger(Inspection):
                 await release_unconfirmed(self.vm, found.suspension)
             else:
                 self._stops.arrive(state)
+                await self._run_tos.spend()  # the next stop came: a run-to's breakpoint goes, hit or not
             await found.finish()
 
     def _releases_unanswered(self) -> bool:

@@ -11,18 +11,21 @@ of the app runs unless an expression calls a method and :attr:`allow_invoke` is 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
 import trio
 
 from ..client import JdwpClient
+from ._gather import Once
 from .classes.symbols import Symbols
-from .errors import EvaluationFailed, InvalidArgument
+from .errors import DebuggerError, EvaluationFailed, InvalidArgument
 from .events.stops import Stops, StopState
-from .model import Locals, StackPage
+from .model import Evaluated, Locals, StackPage
 from .reading.containers import read_container
-from .reading.expressions import parse_expression
+from .reading.evaluations import MAX_EXPRESSIONS, evaluate_each
+from .reading.expressions import Expr, parse_expression
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
 from .reading.frames import FrameRef, frame_locals, stack_page
@@ -103,8 +106,10 @@ class Inspection:
         self.values.scans.begin(self._stop_for(stop_id))
         return await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
 
-    async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
+    async def evaluate(self, stop_id: str, frame_id: str | None, expression: str) -> Summary:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
+
+        ``frame_id`` ``None``: frame 0 of the stop's thread (``Stop.frame_id``).
 
         Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
         unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
@@ -118,9 +123,7 @@ class Inspection:
                 was collected.
         """
         state = self._stop_for(stop_id)
-        ref = state.frames.get(frame_id)
-        if ref is None:
-            self._stops.raise_for_handle(state, frame_id, "frame")
+        frame_id, ref = self._frame_of(state, frame_id)
         tree = parse_expression(expression)
         self._calls.check_free(ref.thread)
         self.values.scans.begin(state)
@@ -139,6 +142,52 @@ class Inspection:
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
                                "nothing was changed (try a simpler expression)")
+
+    async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str]) -> list[Evaluated]:
+        """Several expressions in one frame (``None``: frame 0 of the stop's thread), in one pass that shares
+        their reads (:mod:`.reading.evaluations`): each its value or its own error (a syntax error is that
+        item's ``INVALID_ARGUMENT``), in order. Each has the deadline :meth:`evaluate` has.
+
+        Raises:
+            InvalidArgument: no expressions, or more than 20; no ``frame_id`` for a stop without a thread.
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
+        """
+        if not 1 <= len(expressions) <= MAX_EXPRESSIONS:
+            raise InvalidArgument(f"expressions takes 1 to {MAX_EXPRESSIONS} expressions, got {len(expressions)}")
+        state = self._stop_for(stop_id)
+        frame_id, ref = self._frame_of(state, frame_id)
+        items: list[tuple[str, Expr | DebuggerError]] = []
+        for text in expressions:
+            try:
+                items.append((text, parse_expression(text)))
+            except InvalidArgument as exc:
+                items.append((text, exc))
+        self._calls.check_free(ref.thread)
+        self.values.scans.begin(state)
+        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
+                                   state.stop.reasons) if self.allow_invoke else None
+        context = FrameContext(ref.location.class_id, Once(partial(self._locals_of, state, frame_id, ref)), invocation)
+        made = self._calls.made
+        try:
+            found = await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
+        finally:
+            if self._calls.made != made:
+                self.values.scans.clear()  # app code ran: a table read before may have changed
+                await refresh_frames(self.vm, state.frames, ref.thread)
+        self._calls.check_returned(ref.thread)
+        return found
+
+    def _frame_of(self, state: StopState, frame_id: str | None) -> tuple[str, FrameRef]:
+        """A frame of the current stop by its ID; ``None`` is frame 0 of the stop's thread."""
+        if frame_id is None:
+            frame_id = state.stop.frame_id
+            if frame_id is None:
+                raise InvalidArgument("this stop has no frame of its own (a pause, or a thread with no frames): give "
+                                      "frameId, from get_debugger_threads or get_debugger_stack")
+        ref = state.frames.get(frame_id)
+        if ref is None:
+            self._stops.raise_for_handle(state, frame_id, "frame")
+        return frame_id, ref
 
     async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
         """Every thread (at most 1000): name, status, suspended, group; with the current ``stop_id`` also

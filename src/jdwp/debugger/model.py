@@ -15,6 +15,7 @@ import dataclasses
 from typing import Any, Literal
 
 from .names import java_prefix
+from .requests.capture import Capture
 from .requests.hits import HitOptions
 
 BreakpointStatus = Literal["pending", "verified", "rejected", "spent"]
@@ -186,6 +187,7 @@ class ExceptionBreakpoint:
     caught: bool
     uncaught: bool
     status: BreakpointStatus
+    capture: Capture | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     @property
     def kind(self) -> Literal["exception"]:
@@ -262,10 +264,48 @@ class Stop:
     suspended: Literal["all", "thread"] | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     exception: ThrownException | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     truncated_names: tuple[str, ...] = _truncated_names()
+    #: Frame 0 of the stop's thread, for locals and expressions without listing the stack first (``None``: a
+    #: pause, or a thread with no frames yet).
+    frame_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: What the stop's requests asked to read as it was made (:mod:`.requests.capture`).
+    capture: Captured | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reason", self.reasons[0])  # frozen: this is the record's own construction
         bound_names(self, "thread_name", "condition_error")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ErrorInfo:
+    """An error as a value: its stable code (DESIGN.md §5) and message."""
+
+    code: str
+    message: str
+    truncated_names: tuple[str, ...] = _truncated_names()
+
+    def __post_init__(self) -> None:
+        bound_names(self, "message")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Evaluated:
+    """One expression of several: its ``value`` as a local shows it, or the ``error`` that stopped it."""
+
+    expression: str
+    #: A :class:`~.reading.values.Summary` (typed loosely: that floor builds on this one).
+    value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    error: ErrorInfo | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Captured:
+    """What a stop read as it was made: its top ``frames`` (``stack`` of them), frame 0's ``locals`` (only
+    when asked) and each expression's outcome in the order given; ``error`` when a part could not be read."""
+
+    frames: tuple[Frame, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    locals: Locals | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    expressions: tuple[Evaluated, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    error: ErrorInfo | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

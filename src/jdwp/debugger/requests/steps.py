@@ -36,6 +36,7 @@ from ...protocol.types import Location, ThreadId
 from .._gather import gather
 from ..classes.symbols import ACC_SYNTHETIC, JDWP_SYNTHETIC, Symbols
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
+from .capture import CapturePlan
 from .prepares import ClearRequest
 
 log = logging.getLogger("jdwp.debugger")
@@ -57,6 +58,7 @@ class StepInFlight:
     kind: StepKind
     filters: bool
     resteps: int = 0
+    capture: CapturePlan | None = None  # what the stop it ends in reads (:mod:`.capture`)
 
 
 class Steps:
@@ -96,7 +98,7 @@ class Steps:
         return "out" if native else kind
 
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
-                    depth: StepDepth | None = None) -> None:
+                    depth: StepDepth | None = None, capture: CapturePlan | None = None) -> None:
         """Arm a step on a suspended thread (replacing a step it had). ``depth`` overrides ``kind``'s.
 
         Raises:
@@ -110,7 +112,7 @@ class Steps:
             modifiers += [ClassExclude(pattern) for pattern in STEP_EXCLUDES]
         modifiers.append(Count(1))
         request_id = await self._vm.event_request.set(EventKind.SINGLE_STEP, SuspendPolicy.ALL, modifiers)
-        self._by_thread[thread] = StepInFlight(request_id, thread, thread_name, kind, filters, resteps)
+        self._by_thread[thread] = StepInFlight(request_id, thread, thread_name, kind, filters, resteps, capture)
 
     async def end(self, step: StepInFlight) -> None:
         """Forget the step and clear its request (``Count(1)`` has expired it if it completed)."""
@@ -157,7 +159,7 @@ class Steps:
         if method is None or not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC) or _is_lambda(method.name):
             return False
         depth = StepDepth.INTO if step.kind == "into" else StepDepth.OUT
-        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth)
+        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, step.capture)
         return True
 
 

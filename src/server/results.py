@@ -1,4 +1,6 @@
-"""What each tool answers, as typed records: targets, capabilities, results and the events of the ring.
+"""The records that more than one tool answers: targets, capabilities, breakpoints and the events of the ring.
+
+A record only one tool answers is in that tool's module (:mod:`.tools`).
 
 Layer: ``server`` (data only). The engine's records (``Stop``, ``StackPage``, ``Locals``, ``Cleanup``, …)
 are answered as they are; the records here add what only the server knows. The envelope turns all of
@@ -206,28 +208,6 @@ class Prerequisites:
     discovery_error: ErrorBody | None = optional()
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Candidate:
-    pid: int
-    name: str
-    uid: int | None
-    start_identity: StartIdentity
-    debuggable: bool
-    busy: bool
-    #: Whether the process runs as the debug app, spared ANRs (``dumpsys activity processes``); absent when
-    #: the device could not tell.
-    anr_exempt: bool | None = optional()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CapabilitiesResult:
-    prerequisites: Prerequisites
-    candidates: tuple[Candidate, ...]
-    supported_operations: tuple[str, ...]
-    limitations: tuple[str, ...]
-    busy_note: str
-
-
 # --- session results -------------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -240,21 +220,6 @@ class LaunchFacts:
     api_level: int | None
     suspend_flag: bool
     cleared_data: bool
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class AttachResult:
-    debug_session_id: str
-    target: Target
-    vm: VmFacts | None
-    #: How long the VM took to answer its first command (on Android: loading the JDWP agent).
-    first_reply_ms: int | None = optional()
-    #: Android: most sampled app classes lack local-variable tables (locals will be unavailable).
-    release_build_likely: bool | None = optional()
-    warnings: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
-    launch: LaunchFacts | None = optional()
-    stop: Stop | None = optional()
-    anr_warning: str | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -340,49 +305,12 @@ def answer_of(bp: AnyBreakpoint) -> AnyBreakpointAnswer:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RingCounts:
-    newest_sequence: int
-    buffered: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class StateResult:
-    state: SessionState
-    stop: Stop | None
-    breakpoints: tuple[AnyBreakpointAnswer, ...]
-    terminal_reason: str | None
-    terminal_message: str | None
-    events: RingCounts
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Removed:
-    breakpoint_id: str
-    removed: bool = True
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class Acknowledged:
     acknowledged: bool = True
     note: str | None = optional()
     warnings: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     #: A step made as another kind than asked (``out`` for an ``over`` from a native top frame); else absent.
     stepped: str | None = optional()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Paused:
-    """What pause_debugger answers: the ``pause`` stop it made (also published as a ``stopped`` event)."""
-
-    stop: Stop
-    acknowledged: bool = True
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Detached:
-    detached: bool
-    terminal_reason: str | None
-    note: str | None = optional()
 
 
 # --- the event ring ----------------------------------------------------------------------------------

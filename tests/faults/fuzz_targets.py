@@ -11,7 +11,8 @@ succeed or raise the typed error of its layer:
   the host services' text replies, DDM chunks and track-app protobuf → only ``AdbError``;
 - expressions (``jdwp.debugger.reading.expressions``): any text of at most 512 characters → an AST or
   ``ExpressionSyntaxError``;
-- MCP inputs (``server.models``): any JSON object into every tool's model → a model or ``ValidationError``;
+- MCP inputs (each tool's model, ``server.tools``): any JSON object into every tool's model → a model or
+  ``ValidationError``;
 - VM text (:class:`VmText`): hostile names and values from a scripted VM through the whole server → an
   envelope for every answer, every string bounded and JSON-safe, and the server still answering.
 """

@@ -218,7 +218,7 @@ async def test_a_launch_attach_that_fails_leaves_nothing_behind(
     the session started, or while its answer is made — answers an error and leaves no session, no suspension
     and no adb forward: the app runs its start-up code, and the device takes a new session at once."""
     import server.debug_session
-    import server.tools
+    import server.tools.attach_debugger
     from server.models import AttachInput
 
     def boom(*_: object, **__: object) -> None:
@@ -231,7 +231,7 @@ async def test_a_launch_attach_that_fails_leaves_nothing_behind(
     elif where == "after-start":
         monkeypatch.setattr(AttachInput, "launched", boom)
     else:
-        monkeypatch.setattr(server.tools, "_attached", boom)
+        monkeypatch.setattr(server.tools.attach_debugger, "_attached", boom)
     app_id = f"com.example.launch.fails.{where.replace('-', '')}"
     launcher.add_app(app_id)
     client = testbed.client()

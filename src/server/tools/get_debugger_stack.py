@@ -1,0 +1,35 @@
+"""``get_debugger_stack``: read a stopped thread's stack."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StrictInt
+
+from jdwp.debugger import StackPage
+
+from ..models import MAX_SAFE_INT, SessionInput, Text
+from ._tool import Call, Tool
+
+DESCRIPTION = (
+    "List frames of the stopped thread: frame_id, index (0 = top), class_name, method, source, line, "
+    "code_index. Needs the current stop's stopId and threadId. Paginate with offset and limit (default 20, "
+    "max 100); total is capped at 1000 frames per stop; next_offset is null on the last page. IDs expire "
+    "when the stop ends (DEBUGGER_STALE_REFERENCE). Next: get_debugger_locals with a frame_id.")
+
+
+class StackInput(SessionInput):
+    stopId: Text
+    threadId: Text
+    offset: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = 0
+    limit: Annotated[StrictInt, Field(ge=1, le=100)] = 20
+
+
+async def get_stack(call: Call) -> StackPage:
+    inp: StackInput = call.input
+    _, engine = call.attached(inp.stopId)
+    return await engine.stack(inp.stopId, inp.threadId, inp.offset, inp.limit)
+
+
+TOOL = Tool("get_debugger_stack", "Read a stopped thread's stack", DESCRIPTION,
+            StackInput, get_stack, StackPage, read_only=True, idempotent=True, order=80)

@@ -1,0 +1,47 @@
+"""``wait_for_debugger_event``: wait for debugger events."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import trio
+from pydantic import Field, StrictInt
+
+from ..models import MAX_SAFE_INT, Input, Text, Timeout
+from ..results import EventsPage
+from ._tool import Call, Tool
+
+DESCRIPTION = (
+    "Wait up to timeoutMs (default 1000) for events after afterSequence (default 0) and return them in order "
+    "(at most 100): stopped (with stop_id, reason, thread_id, location, breakpoint_ids; reason exception adds "
+    "exception), breakpoint_verified, breakpoint_rejected, logpoint (breakpoint_id, thread_name, location, "
+    "message, captured_at_ms, dropped), breakpoint_spent, terminated (with reason). Pass next_cursor as "
+    "afterSequence next time. overflow: "
+    "true means older events were dropped (the ring keeps 256). timed_out: true (still a success) means "
+    "nothing arrived. Waiting never blocks other calls.")
+
+
+class WaitInput(Input):
+    debugSessionId: Text
+    afterSequence: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = Field(
+        default=0, description="Return events with a sequence above this; pass the last next_cursor.")
+    timeoutMs: Timeout = 1000
+
+
+async def wait_for_event(call: Call) -> EventsPage:
+    inp: WaitInput = call.input
+    session = call.find_session()
+    ring = session.ring
+    first = ring.read(inp.afterSequence)  # rejects a future cursor before waiting
+    timed_out = False
+    if not first.events and not first.overflow:
+        with trio.move_on_after(inp.timeoutMs / 1000) as scope:
+            await ring.wait_after(inp.afterSequence)
+        timed_out = scope.cancelled_caught
+        first = ring.read(inp.afterSequence)
+    session.touch()
+    return EventsPage(first.events, first.next_cursor, first.overflow, timed_out and not first.events)
+
+
+TOOL = Tool("wait_for_debugger_event", "Wait for debugger events", DESCRIPTION,
+            WaitInput, wait_for_event, EventsPage, read_only=True, idempotent=True, waits=True, order=70)

@@ -1,0 +1,31 @@
+"""A tool is defined where it is handled (DESIGN.md §8.7): one module of ``server.tools`` per tool, named as
+the tool, holding its description and handler (and its own input model and result type, unless shared)."""
+
+from __future__ import annotations
+
+import pkgutil
+
+import server.tools
+from server.tools import BY_NAME, TOOLS
+
+SHARED = ("server.models", "server.results", "jdwp.")
+
+
+def test_each_tool_is_one_module_named_as_the_tool() -> None:
+    modules = {m.name for m in pkgutil.iter_modules(server.tools.__path__) if not m.name.startswith("_")}
+    assert modules == {tool.name for tool in TOOLS} == set(BY_NAME)
+    assert len(TOOLS) == len(BY_NAME)
+
+
+def test_what_a_tool_module_defines_is_its_own_or_shared() -> None:
+    for tool in TOOLS:
+        home = f"server.tools.{tool.name}"
+        assert tool.handler.__module__ == home, tool.name
+        for kind in (tool.model, tool.result):
+            assert kind.__module__ == home or kind.__module__.startswith(SHARED), (tool.name, kind)
+
+
+def test_the_table_is_in_session_order() -> None:
+    assert [t.name for t in TOOLS][:2] == ["get_debugger_capabilities", "attach_debugger"]
+    assert TOOLS[-1].name == "detach_debugger"
+    assert [(t.order, t.name) for t in TOOLS] == sorted((t.order, t.name) for t in TOOLS)

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
-from ..models import PositiveInt, SessionInput, Text
+from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
 from ..results import BreakpointAnswer
 from ._tool import Call, Tool
 
@@ -61,6 +61,7 @@ class SetBreakpointInput(SessionInput):
     lambda_: Literal["all", "line"] | Annotated[StrictInt, Field(ge=0, le=1000)] = Field(
         default="all", alias="lambda",
         description='A line with lambdas: "all" its code, "line" outside its lambdas, n the n-th lambda (from 0).')
+    capture: CaptureField = None
 
     @model_validator(mode="after")
     def _one_place(self) -> SetBreakpointInput:
@@ -73,6 +74,8 @@ class SetBreakpointInput(SessionInput):
                 raise ValueError("file must not contain a '..' directory")
         if self.action == "stop" and (self.logMessage is not None or self.maxHits is not None):
             raise ValueError('logMessage and maxHits are for action "log" (a logpoint)')
+        if self.action == "log" and self.capture is not None:
+            raise ValueError('capture is for breakpoints that stop; a logpoint (action "log") never stops')
         if self.action == "log" and self.suspend == "thread":
             raise ValueError('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
         return self
@@ -85,7 +88,7 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer:
         return BreakpointAnswer.of(await engine.set_breakpoint(
             inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
-            lambda_choice=inp.lambda_))
+            lambda_choice=inp.lambda_, capture=capture_of(inp.capture)))
 
 
 TOOL = Tool("set_debugger_breakpoint", "Set a line breakpoint", DESCRIPTION,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, StrictBool, model_validator
 
-from ..models import SessionInput, Text
+from ..models import CaptureField, SessionInput, Text, capture_of
 from ..results import ExceptionBreakpointAnswer
 from ._tool import Call, Tool
 
@@ -28,6 +28,7 @@ class ExceptionBreakpointInput(SessionInput):
                                   "its subclasses match too. Omitted: every throwable.")
     caught: StrictBool = Field(default=False, description="Stop where Java code will catch it (default false).")
     uncaught: StrictBool = Field(default=True, description="Stop where nothing will catch it (default true).")
+    capture: CaptureField = None
 
     @model_validator(mode="after")
     def _stops_somewhere(self) -> ExceptionBreakpointInput:
@@ -42,7 +43,8 @@ async def set_exception_breakpoint(call: Call) -> ExceptionBreakpointAnswer:
     session, engine = call.attached()
     async with session.lock:
         return ExceptionBreakpointAnswer.of(
-            await engine.set_exception_breakpoint(inp.exceptionClass, inp.caught, inp.uncaught))
+            await engine.set_exception_breakpoint(inp.exceptionClass, inp.caught, inp.uncaught,
+                                                  capture_of(inp.capture)))
 
 
 TOOL = Tool("set_debugger_exception_breakpoint", "Stop on exceptions", DESCRIPTION,

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, StrictBool
 
 from ..art_costs import art_step_warnings
-from ..models import SessionInput, Text
+from ..models import CaptureField, SessionInput, Text, capture_of
 from ..results import Acknowledged, AndroidTarget
 from ._tool import Call, Tool
 
@@ -29,13 +29,15 @@ class StepInput(SessionInput):
     stepFilters: StrictBool = Field(
         default=True, description="Skip JDK, Kotlin-runtime and Android-platform classes and synthetic methods "
                                   "(bridges, accessors), as IntelliJ does; false steps wherever the VM goes.")
+    capture: CaptureField = None
 
 
 async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
     async with session.lock:
-        made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters)
+        made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters,
+                                 capture=capture_of(inp.capture))
     note = "the stop this step leads to arrives via wait_for_debugger_event"
     if made != inp.kind:
         note = (f"the thread's top frame is native (no line to step {inp.kind}; that step would never finish): "

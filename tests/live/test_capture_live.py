@@ -170,8 +170,9 @@ async def test_run_to_a_line_is_a_one_shot_breakpoint_and_a_line_without_code_re
 async def test_an_exception_breakpoint_captures_the_throwing_frame(throws: Debuggee) -> None:
     with trio.fail_after(60):
         async with engine(throws) as debugger:
+            capture = Capture(stack=2, expressions=("why", 'why == "bad input 42"'))
             await debugger.set_exception_breakpoint("com.example.debuggee.Throws$BadInput", caught=True,
-                                                    capture=Capture(stack=2, expressions=("why", "why == \"bad input 42\"")))
+                                                    capture=capture)
             throws.send("caught")
             stop = await next_stop(debugger)
             assert stop.reason == "exception" and stop.capture is not None

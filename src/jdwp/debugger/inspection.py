@@ -125,19 +125,12 @@ class Inspection:
         state = self._stop_for(stop_id)
         frame_id, ref = self._frame_of(state, frame_id)
         tree = parse_expression(expression)
-        self._calls.check_free(ref.thread)
-        self.values.scans.begin(state)
-        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
-                                   state.stop.reasons) if self.allow_invoke else None
-        context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
-        made = self._calls.made
+        context, made = self._context(state, frame_id, ref)
         try:
             with trio.move_on_after(EVALUATION_DEADLINE) as scope:
                 return await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
-            if self._calls.made != made:
-                self.values.scans.clear()  # app code ran: a table read before may have changed
-                await refresh_frames(self.vm, state.frames, ref.thread)
+            await self._after_calls(state, ref, made)
         self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
@@ -146,7 +139,8 @@ class Inspection:
     async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str]) -> list[Evaluated]:
         """Several expressions in one frame (``None``: frame 0 of the stop's thread), in one pass that shares
         their reads (:mod:`.reading.evaluations`): each its value or its own error (a syntax error is that
-        item's ``INVALID_ARGUMENT``), in order. Each has the deadline :meth:`evaluate` has.
+        item's ``INVALID_ARGUMENT``), in order. Each has the deadline :meth:`evaluate` has; one that ran out
+        of time waiting for a method it called is that item's error (the method goes on, as there).
 
         Raises:
             InvalidArgument: no expressions, or more than 20; no ``frame_id`` for a stop without a thread.
@@ -162,20 +156,30 @@ class Inspection:
                 items.append((text, parse_expression(text)))
             except InvalidArgument as exc:
                 items.append((text, exc))
+        context, made = self._context(state, frame_id, ref)
+        try:
+            return await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
+        finally:
+            await self._after_calls(state, ref, made)
+
+    def _context(self, state: StopState, frame_id: str, ref: FrameRef) -> tuple[FrameContext, int]:
+        """The frame an evaluation runs in (its locals read once, however many expressions ask), and the
+        count of methods called so far (:meth:`_after_calls`).
+
+        Raises:
+            EvaluationFailed: a method an earlier evaluation called still runs on the frame's thread.
+        """
         self._calls.check_free(ref.thread)
         self.values.scans.begin(state)
-        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
+        invocation = Invocation.on(self._calls, state.stop.stop_id, ref.thread, state.suspension.thread,
                                    state.stop.reasons) if self.allow_invoke else None
-        context = FrameContext(ref.location.class_id, Once(partial(self._locals_of, state, frame_id, ref)), invocation)
-        made = self._calls.made
-        try:
-            found = await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
-        finally:
-            if self._calls.made != made:
-                self.values.scans.clear()  # app code ran: a table read before may have changed
-                await refresh_frames(self.vm, state.frames, ref.thread)
-        self._calls.check_returned(ref.thread)
-        return found
+        read_locals = Once(partial(self._locals_of, state, frame_id, ref))
+        return FrameContext(ref.location.class_id, read_locals, invocation), self._calls.made
+
+    async def _after_calls(self, state: StopState, ref: FrameRef, made: int) -> None:
+        if self._calls.made != made:
+            self.values.scans.clear()  # app code ran: a table read before may have changed
+            await refresh_frames(self.vm, state.frames, ref.thread)
 
     def _frame_of(self, state: StopState, frame_id: str | None) -> tuple[str, FrameRef]:
         """A frame of the current stop by its ID; ``None`` is frame 0 of the stop's thread."""

@@ -17,7 +17,9 @@ that kill a JVM or need a fresh one use the root ``debuggee`` fixture. The adb t
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,10 +28,12 @@ from typing import Any
 
 import trio
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from server import Config, build_server
 from server.failures import CODES
 from support.jvm import LISTENING, Debuggee, find_mark
+from support.live import unavailable
 
 ENVELOPE_KEYS = {"success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",
                  "limitations", "cleanup"}
@@ -39,6 +43,8 @@ WORKER = "com.example.debuggee.Worker"
 VAULT = "com.example.debuggee.Vault"
 SECRET = "s3cr3t-Tr0ub4dor&3-vault-key"  # the value of Vault.run's local `secret` (fixtures/java)
 HEARTBEAT_SOURCE = Path(__file__).resolve().parents[1] / "adb" / "java" / "Heartbeat.java"
+SRC = Path(__file__).resolve().parents[2] / "src"
+SCRIPT = Path(sys.executable).with_name("pyjdwp-mcp")
 
 
 def line_of(name: str) -> int:
@@ -125,6 +131,18 @@ class Mcp:
         event, cursor = await self.wait_for(sid, "stopped", cursor)
         assert bp["result"]["breakpoint_id"] in event["stop"]["breakpoint_ids"]
         return event["stop"], cursor
+
+
+@asynccontextmanager
+async def stdio(tmp_path: Path) -> AsyncIterator[Mcp]:
+    """The ``pyjdwp-mcp`` console script over stdio, with this checkout's ``src`` first on its path (so the
+    code under test is this tree's), and a client on it; its stderr goes to ``tmp_path/stderr.txt``."""
+    if not SCRIPT.is_file():
+        unavailable(f"the console script {SCRIPT} is not installed (pip install -e .)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    with (tmp_path / "stderr.txt").open("w") as errlog:
+        async with Client(stdio_client(StdioServerParameters(command=str(SCRIPT), env=env), errlog=errlog)) as client:
+            yield Mcp(client)
 
 
 @asynccontextmanager

@@ -10,26 +10,19 @@ answers a spec-025 client knows stay as they were (``resume_debugger`` without t
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcpkit import Mcp, line_of
+from mcpkit import Mcp, line_of, stdio
 
 from support.jvm import Debuggee, debuggees
-from support.live import require_tool, unavailable
+from support.live import require_tool
 
 pytestmark = pytest.mark.live
 
-SRC = Path(__file__).resolve().parents[2] / "src"
-SCRIPT = Path(sys.executable).with_name("pyjdwp-mcp")
 SCENES = "com.example.debuggee.Scenes"
 THROWS = "com.example.debuggee.Throws"
 
@@ -42,16 +35,6 @@ def scenes(java_classes: Path) -> Iterator[Debuggee]:
 @pytest.fixture
 def throws(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, THROWS, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def stdio(tmp_path: Path) -> AsyncIterator[Mcp]:
-    if not SCRIPT.is_file():
-        unavailable(f"the console script {SCRIPT} is not installed (pip install -e .)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
-    with (tmp_path / "stderr.txt").open("w") as errlog:
-        async with Client(stdio_client(StdioServerParameters(command=str(SCRIPT), env=env), errlog=errlog)) as client:
-            yield Mcp(client)
 
 
 async def until_stopped(mcp: Mcp, sid: str, cursor: int) -> tuple[dict[str, Any], int]:

@@ -275,16 +275,9 @@ class Stop:
         bound_names(self, "thread_name", "condition_error")
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ErrorInfo:
-    """An error as a value: its stable code (DESIGN.md §5) and message."""
-
-    code: str
-    message: str
-    truncated_names: tuple[str, ...] = _truncated_names()
-
-    def __post_init__(self) -> None:
-        bound_names(self, "message")
+#: An error as a value (an expression's, a capture's part): its stable code (DESIGN.md §5) and message, as a
+#: breakpoint's reason has them.
+ErrorInfo = Reason
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import trio
 import jdwp
 from jdwp.debugger import Capture, Debugger, InvalidArgument, RunTo, open_debugger
 from jdwp.debugger.reading.expressions import ExpressionSyntaxError
-from support.jvm import Debuggee, debuggees, find_mark
+from support.jvm import Debuggee, debuggees, find_mark, kotlin_classpath
 from support.live import require_tool
 from support.stops import next_stop
 
@@ -179,4 +179,36 @@ async def test_an_exception_breakpoint_captures_the_throwing_frame(throws: Debug
             assert [f.method for f in stop.capture.frames] == ["reject", "caught"]
             why, length = stop.capture.expressions
             assert why.value.value == "bad input 42" and length.value.value == "true"
+            await debugger.resume(stop.stop_id)
+
+
+KOTLIN_APP = "com.example.kt.AppKt"
+
+
+@pytest.fixture
+def kotlin_app(kotlin_classes: Path) -> Iterator[Debuggee]:
+    yield from debuggees(kotlin_classpath(kotlin_classes), KOTLIN_APP, java=require_tool("java"))
+
+
+async def test_a_capture_in_inlined_kotlin_lists_the_inline_frames_and_reads_the_jvm_frame(
+        kotlin_app: Debuggee) -> None:
+    """``square``'s body, inlined into ``round`` through ``twice``'s lambda: the capture's frames are the stack as
+    IntelliJ shows it (the inline functions' frames, ``….f0.i3`` … ``.i1``, above the JVM frame ``….f0``), and the
+    stop's ``frame_id`` is that JVM frame, whose locals hold the inline functions' variables by their own names."""
+    with trio.fail_after(90):
+        async with engine(kotlin_app) as debugger:
+            bp = await debugger.set_breakpoint(file="Inline.kt", line=line("kt-square-body"),
+                                               capture=Capture(stack=5, locals=True, expressions=("value", "v")))
+            stop = await next_stop(debugger)
+            assert bp.breakpoint_id in stop.breakpoint_ids and stop.capture is not None
+            page = await debugger.stack(stop.stop_id, stop.thread_id, limit=5)
+            assert stop.capture.frames == page.frames[:len(stop.capture.frames)]
+            assert [f.method for f in stop.capture.frames[:5]] == ["square", "invoke", "twice", "round", "main"]
+            assert stop.frame_id == page.frames[3].frame_id == f"{stop.thread_id}.f0"
+            assert stop.capture.frames[0].frame_id == f"{stop.frame_id}.i3"
+            shown = values(stop.capture.locals)
+            value, v = stop.capture.expressions
+            assert value.value is not None and value.value.value == shown["value"]
+            assert v.value is not None and v.value.value == shown["v"]
+            await debugger.remove_breakpoint(bp.breakpoint_id)
             await debugger.resume(stop.stop_id)

@@ -16,6 +16,10 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   publishes it.
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
   as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).
+- **Capture** (:mod:`.requests.capture`, read by :mod:`.events.capture`). Every stop of a thread carries frame 0's
+  ``frame_id``; a request given ``capture`` (a breakpoint's, a step's, a resume's for the next stop) has its stop
+  read its top frames, frame 0's locals and expressions as it is made. ``resume(run_to=...)`` sets a one-shot
+  breakpoint (:mod:`.requests.run_to`), removed at the next stop.
 - **References.** Stop, thread and frame IDs embed their stop's ID, and every ID starts with the session's
   prefix (:mod:`.ids`); the current stop's are read by :mod:`.inspection`. Once a stop ends, an old ID
   fails with ``StaleReference`` before anything is sent to the VM; another session's ID is ``NotFound``,

@@ -8,6 +8,10 @@ its bounds or an expression that does not parse is ``InvalidArgument`` and nothi
 (:mod:`..events.capture`) while it is made, pipelined with the stop's own first questions, and the stop carries
 what it read; a capture that fails in part (an expression that cannot be evaluated) still delivers the stop,
 with that item's error. Locals are read only when asked for (``locals: true``): values are private.
+
+The hook, for a new kind of request that stops (a watchpoint): keep the :class:`CapturePlan` in its options
+record, and answer it from :meth:`.breakpoints.Breakpoints.capture_of` for its breakpoint IDs (as exception
+breakpoints do); :meth:`..events.eventsets.EventSets.capture_of` merges the captures of all a stop's requests.
 """
 
 from __future__ import annotations

@@ -64,6 +64,10 @@ class Once(Generic[T]):
         self._result: T | None = None
         self._error: Exception | None = None
 
+    def known(self, result: T) -> None:
+        """The read's answer, learnt elsewhere (read ahead): no asker reads it again."""
+        self._result, self._done = result, True
+
     async def __call__(self) -> T:
         while not self._done:
             if self._running is not None:

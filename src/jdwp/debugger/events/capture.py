@@ -27,19 +27,19 @@ from ...client import JdwpClient
 from ...protocol.commands import ThreadReference
 from ...protocol.commands.threads import FramesOut, ThreadOut
 from ...protocol.errors import CommandError
-from ...protocol.types import ThreadId
+from ...protocol.types import FrameId, Location, ThreadId
 from .._gather import Once, gather
 from ..classes.symbols import Symbols
 from ..errors import DebuggerError
 from ..model import Captured, ErrorInfo, Evaluated, Frame, Locals
 from ..reading.evaluations import error_info, evaluate_each
 from ..reading.expressions.context import FrameContext
-from ..reading.frames import FrameRef, describe_page, frame_locals
+from ..reading.frames import FrameRef, WrongFrameGuess, describe_page, frame_locals
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from ..requests.capture import CapturePlan
 
-__all__ = ["CaptureReader", "Top", "first_frames", "frame0", "locals_reader"]
+__all__ = ["CaptureReader", "Top", "first_frames", "frame0", "guessed_locals", "locals_reader", "wants_locals"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -146,3 +146,25 @@ def frame0(thread: ThreadId, top: Top) -> FrameRef | None:
 def locals_reader(vm: JdwpClient, symbols: Symbols, values: Values, ref: FrameRef) -> Once[Locals]:
     """Frame 0's locals as the tools show them, read once however many ask."""
     return Once(partial(frame_locals, vm, symbols, ref, values))
+
+
+def wants_locals(plan: CapturePlan | None) -> bool:
+    """Whether a capture reads frame 0's locals (asked for, or for its expressions' names)."""
+    return plan is not None and (plan.capture.locals or bool(plan.trees))
+
+
+async def guessed_locals(vm: JdwpClient, symbols: Symbols, values: Values, thread: ThreadId, location: Location,
+                         guess: int) -> Locals | None:
+    """Frame 0's locals read with a guess of its ID (:mod:`..reading.frame_guess`), in the stop's first write:
+    a thread that stops again and again at a breakpoint with a capture has frame 0's ID move by one step each
+    time, so its locals need not wait for the first answer. Only when the method's variable table and class are
+    known (every stop after the first there): otherwise the read would wait for them anyway. ``None``: the guess
+    was wrong, or the VM refused (the stop reads them with the real ID, as without a guess).
+    """
+    if symbols.known_variable_table(location.class_id, location.method_id) is None or \
+            symbols.cached_signature(location.class_id) is None:
+        return None
+    try:
+        return await frame_locals(vm, symbols, FrameRef(thread, FrameId(guess), location), values, guessed=True)
+    except (WrongFrameGuess, CommandError):
+        return None

@@ -29,14 +29,14 @@ from ...protocol.constants import SuspendPolicy
 from ...protocol.types import Location, ThreadId
 from .._gather import gather
 from ..classes.symbols import Symbols
-from ..model import StepKind, Stop, StopReason
+from ..model import Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
-from .capture import CaptureReader, Top, first_frames, frame0, locals_reader
+from .capture import CaptureReader, Top, first_frames, frame0, guessed_locals, locals_reader, wants_locals
 from .holds import LAUNCH_NOTE
 from .judge import HitJudge, Verdict, hold_vm
 from .stops import Stops, StopState, Suspension
@@ -183,9 +183,12 @@ class EventSets:
             # never "all from the top" on a 10,000-frame recursion): a suspended thread's stack does not change.
             # Frame 0 comes with it (the stop's frame_id), and the frames a capture lists.
             partial(first_frames, self.vm, thread, max(1, plan.capture.stack) if plan is not None else 1)]
+        guess = self.judge.frame_guesses.guess(thread) if wants_locals(plan) and location is not None else None
+        thunks.append(partial(guessed_locals, self.vm, self.symbols, self.values, thread, location, guess)
+                      if guess is not None and location is not None else _nothing)
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
-        name, positions, _, _, _, top, *thrown = await gather(thunks)
+        name, positions, _, _, _, top, read_ahead, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self.steps.step_past_synthetic(found.step, location):
                 return None
@@ -200,7 +203,7 @@ class EventSets:
                     exception=thrown[0] if thrown else None)
         state = StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
                           frame_counts={thread: top.count} if top.count is not None else {})
-        await self._with_top(state, thread, top, plan)
+        await self._with_top(state, thread, top, plan, read_ahead)
         return state
 
     async def add_capture(self, state: StopState, plan: CapturePlan) -> None:
@@ -211,18 +214,27 @@ class EventSets:
             return
         await self._with_top(state, thread, await first_frames(self.vm, thread, max(1, plan.capture.stack)), plan)
 
-    async def _with_top(self, state: StopState, thread: ThreadId, top: Top, plan: CapturePlan | None) -> None:
-        """Give a stop its frame 0 (``frame_id``) and, with ``plan``, its capture (:mod:`.capture`)."""
+    async def _with_top(self, state: StopState, thread: ThreadId, top: Top, plan: CapturePlan | None,
+                        read_ahead: Locals | None = None) -> None:
+        """Give a stop its frame 0 (``frame_id``) and, with ``plan``, its capture (:mod:`.capture`);
+        ``read_ahead``: frame 0's locals read with a guess of its ID, which ``ThreadReference.Frames`` confirmed."""
         ref = frame0(thread, top)
         if ref is None or state.stop.thread_id is None:
             return
+        self.judge.frame_guesses.saw(thread, ref.frame)  # the next stop of this thread guesses from it
         frame_id = f"{state.stop.thread_id}.f0"
         state.frames.setdefault(frame_id, ref)
         captured = None
         if plan is not None:
             locals_of = locals_reader(self.vm, self.symbols, self.values, ref)
+            if read_ahead is not None:
+                locals_of.known(read_ahead)
             captured, handles = await self.reader.read(plan, thread, top, state.stop.thread_id, state, locals_of)
             state.frames.update(handles)
             if captured.locals is not None:
                 state.locals[frame_id] = captured.locals
         state.stop = dataclasses.replace(state.stop, frame_id=frame_id, capture=captured)
+
+
+async def _nothing() -> None:
+    return None

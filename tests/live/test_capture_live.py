@@ -212,3 +212,22 @@ async def test_a_capture_in_inlined_kotlin_lists_the_inline_frames_and_reads_the
             assert v.value is not None and v.value.value == shown["v"]
             await debugger.remove_breakpoint(bp.breakpoint_id)
             await debugger.resume(stop.stop_id)
+
+
+async def test_repeated_captured_stops_read_the_right_frame(scenes: Debuggee) -> None:
+    """From a thread's third stop on, frame 0's locals go out with the stop's first questions under a guessed
+    frame ID (HotSpot numbers frames by the thread's resumes); each stop's values are still its own."""
+    with trio.fail_after(60):
+        async with engine(scenes) as debugger:
+            await debugger.set_breakpoint(SCENES, line("inner-first"),
+                                          capture=Capture(locals=True, expressions=("y * 2",)))
+            seen = []
+            for _ in range(5):
+                stop = await next_stop(debugger)
+                assert stop.capture is not None
+                y = int(values(stop.capture.locals)["y"] or "")
+                assert stop.capture.expressions[0].value.value == str(2 * y)
+                assert values(await debugger.locals(stop.stop_id, stop.frame_id)) == values(stop.capture.locals)
+                seen.append(y)
+                await debugger.resume(stop.stop_id)
+            assert seen == list(range(seen[0], seen[0] + 5))  # one round of Scenes' loop each

@@ -11,10 +11,20 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from android import InvalidArgument
 from android.launch import validate_activity
+from jdwp.debugger import Capture
 
 MAX_SAFE_INT = 2**53 - 1
 
@@ -119,3 +129,24 @@ class SessionInput(Input):
     timeoutMs: Timeout = 10000
 
 
+
+
+class CaptureInput(Input):
+    """What a stop reads as it is made (docs/tools.md)."""
+
+    stack: Annotated[StrictInt, Field(ge=0, le=20)] = 1
+    locals: StrictBool = False
+    expressions: Annotated[tuple[Text, ...], Field(max_length=10)] = ()
+
+    def engine(self) -> Capture:
+        return Capture(self.stack, self.locals, self.expressions)
+
+
+def capture_of(given: CaptureInput | None) -> Capture | None:
+    return given.engine() if given is not None else None
+
+
+#: A ``capture`` input as the model sees it: one short line, not the model's schema (the tool definitions have
+#: a budget, issue 24); pydantic still checks every bound, and docs/tools.md tells the rest.
+CaptureField = Annotated[CaptureInput | None, WithJsonSchema(
+    {"type": "object", "description": "{stack≤20, locals, expressions≤10}, read at the stop"})]

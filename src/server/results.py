@@ -20,8 +20,10 @@ from jdwp.debugger import (
     AnyBreakpoint,
     BoundLocation,
     Breakpoint,
+    Capture,
     ExceptionBreakpoint,
     FieldChange,
+    HitOptions,
     MethodBreakpoint,
     Reason,
     SkippedLocation,
@@ -286,19 +288,21 @@ class BreakpointAnswer:
     #: message names a variable not in scope there.
     lambda_choice: str | int | None = optional()
     skipped: tuple[SkippedLocation, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    capture: Capture | None = optional()
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
         requested = LineRequest(bp.line, bp.class_name, bp.file)
         given = bp.options
-        if given is None:
+        capture = given.capture if given is not None else None
+        if given is None or dataclasses.replace(given, capture=None) == HitOptions():  # none, or a capture only
             return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason,
-                       lambda_choice=bp.lambda_choice, skipped=bp.skipped)
+                       lambda_choice=bp.lambda_choice, skipped=bp.skipped, capture=capture)
         # A logpoint suspends nothing for the user (each hit's thread runs on at once): no suspend to echo.
         suspend = None if given.action == "log" else given.suspend
         return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, given.condition,
                    given.hit_count, given.action, given.log_message, given.max_hits, suspend, bp.hits,
-                   bp.dropped, bp.lambda_choice, bp.skipped)
+                   bp.dropped, bp.lambda_choice, bp.skipped, capture)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -318,11 +322,12 @@ class ExceptionBreakpointAnswer:
     kind: Literal["exception"]
     requested: ExceptionRequest
     status: str
+    capture: Capture | None = optional()
 
     @classmethod
     def of(cls, bp: ExceptionBreakpoint) -> ExceptionBreakpointAnswer:
         return cls(bp.breakpoint_id, bp.kind, ExceptionRequest(bp.exception_class, bp.caught, bp.uncaught),
-                   bp.status)
+                   bp.status, bp.capture)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

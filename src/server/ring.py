@@ -22,6 +22,7 @@ from .results import AnyBreakpointAnswer, EventKind, LogpointPlace, RingEvent
 
 CAPACITY = 256
 MAX_READ = 100
+ENDS = ("stopped", "terminated")  # a stop, or the session's end: no stop comes after it
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -89,3 +90,17 @@ class EventRing:
         """Return once an event with a sequence above ``after`` exists, or the ring is closed."""
         while self.newest <= after and not self._closed:
             await self._changed.wait()
+
+
+async def wait_for_kind(ring: EventRing, after: int, kinds: tuple[str, ...], most: int = MAX_READ) -> None:
+    """Return once an event of one of ``kinds`` has a sequence above ``after``, ``most`` events have (a page is
+    full), or the ring is closed (nothing more will come). The caller bounds the wait."""
+    seen = after
+    while True:
+        events = ring.read(after, most).events
+        if len(events) >= most or any(e.kind in kinds for e in events):
+            return
+        seen = events[-1].sequence if events else after
+        await ring.wait_after(seen)
+        if ring.newest <= seen:  # closed
+            return

@@ -337,12 +337,14 @@ async def test_ids_carry_the_session_prefix_and_others_are_refused(scenes: Debug
             assert bp.breakpoint_id == "s7-bp-1"
             stop = await next_stop(debugger)
             assert stop.stop_id == "s7-stop-1" and stop.thread_id.startswith("s7-stop-1.t")
-            # A frame ID built by hand before the stack was listed: the message says how to get one.
+            # Frame 0's ID comes with the stop; a deeper frame's built by hand before the stack was listed is
+            # refused, and the message says how to get one.
+            assert stop.frame_id == f"{stop.thread_id}.f0"
             with pytest.raises(NotFound) as info:
-                await debugger.locals(stop.stop_id, f"{stop.thread_id}.f0")
+                await debugger.locals(stop.stop_id, f"{stop.thread_id}.f1")
             assert "list" in str(info.value) and "stack" in str(info.value)
             page = await debugger.stack(stop.stop_id, stop.thread_id, limit=1)
-            assert page.frames[0].frame_id == f"{stop.thread_id}.f0"
+            assert page.frames[0].frame_id == stop.frame_id
             # IDs of another session (another prefix) are not this session's, even with matching numbers.
             for call in (lambda: debugger.stack("s8-stop-1", stop.thread_id),
                          lambda: debugger.stack(stop.stop_id, stop.thread_id.replace("s7-", "s8-")),

@@ -11,15 +11,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import trio.testing
-from test_debugger_faults import CLASS, class_handlers, hit, scripted
+from test_debugger_faults import CLASS, LOCATION, class_handlers, hit, scripted
 
-from jdwp.debugger import FIRST_REQUESTS, Debugger, Stopped
+from jdwp.debugger import FIRST_REQUESTS, Capture, Debugger, Stopped
 from jdwp.protocol.commands.objects import ArrayLengthReply, ReferenceTypeReply, StringValueReply
 from jdwp.protocol.commands.reftypes import SignatureReply, ValuesReply, VariableSlot, VariableTableReply
-from jdwp.protocol.commands.threads import ThisObjectReply
+from jdwp.protocol.commands.threads import Frame, FramesReply, ThisObjectReply
 from jdwp.protocol.commands.vm import VersionReply
 from jdwp.protocol.constants import Tag, TypeTag
-from jdwp.protocol.types import HOTSPOT_64
+from jdwp.protocol.types import HOTSPOT_64, FrameId
 from jdwp.protocol.values import Value
 from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
 
@@ -151,3 +151,65 @@ async def test_locals_ask_texts_lengths_and_types_in_one_write_but_not_a_primiti
         assert shown == {"label": ("java.lang.String", "java.lang.String", "round", 5),
                          "window": ("int[]", "int[]", None, 3),
                          "items": ("java.lang.Object[]", "java.lang.String[]", None, 3)}
+
+
+async def test_a_stop_asks_frame_0_with_its_first_questions_and_a_capture_adds_only_the_reads_of_its_values() -> None:
+    """Every stop's ``frame_id`` comes from the first wave (``Frames`` with ``FrameCount``); a capture's deeper
+    frames join it, and its locals and expressions share one read of the frame: the waves of a plain
+    ``get_debugger_locals``, and the expressions none of their own (``window.length`` is the length the locals
+    read)."""
+    capture = Capture(stack=2, locals=True, expressions=("label", "window.length"))
+    first_wave = ["Method.VariableTable", "ThreadReference.FrameCount", "ThreadReference.Frames",
+                  "ThreadReference.Name"]
+    for given, waves_made in ((None, [first_wave]),
+                              (capture, [sorted([*first_wave, "ThreadReference.Frames"]),
+                                         ["StackFrame.GetValues", "StackFrame.ThisObject"],
+                                         ["ArrayReference.Length", "ArrayReference.Length",
+                                          "ObjectReference.ReferenceType", "StringReference.Value"],
+                                         ["ReferenceType.Signature"]])):
+        async with scripted(with_locals, WaveVm) as (vm, debugger):
+            assert isinstance(vm, WaveVm)
+            await debugger.set_breakpoint(CLASS, 5, capture=given)
+            before = len(vm.waves)
+            await vm.event(hit(vm._request_ids, 0x100))
+            stopped = await debugger.events.receive()
+            assert isinstance(stopped, Stopped)
+            assert [sorted(wave) for wave in vm.waves[before:]] == waves_made
+            stop = stopped.stop
+            assert stop.frame_id == f"{stop.thread_id}.f0"
+            if given is None:
+                assert stop.capture is None
+                continue
+            assert stop.capture is not None and stop.capture.locals is not None
+            assert [e.value.value for e in stop.capture.expressions] == ["round", "3"]
+            await debugger.locals(stop.stop_id, stop.frame_id)  # kept by the stop: asks nothing
+            assert len(vm.waves) == before + len(waves_made)
+
+
+async def test_a_threads_third_captured_stop_reads_its_locals_with_its_first_questions() -> None:
+    """Once two stops of a thread showed how frame 0's ID moves, a capture's locals go out in the stop's first
+    write under the guessed ID, which the ``Frames`` before them confirms (jdwp/debugger/reading/frame_guess.py)."""
+    generation = [0]
+
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = with_locals(vm_ref)
+        table["ThreadReference.Frames"] = lambda out: FramesReply([Frame(FrameId(generation[0] << 16), LOCATION)])
+        return table
+
+    async with scripted(handlers, WaveVm) as (vm, debugger):
+        assert isinstance(vm, WaveVm)
+        await debugger.set_breakpoint(CLASS, 5, capture=Capture(locals=True, expressions=("label",)))
+        for _ in range(3):
+            generation[0] += 1
+            before = len(vm.waves)
+            await vm.event(hit(vm._request_ids, 0x100))
+            stopped = await debugger.events.receive()
+            assert isinstance(stopped, Stopped) and stopped.stop.capture is not None
+            assert stopped.stop.capture.expressions[0].value.value == "round"
+            await debugger.resume(stopped.stop.stop_id)
+        waves = [sorted(wave) for wave in vm.waves[before:]]
+        # Its variable table, and the values' texts and lengths, are the session's from the first stops: the
+        # whole capture is the stop's first write, and the resume the next.
+        assert waves == [["StackFrame.GetValues", "StackFrame.ThisObject", "ThreadReference.FrameCount",
+                          "ThreadReference.Frames", "ThreadReference.Frames", "ThreadReference.Name"],
+                         ["VirtualMachine.Resume"]]

@@ -43,6 +43,8 @@ WORKER = "com.example.debuggee.Worker"
 VAULT = "com.example.debuggee.Vault"
 SECRET = "s3cr3t-Tr0ub4dor&3-vault-key"  # the value of Vault.run's local `secret` (fixtures/java)
 HEARTBEAT_SOURCE = Path(__file__).resolve().parents[1] / "adb" / "java" / "Heartbeat.java"
+SRC = Path(__file__).resolve().parents[2] / "src"
+SCRIPT = Path(sys.executable).with_name("pyjdwp-mcp")
 
 
 def line_of(name: str) -> int:
@@ -145,6 +147,18 @@ async def stdio_mcp(stderr_path: Path, *args: str) -> AsyncIterator[Mcp]:
         transport = stdio_client(StdioServerParameters(command=str(SCRIPT), args=["--log-level", "debug", *args],
                                                        env=env), errlog=errlog)
         async with Client(transport) as client:
+            yield Mcp(client)
+
+
+@asynccontextmanager
+async def stdio(tmp_path: Path) -> AsyncIterator[Mcp]:
+    """The ``pyjdwp-mcp`` console script over stdio, with this checkout's ``src`` first on its path (so the
+    code under test is this tree's), and a client on it; its stderr goes to ``tmp_path/stderr.txt``."""
+    if not SCRIPT.is_file():
+        unavailable(f"the console script {SCRIPT} is not installed (pip install -e .)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    with (tmp_path / "stderr.txt").open("w") as errlog:
+        async with Client(stdio_client(StdioServerParameters(command=str(SCRIPT), env=env), errlog=errlog)) as client:
             yield Mcp(client)
 
 

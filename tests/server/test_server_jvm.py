@@ -156,9 +156,10 @@ async def test_journey_on_a_jvm(shared_jvm: Debuggee) -> None:
             assert step_stop["reason"] == "step" and step_stop["location"]["line"] == line_of("step") + 1
 
             # A frame ID of the current stop that was never issued is not found (not stale): frame IDs come
-            # from get_debugger_stack, and the message says so.
+            # from get_debugger_stack (frame 0's with the stop: frame_id), and the message says so.
+            assert step_stop["frame_id"] == f"{step_stop['thread_id']}.f0"
             hand_built = await mcp.fails("get_debugger_locals", "DEBUGGER_NOT_FOUND", debugSessionId=sid,
-                                         stopId=step_stop["stop_id"], frameId=f"{step_stop['thread_id']}.f0")
+                                         stopId=step_stop["stop_id"], frameId=f"{step_stop['thread_id']}.f1")
             assert "get_debugger_stack" in hand_built["error"]["message"]
 
             # Remove the breakpoint (twice: still fine), resume: the old stop's IDs are stale now too.

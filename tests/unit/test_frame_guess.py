@@ -58,3 +58,10 @@ def test_a_plan_joins_the_names_of_its_condition_and_its_message() -> None:
     assert plan.frame_names == frozenset({"i", "total"})
     assert plan_hits(HitOptions(action="log", log_message="{this}")).frame_names is None
     assert plan_hits(HitOptions()).frame_names == frozenset()
+
+
+def test_the_same_hit_told_twice_keeps_the_step() -> None:
+    guesses = FrameGuesses()
+    for frame_id in (0x10000, 0x20000, 0x20000):  # judged, then its stop: one hit
+        guesses.saw(1, frame_id)
+    assert guesses.guess(1) == 0x30000

@@ -42,9 +42,13 @@ from .model import (
     BreakpointRejected,
     BreakpointSpent,
     BreakpointVerified,
+    Capture,
+    Captured,
     Cleanup,
     CoroutineInfo,
     EngineEvent,
+    ErrorInfo,
+    Evaluated,
     ExceptionBreakpoint,
     FieldChange,
     Frame,
@@ -71,6 +75,7 @@ from .reading.diagnosis import Diagnosis
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
+from .requests.run_to import RunTo
 
 __all__ = [
     "AGENT_RESET",
@@ -87,6 +92,8 @@ __all__ = [
     "BreakpointRejected",
     "BreakpointSpent",
     "BreakpointVerified",
+    "Capture",
+    "Captured",
     "ClassPath",
     "Cleanup",
     "CoroutineInfo",
@@ -99,6 +106,8 @@ __all__ = [
     "EngineClosed",
     "EngineEvent",
     "Entry",
+    "ErrorInfo",
+    "Evaluated",
     "EvaluationFailed",
     "ExceptionBreakpoint",
     "FieldChange",
@@ -118,6 +127,7 @@ __all__ = [
     "PendingStep",
     "Reason",
     "ReleaseSample",
+    "RunTo",
     "SkippedLocation",
     "SourcePosition",
     "SpilledVariable",

@@ -6,11 +6,13 @@ Layer: ``jdwp.debugger`` (trio).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import trio
 
 from .._groups import unwrap
+
+T = TypeVar("T")
 
 
 async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
@@ -36,3 +38,42 @@ async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
     except BaseExceptionGroup as group:
         raise unwrap(group, ignore=(trio.Cancelled,), first=True) from None
     return results
+
+
+class Once(Generic[T]):
+    """An awaitable read made at most once, shared by the tasks that ask at the same time: a stop's frame 0
+    locals, wanted by its capture's listing and by each of its expressions (all under way at once).
+
+    A read that fails with an error is that error for every asker; one that was cancelled (its asker's
+    deadline) is made again by the next asker, so no other task inherits a cancellation.
+    """
+
+    def __init__(self, read: Callable[[], Awaitable[T]]) -> None:
+        self._read = read
+        self._running: trio.Event | None = None
+        self._done = False
+        self._result: T | None = None
+        self._error: Exception | None = None
+
+    def known(self, result: T) -> None:
+        """The read's answer, learnt elsewhere (read ahead): no asker reads it again."""
+        self._result, self._done = result, True
+
+    async def __call__(self) -> T:
+        while not self._done:
+            if self._running is not None:
+                await self._running.wait()  # the read under way ends, made or cancelled: look again
+                continue
+            self._running = running = trio.Event()
+            try:
+                self._result = await self._read()
+                self._done = True
+            except Exception as exc:
+                self._error = exc
+                self._done = True
+            finally:  # cancelled: not done, and the next asker reads
+                self._running = None
+                running.set()
+        if self._error is not None:
+            raise self._error
+        return self._result  # type: ignore[return-value]

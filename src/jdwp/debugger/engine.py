@@ -16,6 +16,10 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   publishes it.
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
   as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).
+- **Capture** (:mod:`.requests.capture`, read by :mod:`.events.capture`). Every stop of a thread carries frame 0's
+  ``frame_id``; a request given ``capture`` (a breakpoint's, a step's, a resume's for the next stop) has its stop
+  read its top frames, frame 0's locals and expressions as it is made. ``resume(run_to=...)`` sets a one-shot
+  breakpoint (:mod:`.requests.run_to`), removed at the next stop.
 - **References.** Stop, thread and frame IDs embed their stop's ID, and every ID starts with the session's
   prefix (:mod:`.ids`); the current stop's are read by :mod:`.inspection`. Once a stop ends, an old ID
   fails with ``StaleReference`` before anything is sent to the VM; another session's ID is ``NotFound``,
@@ -77,8 +81,10 @@ from .reading.previews import Previews
 from .reading.threads import Threads, pause_stop
 from .reading.values import Values
 from .requests.breakpoints import Breakpoints
+from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
 from .requests.hits import KEEP, HitPlan, Keep, plan_hits
+from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
 
@@ -133,6 +139,7 @@ class Debugger(Inspection):
         self._stops = Stops(self._ids, self._steps, self._publish)
         self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
                                self._judge, self._stops, launch)
+        self._run_tos = RunTos(self.breakpoints)
         self._terminal: Terminated | None = None
         self._cleanup: Cleanup | None = None
         self._uncertain = False
@@ -194,7 +201,8 @@ class Debugger(Inspection):
                              action: Action = "stop", log_message: str | None = None,
                              max_hits: int | None = None, suspend: SuspendMode = "all",
                              lambda_choice: LambdaChoice = "all", method: str | None = None,
-                             signature: str | None = None, on: str | None = None) -> Breakpoint | MethodBreakpoint:
+                             signature: str | None = None, on: str | None = None,
+                             capture: Capture | None = None) -> Breakpoint | MethodBreakpoint:
         """Break at ``line`` (1-based) of a class or of a source file, in every class loader.
 
         ``class_name`` (binary name, ``com.x.Foo``) covers the class and the classes nested in it from the
@@ -209,6 +217,7 @@ class Debugger(Inspection):
         thread at a stop. With any of these, a hit holds only its thread while it is judged (:mod:`.judge`).
         ``lambda_choice`` picks among a line's code indexes as IntelliJ does (:mod:`.lambdas`): ``"all"``,
         ``"line"`` (outside the line's lambdas) or a lambda's ordinal on the line (from 0).
+        ``capture`` (:mod:`.requests.capture`): what its stops read as they are made (``Stop.capture``).
 
         ``method`` (with ``class_name``, instead of ``line``) makes a method breakpoint
         (:mod:`.method_breakpoints`): ``on="entry"`` (default) stops as each overload (or the one of
@@ -224,7 +233,7 @@ class Debugger(Inspection):
                 ``ExpressionSyntaxError`` with the column) or too many breakpoints; nothing changed.
             EngineClosed: the session has ended.
         """
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
+        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
         plan = plan_hits(options) if options != HitOptions() else None
         if method is not None or signature is not None or on is not None:
             return await self._set_method_breakpoint(class_name, line, file, method, signature, on, plan)
@@ -240,9 +249,11 @@ class Debugger(Inspection):
             return await self.breakpoints.add(target, line, plan, lambda_choice)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
-                                       uncaught: bool = True) -> ExceptionBreakpoint:
+                                       uncaught: bool = True, capture: Capture | None = None,
+                                       ) -> ExceptionBreakpoint:
         """Stop where a throwable of ``exception_class`` or a subclass (``None``: any) is thrown, when it will be
-        ``caught`` by Java code and/or ``uncaught``. Stops have reason ``exception`` and ``Stop.exception``.
+        ``caught`` by Java code and/or ``uncaught``. Stops have reason ``exception`` and ``Stop.exception``;
+        ``capture`` as for :meth:`set_breakpoint`.
 
         Returns it ``verified``, or ``pending`` until a class of that name loads (then it binds in every
         loader that loads one: event ``breakpoint_verified``). It counts towards the 100 breakpoints.
@@ -252,7 +263,7 @@ class Debugger(Inspection):
                 nothing changed.
             EngineClosed: the session has ended.
         """
-        request = exception_request(exception_class, caught, uncaught)
+        request = exception_request(exception_class, caught, uncaught, capture)
         self._check_open()
         async with self._lock:
             self._check_open()
@@ -375,7 +386,9 @@ class Debugger(Inspection):
                 self._uncertain = True
                 raise
             state = StopState(pause_stop(self._stops.new_id()), Suspension(SuspendPolicy.ALL, ThreadId(0)), {})
+            self._sets.next_capture = None  # a pause has no thread to read
             self._stops.make_current(state)
+            await self._run_tos.spend()
             return state.stop
 
     async def _late_return(self, thread: ThreadId, stop_id: str) -> None:
@@ -385,25 +398,43 @@ class Debugger(Inspection):
             await refresh_frames(self.vm, state.frames, thread)
         await release_late(self.vm, thread, stop_id, current, self._terminal is not None or self._detaching)
 
-    async def resume(self, stop_id: str) -> None:
+    async def resume(self, stop_id: str, *, run_to: RunTo | None = None,
+                     capture: Capture | None = None) -> Breakpoint | None:
         """Release the current stop's suspension; a queued stop then becomes current.
 
+        ``run_to``: run to a line (:mod:`.requests.run_to`): a one-shot breakpoint, removed at the next stop
+        (hit or not); returned. ``capture``: what the next stop reads as it is made, whatever makes it (a
+        queued stop made current now reads it now), merged with its requests' own.
+
         Raises:
+            InvalidArgument: a bad capture, a bad ``run_to``, or a line with no code; nothing was resumed.
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
             JdwpError: the VM did not confirm; the state is uncertain (:attr:`uncertain`).
         """
+        plan = plan_capture(capture) if capture is not None else None
+        if run_to is not None:
+            run_to.target()  # checked before anything is sent
         async with self._lock:
             state = self._stop_for(stop_id)
+            one_shot = await self._run_tos.arm(run_to) if run_to is not None else None
+            if plan is not None and self._stops.queue:  # the next stop is made already: it reads the capture now
+                await self._sets.add_capture(self._stops.queue[0], plan)
+            else:
+                self._sets.next_capture = plan
             await self._release_current(state)
+            if self._stops.current is not None:  # a queued stop: the next stop came
+                await self._run_tos.spend()
+            return one_shot
 
-    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True) -> StepKind:
+    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True,
+                   capture: Capture | None = None) -> StepKind:
         """Step one line (``into``/``over``/``out``) on a thread of the current stop, then let it run.
 
         Returns once the VM accepted the step; the stop it leads to arrives as an event later. Other
         threads' stops may come first (they list this step in ``pending_steps``; resuming them lets it go
         on); a breakpoint of this thread reached first ends it (that stop has ``ended_step``).
         ``filters`` (default on) skips the JDK's, Kotlin's and Android's internals and synthetic
-        methods (:mod:`.steps`).
+        methods (:mod:`.steps`). ``capture``: what the stop the step leads to reads as it is made.
 
         Returns the kind of step made: ``out`` for an ``over`` whose top frame is native (``Thread.sleep`` after a
         pause), which could never finish (:meth:`.steps.Steps.kind_for`); else ``kind``.
@@ -414,13 +445,14 @@ class Debugger(Inspection):
         """
         if kind not in DEPTHS:
             raise InvalidArgument(f"step kind must be into, over or out, not {kind!r}")
+        plan = plan_capture(capture) if capture is not None else None
         async with self._lock:
             state = self._stop_for(stop_id)
             thread = self._stops.thread_for(state, thread_id)
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
             own = thread_id == state.stop.thread_id
             made = await self._steps.kind_for(thread, kind, state.stop.location if own else None)
-            await self._steps.start(thread, name, made, filters)
+            await self._steps.start(thread, name, made, filters, capture=plan)
             await self._steps.follow_coroutine(thread, state.location if own else None)
             await self._release_current(state)
             return made
@@ -540,6 +572,7 @@ class Debugger(Inspection):
                 await release_unconfirmed(self.vm, found.suspension)
             else:
                 self._stops.arrive(state)
+                await self._run_tos.spend()  # the next stop came: a run-to's breakpoint goes, hit or not
             await found.finish()
 
     def _releases_unanswered(self) -> bool:

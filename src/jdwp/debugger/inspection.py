@@ -13,7 +13,7 @@ of the app runs unless :attr:`allow_invoke` is set and an expression calls a met
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import TYPE_CHECKING
@@ -21,16 +21,18 @@ from typing import TYPE_CHECKING
 import trio
 
 from ..client import JdwpClient
+from ._gather import Once
 from .classes.symbols import Symbols
-from .errors import EvaluationFailed, InvalidArgument, Unsupported
+from .errors import DebuggerError, EvaluationFailed, InvalidArgument, Unsupported
 from .events.stops import Stops, StopState
-from .model import AsyncStack, Locals, StackPage
+from .model import AsyncStack, Evaluated, Locals, StackPage
 from .reading.async_stacks import continuation_frame, read_async_stack, start_of
 from .reading.containers import read_container
 from .reading.continuations import is_continuation
 from .reading.coroutine_metadata import Invoker, MetadataSources
 from .reading.diagnosis import Diagnosis, diagnose
-from .reading.expressions import parse_expression
+from .reading.evaluations import MAX_EXPRESSIONS, evaluate_each
+from .reading.expressions import Expr, parse_expression
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
 from .reading.frames import FrameRef, frame_locals, stack_page
@@ -179,8 +181,10 @@ class Inspection:
             page = dataclasses.replace(page, continuation=frame)
         return page
 
-    async def evaluate(self, stop_id: str, frame_id: str, expression: str) -> Summary:
+    async def evaluate(self, stop_id: str, frame_id: str | None, expression: str) -> Summary:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
+
+        ``frame_id`` ``None``: frame 0 of the stop's thread (``Stop.frame_id``).
 
         Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
         unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
@@ -194,25 +198,14 @@ class Inspection:
                 was collected.
         """
         state = self._stop_for(stop_id)
-        ref = state.frames.get(frame_id)
-        if ref is None:
-            self._stops.raise_for_handle(state, frame_id, "frame")
+        frame_id, ref = self._frame_of(state, frame_id)
         tree = parse_expression(expression)
-        self._calls.check_free(ref.thread)
-        self.values.scans.begin(state)
-        invocation = Invocation.on(self._calls, stop_id, ref.thread, state.suspension.thread,
-                                   state.stop.reasons) if self.allow_invoke else None
-        context = FrameContext(ref.location.class_id, partial(self._locals_of, state, frame_id, ref), invocation)
-        made = self._calls.made
-        self._previews.begin(state)
+        context, made = self._context(state, frame_id, ref)
         try:
             with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(self.preview_depth):
                 return await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
-            if self._calls.made != made:
-                self.values.scans.clear()  # app code ran: a table read before may have changed
-                self._previews.clear()
-                await refresh_frames(self.vm, state.frames, ref.thread)
+            await self._after_calls(state, ref, made)
         self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
@@ -252,6 +245,66 @@ class Inspection:
             return await write(self.values, place, value)
         finally:
             state.locals.clear()  # what was read of the stop's frames may hold the old value
+
+    async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str]) -> list[Evaluated]:
+        """Several expressions in one frame (``None``: frame 0 of the stop's thread), in one pass that shares
+        their reads (:mod:`.reading.evaluations`): each its value or its own error (a syntax error is that
+        item's ``INVALID_ARGUMENT``), in order. Each has the deadline :meth:`evaluate` has; one that ran out
+        of time waiting for a method it called is that item's error (the method goes on, as there).
+
+        Raises:
+            InvalidArgument: no expressions, or more than 20; no ``frame_id`` for a stop without a thread.
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
+        """
+        if not 1 <= len(expressions) <= MAX_EXPRESSIONS:
+            raise InvalidArgument(f"expressions takes 1 to {MAX_EXPRESSIONS} expressions, got {len(expressions)}")
+        state = self._stop_for(stop_id)
+        frame_id, ref = self._frame_of(state, frame_id)
+        items: list[tuple[str, Expr | DebuggerError]] = []
+        for text in expressions:
+            try:
+                items.append((text, parse_expression(text)))
+            except InvalidArgument as exc:
+                items.append((text, exc))
+        context, made = self._context(state, frame_id, ref)
+        try:
+            with previewing(self.preview_depth):
+                return await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
+        finally:
+            await self._after_calls(state, ref, made)
+
+    def _context(self, state: StopState, frame_id: str, ref: FrameRef) -> tuple[FrameContext, int]:
+        """The frame an evaluation runs in (its locals read once, however many expressions ask), and the
+        count of methods called so far (:meth:`_after_calls`).
+
+        Raises:
+            EvaluationFailed: a method an earlier evaluation called still runs on the frame's thread.
+        """
+        self._calls.check_free(ref.thread)
+        self.values.scans.begin(state)
+        invocation = Invocation.on(self._calls, state.stop.stop_id, ref.thread, state.suspension.thread,
+                                   state.stop.reasons) if self.allow_invoke else None
+        read_locals = Once(partial(self._locals_of, state, frame_id, ref))
+        self._previews.begin(state)
+        return FrameContext(ref.location.class_id, read_locals, invocation), self._calls.made
+
+    async def _after_calls(self, state: StopState, ref: FrameRef, made: int) -> None:
+        if self._calls.made != made:
+            self.values.scans.clear()  # app code ran: a table read before may have changed
+            self._previews.clear()
+            await refresh_frames(self.vm, state.frames, ref.thread)
+
+    def _frame_of(self, state: StopState, frame_id: str | None) -> tuple[str, FrameRef]:
+        """A frame of the current stop by its ID; ``None`` is frame 0 of the stop's thread."""
+        if frame_id is None:
+            frame_id = state.stop.frame_id
+            if frame_id is None:
+                raise InvalidArgument("this stop has no frame of its own (a pause, or a thread with no frames): give "
+                                      "frameId, from get_debugger_threads or get_debugger_stack")
+        ref = state.frames.get(frame_id)
+        if ref is None:
+            self._stops.raise_for_handle(state, frame_id, "frame")
+        return frame_id, ref
 
     async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
         """Every thread (at most 1000): name, status, suspended, group; with the current ``stop_id`` also

@@ -189,6 +189,17 @@ SuspendMode = Literal["all", "thread"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Capture:
+    """What a stop reads as it is made, as given (:mod:`.requests.capture` checks it): ``stack`` frames listed
+    (0–20), frame 0's ``locals``, ``expressions`` evaluated in frame 0 (at most 10, read-only: no method is
+    ever called at a stop being made)."""
+
+    stack: int = 1
+    locals: bool = False
+    expressions: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class HitOptions:
     """What a line breakpoint does when hit, as given (``None`` where not given); ``max_hits`` is filled in for a
     logpoint. A record (here, with the others) so that it does not pull in the parser; :mod:`.requests.hits`
@@ -200,6 +211,8 @@ class HitOptions:
     log_message: str | None = None
     max_hits: int | None = None
     suspend: SuspendMode = "all"
+    #: What its stops read as they are made (:mod:`.requests.capture`); a logpoint never stops, so takes none.
+    capture: Capture | None = None
 
     @property
     def holds_thread_only(self) -> bool:
@@ -252,6 +265,7 @@ class ExceptionBreakpoint:
     caught: bool
     uncaught: bool
     status: BreakpointStatus
+    capture: Capture | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     @property
     def kind(self) -> Literal["exception"]:
@@ -410,10 +424,41 @@ class Stop:
     watch: FieldChange | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: The value the method returned (a method-exit breakpoint's stop, a step out where the VM tells it).
     return_value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: Frame 0 of the stop's thread, for locals and expressions without listing the stack first (``None``: a
+    #: pause, or a thread with no frames yet).
+    frame_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    #: What the stop's requests asked to read as it was made (:mod:`.requests.capture`).
+    capture: Captured | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reason", self.reasons[0])  # frozen: this is the record's own construction
         bound_names(self, "thread_name", "condition_error")
+
+
+#: An error as a value (an expression's, a capture's part): its stable code (DESIGN.md §5) and message, as a
+#: breakpoint's reason has them.
+ErrorInfo = Reason
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Evaluated:
+    """One expression of several: its ``value`` as a local shows it, or the ``error`` that stopped it."""
+
+    expression: str
+    #: A :class:`~.reading.values.Summary` (typed loosely: that floor builds on this one).
+    value: Any = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    error: ErrorInfo | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Captured:
+    """What a stop read as it was made: its top ``frames`` (``stack`` of them), frame 0's ``locals`` (only
+    when asked) and each expression's outcome in the order given; ``error`` when a part could not be read."""
+
+    frames: tuple[Frame, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    locals: Locals | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    expressions: tuple[Evaluated, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    error: ErrorInfo | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 
 @dataclasses.dataclass(frozen=True)

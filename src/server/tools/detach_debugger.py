@@ -11,8 +11,7 @@ from ..results import optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "End a session: clear breakpoints, release suspensions, disconnect; the app runs on. Call again to retry a "
-    "failed cleanup.")
+    "End a session: clear requests, release suspensions, disconnect. Call again to retry cleanup.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -2,27 +2,55 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+import dataclasses
+from typing import Annotated
 
-from jdwp.debugger import Summary
+from pydantic import Field, WithJsonSchema, model_validator
+
+from jdwp.debugger import Evaluated, Summary
 
 from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Evaluate a read-only Java expression in a frame: locals, fields, statics, a[i], list[i], map[key], .size, "
-    "operators, instanceof. Calls need --allow-invoke.")
+    "Evaluate read-only Java expressions in a frame (default frame 0): locals, fields, statics, a[i], map[key], "
+    ".size, operators. expressions (≤20) answers results in order.")
+
+
+#: A text input as the model sees it (what it was when it was required): its bounds, and no null.
+_STRING = {"type": "string", "minLength": 1, "maxLength": 512}
 
 
 class EvaluateInput(SessionInput):
+    """Exactly one of ``expression`` or ``expressions``."""
+
     stopId: Text
-    frameId: Text
-    expression: Text = Field(description="e.g. order.items[0].price * 2")
+    frameId: Annotated[Text | None, WithJsonSchema(_STRING)] = None
+    expression: Annotated[Text | None, WithJsonSchema(_STRING)] = Field(
+        default=None, description="e.g. order.items[0].price * 2")
+    expressions: Annotated[tuple[Text, ...] | None, Field(min_length=1, max_length=20),
+                           WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})] = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> EvaluateInput:
+        if (self.expression is None) == (self.expressions is None):
+            raise ValueError("give exactly one of expression (one value) or expressions (a list of up to 20)")
+        return self
 
 
-async def evaluate(call: Call) -> Summary:
+@dataclasses.dataclass(frozen=True, slots=True)
+class Evaluations:
+    """The answer to ``expressions``: each one's value or error, in the order given."""
+
+    results: tuple[Evaluated, ...]
+
+
+async def evaluate(call: Call) -> Summary | Evaluations:
     inp: EvaluateInput = call.input
     _, engine = call.attached(inp.stopId)
+    if inp.expressions is not None:
+        return Evaluations(tuple(await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions)))
+    assert inp.expression is not None  # one of the two, by the model
     return await engine.evaluate(inp.stopId, inp.frameId, inp.expression)
 
 

@@ -8,7 +8,7 @@ from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Local variables of a frame: name, type, kind, value, object_id; this apart; availability says why none.")
+    "A frame's local variables (this apart); availability says why none.")
 
 
 class LocalsInput(SessionInput):

@@ -12,8 +12,8 @@ from ..models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "An object's fields, an array's elements, a string's text; lists, sets, maps and boxes as contents (view auto)."
-    " A continuation shows its spilled variables. Paged: offset, limit, next_offset.")
+    "An object's fields, an array's elements, a string's text; containers as contents (view auto), a "
+    "continuation's spilled variables. Paged.")
 
 
 class ObjectInput(SessionInput):

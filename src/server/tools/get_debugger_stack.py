@@ -12,8 +12,7 @@ from ..models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Frames of a stopped thread, top first: frame_id, class_name, method, source, line. Paged: offset, limit, "
-    "next_offset. Coroutine code adds async_frames.")
+    "Frames of a stopped thread, top first, paged; coroutine code adds async_frames.")
 
 
 class StackInput(SessionInput):

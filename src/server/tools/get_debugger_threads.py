@@ -12,12 +12,11 @@ from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "List threads. With the current stopId also thread_id, top frames (stackDepth), monitors and deadlocks: why the"
-    " app is frozen.")
+    "List threads; with the current stopId also their ids, top frames, monitors and deadlocks.")
 
 
 class ThreadsInput(SessionInput):
-    stopId: Text | None = Field(default=None, description="Adds ids, frames, monitors, deadlocks.")
+    stopId: Text | None = None
     stackDepth: Annotated[StrictInt, Field(ge=0, le=50)] = Field(default=0, description="Frames per thread.")
 
     @model_validator(mode="after")

@@ -14,8 +14,7 @@ from ..results import OMIT_NONE
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Suspend the whole app as a stop of reason pause; answers its threads (status, top frame, monitors) and "
-    "deadlocks.")
+    "Suspend the whole app (a stop, reason pause); answers its threads, monitors and deadlocks.")
 
 
 class PauseInput(SessionInput):

@@ -1,25 +1,93 @@
-"""``resume_debugger``: resume the app."""
+"""``resume_debugger``: resume the app; optionally run to a line, and wait for the next stop."""
 
 from __future__ import annotations
 
-from ..models import SessionInput, Text
-from ..results import Acknowledged
+import dataclasses
+from typing import Annotated
+
+import trio
+from pydantic import StrictBool, WithJsonSchema, model_validator
+
+from jdwp.debugger import RunTo, Stop
+
+from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, capture_of
+from ..results import Acknowledged, optional
+from ..ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Resume from the current stop (stopId), releasing exactly its suspension.")
+    "Resume from the current stop. runTo: a one-shot breakpoint; wait: true answers the next stop "
+    "(result.stop) or timed_out.")
+
+#: The share of timeoutMs a wait may take: the rest is for the resume and the answer, so the call never
+#: reaches its deadline (which would leave the resume's outcome unknown and detach the session).
+WAIT_SHARE = 0.9
+
+
+class RunToInput(Input):
+    """Exactly one of ``className`` or ``file``, and ``line``."""
+
+    className: Text | None = None
+    file: Text | None = None
+    line: PositiveInt
+
+    @model_validator(mode="after")
+    def _one_place(self) -> RunToInput:
+        if (self.className is None) == (self.file is None):
+            raise ValueError("runTo takes exactly one of className (com.example.Foo) or file (Foo.kt), and line")
+        if self.file is not None and ("\x00" in self.file or ".." in self.file.replace("\\", "/").split("/")):
+            raise ValueError("file must not contain a NUL character or a '..' directory")
+        return self
 
 
 class ResumeInput(SessionInput):
     stopId: Text
+    runTo: Annotated[RunToInput | None, WithJsonSchema(
+        {"type": "object", "description": "{className | file, line}"})] = None
+    capture: CaptureField = None
+    wait: StrictBool = False
 
 
-async def resume(call: Call) -> Acknowledged:
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunToAnswer:
+    breakpoint_id: str
+    status: str  # verified, or pending until a class of it loads
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Resumed:
+    """What resume_debugger answers with ``runTo`` or ``wait``: the one-shot breakpoint, and the next stop."""
+
+    acknowledged: bool = True
+    run_to: RunToAnswer | None = optional()
+    stop: Stop | None = optional()
+    #: An Android app's stop that is not spared ANRs says how long it may stay paused (as its event does).
+    warning: str | None = optional()
+    timed_out: bool | None = optional()
+
+
+async def resume(call: Call) -> Acknowledged | Resumed:
     inp: ResumeInput = call.input
+    started = trio.current_time()
     session, engine = call.attached(inp.stopId)
+    run_to = inp.runTo
+    after = session.ring.newest  # the next stop's event comes after this
     async with session.lock:
-        await engine.resume(inp.stopId)
-    return Acknowledged()
+        one_shot = await engine.resume(
+            inp.stopId, run_to=RunTo(run_to.line, run_to.className, run_to.file) if run_to is not None else None,
+            capture=capture_of(inp.capture))
+    if run_to is None and not inp.wait:
+        return Acknowledged()  # as ever
+    shown = RunToAnswer(one_shot.breakpoint_id, one_shot.status) if one_shot is not None else None
+    if not inp.wait:
+        return Resumed(run_to=shown)
+    with trio.move_on_at(started + inp.timeoutMs / 1000 * WAIT_SHARE):
+        await wait_for_kind(session.ring, after, ENDS, CAPACITY)
+    session.touch()
+    event = next((e for e in session.ring.read(after, CAPACITY).events if e.kind in ENDS), None)
+    if event is None or event.stop is None:  # none within the time, or the session ended (the envelope says)
+        return Resumed(run_to=shown, timed_out=event is None)
+    return Resumed(run_to=shown, stop=event.stop, warning=event.warning)
 
 
 TOOL = Tool("resume_debugger", "Resume the app", DESCRIPTION,

@@ -10,14 +10,13 @@ from pydantic import Field, StrictInt, model_validator
 from jdwp.debugger import MethodBreakpoint
 
 from ..art_costs import ART_EVENT_COST
-from ..models import PositiveInt, SessionInput, Text
+from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
 from ..results import AndroidTarget, BreakpointAnswer, MethodBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Break at a line of className (nested and lambda classes too) or file. status: verified, pending (binds when "
-    "its class loads) or rejected (never moved). Or method (+signature) with on: entry|exit; exit stops carry "
-    "return_value.")
+    "Break at a line of className (nested classes too) or file, or a method's entry/exit (return_value). "
+    "status: verified, pending (binds on load) or rejected.")
 
 
 class SetBreakpointInput(SessionInput):
@@ -26,18 +25,18 @@ class SetBreakpointInput(SessionInput):
     className: Text | None = None
     file: Text | None = Field(default=None, description="Source file name or path.")
     line: PositiveInt | None = None
-    method: Text | None = Field(default=None, description="Instead of line; all overloads.")
-    signature: Text | None = Field(default=None, description="JNI signature, e.g. (J)J.")
+    method: Text | None = Field(default=None, description="instead of line")
+    signature: Text | None = Field(default=None, description="JNI, e.g. (J)J")
     on: Literal["entry", "exit"] | None = None
     condition: Text | None = Field(default=None, description="Stop only if true.")
     hitCount: PositiveInt | None = Field(default=None, description="Stop from hit n on.")
     action: Literal["stop", "log"] = Field(default="stop", description="log: a logpoint, never stops.")
     logMessage: Text | None = Field(default=None, description="{expr} parts evaluated.")
-    maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = Field(
-        default=None, description="Logpoint hits (100).")
-    suspend: Literal["all", "thread"] = Field(default="all", description="thread: only the hitting thread.")
+    maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = None
+    suspend: Literal["all", "thread"] = "all"
     lambda_: Literal["all", "line"] | Annotated[StrictInt, Field(ge=0, le=1000)] = Field(
-        default="all", alias="lambda", description="all, line (no lambdas) or the n-th lambda.")
+        default="all", alias="lambda", description="all, line or the n-th lambda")
+    capture: CaptureField = None
 
     @model_validator(mode="after")
     def _one_place(self) -> SetBreakpointInput:
@@ -56,6 +55,8 @@ class SetBreakpointInput(SessionInput):
                 raise ValueError("file must not contain a '..' directory")
         if self.action == "stop" and (self.logMessage is not None or self.maxHits is not None):
             raise ValueError('logMessage and maxHits are for action "log" (a logpoint)')
+        if self.action == "log" and self.capture is not None:
+            raise ValueError('capture is for breakpoints that stop; a logpoint (action "log") never stops')
         if self.action == "log" and self.suspend == "thread":
             raise ValueError('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
         return self
@@ -68,7 +69,8 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer | MethodBreakpointAnswe
         made = await engine.set_breakpoint(
             inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
             action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
-            lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on)
+            lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on,
+            capture=capture_of(inp.capture))
     if isinstance(made, MethodBreakpoint):
         answer = MethodBreakpointAnswer.of(made)
         if made.on == "exit" and isinstance(session.target, AndroidTarget):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pydantic import StrictBool, model_validator
 
-from ..models import SessionInput, Text
+from ..models import CaptureField, SessionInput, Text, capture_of
 from ..results import ExceptionBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Stop where an exceptionClass (or subclass; omitted: any) is thrown, uncaught (default) and/or caught; the stop"
-    " carries the exception. A coroutine crash counts as uncaught.")
+    "Stop where an exceptionClass (or subclass; omitted: any) is thrown, uncaught (default; a coroutine crash "
+    "too) and/or caught.")
 
 
 class ExceptionBreakpointInput(SessionInput):
@@ -19,6 +19,7 @@ class ExceptionBreakpointInput(SessionInput):
     exceptionClass: Text | None = None
     caught: StrictBool = False
     uncaught: StrictBool = True
+    capture: CaptureField = None
 
     @model_validator(mode="after")
     def _stops_somewhere(self) -> ExceptionBreakpointInput:
@@ -33,7 +34,8 @@ async def set_exception_breakpoint(call: Call) -> ExceptionBreakpointAnswer:
     session, engine = call.attached()
     async with session.lock:
         return ExceptionBreakpointAnswer.of(
-            await engine.set_exception_breakpoint(inp.exceptionClass, inp.caught, inp.uncaught))
+            await engine.set_exception_breakpoint(inp.exceptionClass, inp.caught, inp.uncaught,
+                                                  capture_of(inp.capture)))
 
 
 TOOL = Tool("set_debugger_exception_breakpoint", "Stop on exceptions", DESCRIPTION,

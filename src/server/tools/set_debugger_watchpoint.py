@@ -13,9 +13,8 @@ from ..results import AndroidTarget, WatchpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Stop or log where a field of className is written (default), read or either, by any thread. The stop "
-    "has watch {field, old_value, new_value}, names usable in condition and logMessage. Options as "
-    "set_debugger_breakpoint.")
+    "Stop or log where a field is written (default), read or either; the stop has watch {field, old_value, "
+    "new_value}, names usable in condition. Options as set_debugger_breakpoint.")
 
 
 class WatchpointInput(SessionInput):

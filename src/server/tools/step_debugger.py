@@ -7,13 +7,13 @@ from typing import Literal
 from pydantic import Field, StrictBool
 
 from ..art_costs import art_step_warnings
-from ..models import SessionInput, Text
+from ..models import CaptureField, SessionInput, Text, capture_of
 from ..results import Acknowledged, AndroidTarget
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step a stopped thread one line (into, over, out); its stop comes via wait_for_debugger_event. Step filters "
-    "skip library code and follow coroutines across suspensions.")
+    "Step a stopped thread one line (into, over, out); the stop comes as an event. Filters skip library code "
+    "and follow coroutines.")
 
 
 class StepInput(SessionInput):
@@ -21,13 +21,15 @@ class StepInput(SessionInput):
     threadId: Text
     kind: Literal["into", "over", "out"]
     stepFilters: StrictBool = Field(default=True, description="Skip library and synthetic code.")
+    capture: CaptureField = None
 
 
 async def step(call: Call) -> Acknowledged:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
     async with session.lock:
-        made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters)
+        made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters,
+                                 capture=capture_of(inp.capture))
     note = "the stop this step leads to arrives via wait_for_debugger_event"
     if made != inp.kind:
         note = (f"the thread's top frame is native (no line to step {inp.kind}; that step would never finish): "

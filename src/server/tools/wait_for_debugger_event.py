@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import trio
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictInt, WithJsonSchema
 
+from ..debug_session import DebugSession
 from ..models import MAX_SAFE_INT, Input, Text, Timeout
 from ..results import EventsPage
+from ..ring import ENDS, MAX_READ, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Wait up to timeoutMs (default 1000) for events after afterSequence (stopped, logpoint, breakpoint_*, "
-    "terminated); pass next_cursor next time.")
+    "Wait up to timeoutMs (default 1000) for events after afterSequence; pass next_cursor next time. until: "
+    "stopped returns at the first stop.")
 
 
 class WaitInput(Input):
@@ -21,6 +23,7 @@ class WaitInput(Input):
     afterSequence: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = Field(
         default=0, description="The last next_cursor.")
     timeoutMs: Timeout = 1000
+    until: Annotated[Literal["stopped"] | None, WithJsonSchema({"enum": ["stopped"]})] = None
 
 
 async def wait_for_event(call: Call) -> EventsPage:
@@ -28,6 +31,8 @@ async def wait_for_event(call: Call) -> EventsPage:
     session = call.find_session()
     ring = session.ring
     first = ring.read(inp.afterSequence)  # rejects a future cursor before waiting
+    if inp.until == "stopped":
+        return await _until_stopped(session, inp)
     timed_out = False
     if not first.events and not first.overflow:
         with trio.move_on_after(inp.timeoutMs / 1000) as scope:
@@ -40,3 +45,18 @@ async def wait_for_event(call: Call) -> EventsPage:
 
 TOOL = Tool("wait_for_debugger_event", "Wait for debugger events", DESCRIPTION,
             WaitInput, wait_for_event, EventsPage, read_only=True, idempotent=True, waits=True, order=70)
+
+
+async def _until_stopped(session: DebugSession, inp: WaitInput) -> EventsPage:
+    """The events after the cursor up to and including the first stop (or the session's end), once one is in
+    the ring or the time is up; a page that fills (100 events) or overflows is answered as it is. ``timed_out``:
+    the time ran out before a stop (or the end) came."""
+    ring = session.ring
+    with trio.move_on_after(inp.timeoutMs / 1000):
+        await wait_for_kind(ring, inp.afterSequence, ENDS)
+    page = ring.read(inp.afterSequence)
+    end = next((i for i, e in enumerate(page.events) if e.kind in ENDS), None)
+    events = page.events if end is None else page.events[: end + 1]
+    session.touch()
+    ran_out = end is None and not page.overflow and len(events) < MAX_READ
+    return EventsPage(events, events[-1].sequence if events else page.next_cursor, page.overflow, ran_out)

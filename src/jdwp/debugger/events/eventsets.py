@@ -30,18 +30,19 @@ from ...protocol.commands.events import (
     VMStartEvent,
 )
 from ...protocol.constants import SuspendPolicy
-from ...protocol.errors import CommandError
 from ...protocol.types import Location, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
 from ..classes.symbols import Symbols
-from ..model import FieldChange, Local, StepKind, Stop, StopReason
+from ..model import FieldChange, Local, Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
 from ..reading.values import Summary, Values
 from ..requests.breakpoints import Breakpoints
+from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
 from ..requests.watchpoints import WatchedField
+from .capture import CaptureReader, Top, first_frames, frame0, guessed_locals, locals_reader, wants_locals
 from .crashes import Crashes, Thrown
 from .field_changes import FieldEvent, read_change
 from .holds import LAUNCH_NOTE
@@ -100,9 +101,12 @@ class EventSets:
     stops: Stops
     launch: bool  # a VM_START of a launched app is its launch stop (holds.py)
     crashes: Crashes = dataclasses.field(init=False)
+    #: A capture for the next stop made, whatever makes it (a resume's ``capture``); spent on that stop.
+    next_capture: CapturePlan | None = None
 
     def __post_init__(self) -> None:
         self.crashes = Crashes(self.symbols, self.values, self.layouts, self.breakpoints.exceptions)
+        self.reader = CaptureReader(self.vm, self.symbols, self.values, self.layouts)
 
     def classify(self, event_set: Composite) -> Found:
         """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
@@ -211,6 +215,16 @@ class EventSets:
                 await hold_vm(self.vm, found.suspension.thread)
                 found.suspension = Suspension(SuspendPolicy.ALL, found.suspension.thread)
 
+    def capture_of(self, found: Found, own: StepInFlight | None) -> CapturePlan | None:
+        """The capture of the stop ``found`` makes: its breakpoints', its step's (completed, or cut short by a
+        breakpoint of its thread: the stop it leads to either way), and the one the next stop was given
+        (:attr:`next_capture`, a resume's), merged (:func:`.capture.merge`)."""
+        plans = [self.breakpoints.capture_of(breakpoint_id) for breakpoint_id in found.breakpoint_ids]
+        plans.append(found.step.capture if found.step is not None else None)
+        plans.append(own.capture if own is not None and own is not found.step else None)
+        plans.append(self.next_capture)
+        return merge(plans)
+
     async def stop_of(self, found: Found) -> StopState | None:
         """The stop an event set makes, or ``None`` when a filtered step stepped on past a synthetic method."""
         thread = found.suspension.thread
@@ -220,6 +234,7 @@ class EventSets:
                 return None
         self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here
         own = self.steps.of_thread(thread)
+        plan = self.capture_of(found, own)
         ended: StepKind | None = None
         if own is not None:  # its thread stops: the step ends, completed or cut short by a breakpoint
             await self.steps.end(own)
@@ -239,17 +254,22 @@ class EventSets:
             self.values.strings.reading_layout,
             # The thread's depth, so that its first stack page asks exactly its frames (one round trip, and
             # never "all from the top" on a 10,000-frame recursion): a suspended thread's stack does not change.
-            partial(self._frame_count, thread)]
+            # Frame 0 comes with it (the stop's frame_id), and the frames a capture lists.
+            partial(first_frames, self.vm, thread, max(1, plan.capture.stack) if plan is not None else 1)]
+        guess = self.judge.frame_guesses.guess(thread) if wants_locals(plan) and location is not None else None
+        thunks.append(partial(guessed_locals, self.vm, self.symbols, self.values, thread, location, guess)
+                      if guess is not None and location is not None else _nothing)
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
         returned = found.return_value
         step = found.step
         if step is not None and step.returned_value is not None and step is own:
             returned, _ = await read_return(self.values, step.returned_value, step.returns)
-        name, positions, _, _, _, depth, *thrown = await gather(thunks)
+        name, positions, _, _, _, top, read_ahead, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
             if await self.steps.step_past_synthetic(found.step, location):
                 return None
+        self.next_capture = None  # this is the next stop: a resume's capture is spent on it
         stop_id = self.stops.new_id()
         thread_handle = f"{stop_id}.t{thread:x}"
         position = positions[0] if positions else None
@@ -259,14 +279,40 @@ class EventSets:
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,
                     exception=thrown[0] if thrown else None, watch=found.change,
                     return_value=returned)
-        return StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
-                         frame_counts={thread: depth} if depth is not None else {}, location=location)
+        state = StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
+                          frame_counts={thread: top.count} if top.count is not None else {}, location=location)
+        await self._with_top(state, thread, top, plan, read_ahead)
+        return state
 
-    async def _frame_count(self, thread: ThreadId) -> int | None:
-        """``ThreadReference.FrameCount`` (11,7) of the stopped thread; ``None`` when the VM will not say."""
-        if not thread:
-            return None
-        try:
-            return await self.vm.thread_reference.frame_count(thread)
-        except CommandError:
-            return None
+    async def add_capture(self, state: StopState, plan: CapturePlan) -> None:
+        """Read a capture for a stop made before it was asked for (a queued stop a resume makes current); one
+        that has a capture of its own (its breakpoint's) keeps that."""
+        thread = state.suspension.thread
+        if state.stop.thread_id is None or state.stop.capture is not None:
+            return
+        await self._with_top(state, thread, await first_frames(self.vm, thread, max(1, plan.capture.stack)), plan)
+
+    async def _with_top(self, state: StopState, thread: ThreadId, top: Top, plan: CapturePlan | None,
+                        read_ahead: Locals | None = None) -> None:
+        """Give a stop its frame 0 (``frame_id``) and, with ``plan``, its capture (:mod:`.capture`);
+        ``read_ahead``: frame 0's locals read with a guess of its ID, which ``ThreadReference.Frames`` confirmed."""
+        ref = frame0(thread, top)
+        if ref is None or state.stop.thread_id is None:
+            return
+        self.judge.frame_guesses.saw(thread, ref.frame)  # the next stop of this thread guesses from it
+        frame_id = f"{state.stop.thread_id}.f0"
+        state.frames.setdefault(frame_id, ref)
+        captured = None
+        if plan is not None:
+            locals_of = locals_reader(self.vm, self.symbols, self.values, ref)
+            if read_ahead is not None:
+                locals_of.known(read_ahead)
+            captured, handles = await self.reader.read(plan, thread, top, state.stop.thread_id, state, locals_of)
+            state.frames.update(handles)
+            if captured.locals is not None:
+                state.locals[frame_id] = captured.locals
+        state.stop = dataclasses.replace(state.stop, frame_id=frame_id, capture=captured)
+
+
+async def _nothing() -> None:
+    return None

@@ -1,5 +1,5 @@
-"""Guessing the ID frame 0 of a thread will have at its next hit, so a judged hit reads its locals in the same
-round trip as its frames.
+"""Guessing the ID frame 0 of a thread will have at its next hit, so a judged hit (or a stop's capture) reads its
+locals in the same round trip as its frames.
 
 Layer: ``jdwp.debugger``; pure (no I/O).
 
@@ -39,7 +39,13 @@ class FrameGuesses:
         return None if step is None else last + step
 
     def saw(self, thread: int, frame_id: int) -> None:
-        """Frame 0 of ``thread`` has ID ``frame_id`` at this hit (the answer of ``ThreadReference.Frames``)."""
+        """Frame 0 of ``thread`` has ID ``frame_id`` at this hit (the answer of ``ThreadReference.Frames``).
+
+        The ID seen last, told again, is the same hit told twice (a judged hit that then stops, and its stop):
+        it changes nothing, so that the step stays the one between two hits.
+        """
+        if self._seen.get(thread, (None,))[0] == frame_id:
+            return
         seen = self._seen.pop(thread, None)
         self._seen[thread] = (frame_id, None if seen is None else frame_id - seen[0])
         if len(self._seen) > self._kept:

@@ -86,11 +86,19 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
     if known_count is None:
         # The count and the page's frames go out together (DESIGN.md §8.1: never "all from offset", which is
         # a 10,000-frame reply on a deep recursion).
-        total_frames, tail = await _count_and_frames(vm, thread, offset, min(limit, MAX_FRAMES_PER_STOP - offset))
+        total_frames, tail = await count_and_frames(vm, thread, offset, min(limit, MAX_FRAMES_PER_STOP - offset))
     else:
         total_frames = known_count
         wanted = min(limit, min(known_count, MAX_FRAMES_PER_STOP) - offset)
         tail = await vm.thread_reference.frames(thread, offset, wanted) if wanted > 0 else []
+    return await describe_page(symbols, thread, tail, offset, limit, total_frames, frame_handle)
+
+
+async def describe_page(symbols: Symbols, thread: ThreadId, tail: list[Any], offset: int, limit: int,
+                        total_frames: int, frame_handle: str) -> tuple[StackPage, dict[str, FrameRef], int]:
+    """The page :func:`stack_page` makes of frames already read (``ThreadReference.Frames`` from ``offset``),
+    when the thread has ``total_frames``: what a stop being made does with the frames it asked with its first
+    questions (:mod:`..events.capture`)."""
     total = min(total_frames, MAX_FRAMES_PER_STOP)
     raw = tail[: max(0, min(limit, total - offset))]
     positions = await symbols.describe([f.location for f in raw])
@@ -143,7 +151,7 @@ async def _read_variables(symbols: Symbols, location: Location) -> None:
         log.debug("variable table for inline frames not read: %s", exc)
 
 
-async def _count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int, limit: int) -> tuple[int, list[Any]]:
+async def count_and_frames(vm: JdwpClient, thread: ThreadId, offset: int, limit: int) -> tuple[int, list[Any]]:
     """``FrameCount`` (11,7) and at most ``limit`` frames from ``offset`` (``Frames`` 11,6), in one write. A
     stack that ends within the page answers the frames ``INVALID_LENGTH``; the count, which came with it,
     says how many there are, and they are asked again (one more round trip, for a short stack only)."""

@@ -72,6 +72,7 @@ from ..model import (
     Watchpoint,
 )
 from ..names import binary_name_of
+from .capture import CapturePlan
 from .exceptions import ExceptionBreakpoints
 from .hits import KEEP, HitCounts, HitPlan, Keep, plan_of, updated_options
 from .line_choice import LineChoice
@@ -186,6 +187,14 @@ class Breakpoints(OwnedRequests):
 
     def is_prepare_request(self, request_id: int) -> bool:
         return self._prepares.is_ours(request_id)
+
+    def capture_of(self, breakpoint_id: str) -> CapturePlan | None:
+        """What a stop of this breakpoint reads as it is made (:mod:`.capture`), of any kind of breakpoint
+        held: each kind keeps its capture in its options record."""
+        entry = self._entries.get(breakpoint_id)
+        if entry is not None:
+            return entry.plan.capture if entry.plan is not None else None
+        return self.exceptions.capture_of(breakpoint_id)
 
     def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
         """The plan and counts of a held breakpoint that has options (``None`` for a plain one)."""

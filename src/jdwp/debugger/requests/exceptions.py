@@ -49,6 +49,7 @@ from ..model import ExceptionBreakpoint, SourcePosition, ThrownException
 from ..names import binary_name_of, is_binary_name, signature_of
 from ..reading.objects import ClassInfo, Layouts
 from ..reading.values import Values
+from .capture import Capture, CapturePlan, plan_capture
 from .owned import OwnedRequests, Owner
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
@@ -67,10 +68,11 @@ class ExceptionRequest:
     exception_class: str | None
     caught: bool
     uncaught: bool
+    capture: CapturePlan | None = None
 
 
 def exception_request(exception_class: str | None = None, caught: bool = False,
-                      uncaught: bool = True) -> ExceptionRequest:
+                      uncaught: bool = True, capture: Capture | None = None) -> ExceptionRequest:
     """Check an exception breakpoint's inputs.
 
     Raises:
@@ -84,7 +86,7 @@ def exception_request(exception_class: str | None = None, caught: bool = False,
     if not caught and not uncaught:
         raise InvalidArgument("caught and uncaught are both false: such a breakpoint never stops; set caught: true, "
                               "uncaught: true, or both")
-    return ExceptionRequest(exception_class, caught, uncaught)
+    return ExceptionRequest(exception_class, caught, uncaught, plan_capture(capture) if capture is not None else None)
 
 
 @dataclasses.dataclass
@@ -106,7 +108,8 @@ class _Entry:
         r = self.request
         return ExceptionBreakpoint(self.breakpoint_id, r.exception_class, r.caught, r.uncaught,
                                    "disabled" if not self.enabled else
-                                   "verified" if self.status == "verified" else "pending")
+                                   "verified" if self.status == "verified" else "pending",
+                                   r.capture.capture if r.capture is not None else None)
 
 
 class ExceptionBreakpoints(OwnedRequests):
@@ -140,6 +143,10 @@ class ExceptionBreakpoints(OwnedRequests):
     def request_of(self, breakpoint_id: str) -> ExceptionRequest | None:
         entry = self._entries.get(breakpoint_id)
         return entry.request if entry is not None else None
+
+    def capture_of(self, breakpoint_id: str) -> CapturePlan | None:
+        entry = self._entries.get(breakpoint_id)
+        return entry.request.capture if entry is not None else None
 
     async def add(self, request: ExceptionRequest) -> ExceptionBreakpoint:
         """Set an exception breakpoint: ``verified`` once bound (at once for every throwable), else ``pending``.

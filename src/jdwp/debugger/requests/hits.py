@@ -27,6 +27,7 @@ from ..reading.expressions import (
     frame_names,
     parse_expression,
 )
+from .capture import CapturePlan, plan_capture
 
 DEFAULT_MAX_HITS = 100
 MAX_MAX_HITS = 10_000  # DESIGN.md §7.6
@@ -43,6 +44,7 @@ class HitPlan:
     #: The names the condition and the message's parts look up in the frame; ``None`` when one of them needs
     #: the frame's ``this`` (:func:`.expressions.frame_names`). A hit skips ``this`` when all are locals.
     frame_names: frozenset[str] | None = None
+    capture: CapturePlan | None = None
 
 
 @dataclasses.dataclass(slots=True)
@@ -111,7 +113,12 @@ def plan_hits(options: HitOptions) -> HitPlan:
             raise InvalidArgument(f"maxHits must be an integer from 1 to {MAX_MAX_HITS}, got {max_hits!r}")
         if options.suspend == "thread":
             raise InvalidArgument('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
+        if options.capture is not None:
+            raise InvalidArgument('capture is for breakpoints that stop; a logpoint (action "log") never stops')
         options = dataclasses.replace(options, max_hits=max_hits)
+    capture = plan_capture(options.capture) if options.capture is not None else None
+    if capture is not None:
+        options = dataclasses.replace(options, capture=capture.capture)
     condition = None
     if options.condition is not None:
         try:
@@ -120,7 +127,7 @@ def plan_hits(options: HitOptions) -> HitPlan:
             raise ExpressionSyntaxError(f"in the condition: {exc.reason}", exc.column) from None
         _refuse_calls(condition, "the condition", 0)
     template = parse_template(options.log_message) if options.log_message is not None else None
-    return HitPlan(options, condition, template, _frame_names(condition, template))
+    return HitPlan(options, condition, template, _frame_names(condition, template), capture)
 
 
 def _frame_names(condition: Expr | None, template: tuple[str | Expr, ...] | None) -> frozenset[str] | None:

@@ -80,6 +80,7 @@ from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
 from ..reading.objects import Layouts
 from ..reading.values import Values
+from .capture import CapturePlan
 from .prepares import ClearRequest
 from .resumes import CONTINUATION_LOCAL, INVOKE_SUSPEND, Continuations, Resume, prologue_line
 
@@ -127,6 +128,7 @@ class StepInFlight:
     leaving: tuple[int, int] | None = None  # (class, method) of frame 0 when the step out began
     returns: str = "V"  # the method's JNI return type
     returned_value: Value | None = None
+    capture: CapturePlan | None = None  # what the stop it ends in reads (:mod:`.capture`)
 
 
 class Steps:
@@ -177,9 +179,10 @@ class Steps:
         return "out" if native else kind
 
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
-                    depth: StepDepth | None = None, exclude: str | None = None) -> StepInFlight:
+                    depth: StepDepth | None = None, exclude: str | None = None,
+                    capture: CapturePlan | None = None) -> StepInFlight:
         """Arm a step on a suspended thread (replacing a step it had). ``depth`` overrides ``kind``'s;
-        ``exclude`` names one more class it must not stop in.
+        ``exclude`` names one more class it must not stop in; ``capture``: what the stop it ends in reads.
 
         Raises:
             JdwpError: the VM refused or did not answer; no step is recorded for the thread.
@@ -193,7 +196,7 @@ class Steps:
         if exclude is not None:
             modifiers.append(ClassExclude(exclude))
         modifiers.append(Count(1))
-        made = StepInFlight(0, thread, thread_name, kind, filters, resteps)
+        made = StepInFlight(0, thread, thread_name, kind, filters, resteps, capture=capture)
         if kind == "out" and depth is None:
             await self._watch_return(made)
         try:
@@ -261,7 +264,7 @@ class Steps:
         lines = table is not None and bool(table.lines)
         depth, exclude = (StepDepth.OVER, None) if lines else (StepDepth.INTO, await self._class_name(location))
         name = step.thread_name if thread == step.thread else await self._vm.thread_reference.name(thread)
-        resumed = await self.start(thread, name, step.kind, True, step.resteps + 1, depth, exclude)
+        resumed = await self.start(thread, name, step.kind, True, step.resteps + 1, depth, exclude, step.capture)
         resumed.settling = True
         origin = step.origin
         if origin is not None and step.kind != "out":
@@ -348,7 +351,8 @@ class Steps:
         if step.resteps >= MAX_RESTEPS:
             return False
         resume, step.resume = step.resume, None  # moves to the new step, not cleared with the old one
-        again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, exclude)
+        again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, exclude,
+                                 step.capture)
         again.settling, again.skip, again.origin, again.resume = step.settling, step.skip, step.origin, resume
         again.returned = step.returned
         return True
@@ -463,7 +467,7 @@ class Steps:
         if method is None or not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC) or _is_lambda(method.name):
             return False
         depth = StepDepth.INTO if step.kind == "into" else StepDepth.OUT
-        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth)
+        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, capture=step.capture)
         return True
 
 

@@ -278,11 +278,14 @@ class Evaluator(Calling, KotlinForms):
             refs = await self._vm.classes_by_signature("L" + dotted.replace(".", "/") + ";")
             return ReferenceTypeId(refs[0].type_id) if refs else None
         if self._simple_names is None:
-            self._simple_names = {}
+            # Built whole before it is kept: the expressions of one call share this evaluator and run at once
+            # (:mod:`..evaluations`), and a half-built table would answer another's lookup "no such class".
+            names: dict[str, list[ReferenceTypeId]] = {}
             for info in await self._vm.all_classes():
                 if info.signature.startswith("L"):
                     simple = binary_name_of(info.signature).rpartition(".")[2].rpartition("$")[2]
-                    self._simple_names.setdefault(simple, []).append(ReferenceTypeId(info.type_id))
+                    names.setdefault(simple, []).append(ReferenceTypeId(info.type_id))
+            self._simple_names = names
         found = self._simple_names.get(dotted, [])
         if len(found) > 1:
             raise EvaluationFailed(f"{dotted!r} names {len(found)} loaded classes: write the full class name "

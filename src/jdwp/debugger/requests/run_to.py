@@ -1,0 +1,71 @@
+"""Run to a line: a one-shot breakpoint set by a resume, gone at the next stop.
+
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6 ("Run to"); IntelliJ's "Run to Cursor".
+
+The line is bound as any line breakpoint (:mod:`.breakpoints`: every class of that code, in every loader, and
+classes loaded later) and held like one — it is listed, and counts towards the 100 — until the next stop of the
+session, whichever request makes it: then it is removed, hit or not. A line where the loaded classes have no
+code (status ``rejected``) is refused before anything resumes: the breakpoint is removed again and the resume
+does not happen, so the app stays stopped where it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..errors import InvalidArgument
+from ..model import Breakpoint
+from .breakpoints import Breakpoints
+from .targets import Target, class_target, file_target
+
+__all__ = ["RunTo", "RunTos"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunTo:
+    """Where to run to: a line of a class (``class_name``) or of a source file (``file``); give one."""
+
+    line: int
+    class_name: str | None = None
+    file: str | None = None
+
+    def target(self) -> Target:
+        """The breakpoint target.
+
+        Raises:
+            InvalidArgument: not exactly one of class_name and file, or a bad name.
+        """
+        if (self.class_name is None) == (self.file is None):
+            raise InvalidArgument("runTo takes exactly one of className (com.example.Foo) or file (Foo.kt), and line")
+        return class_target(self.class_name) if self.class_name is not None else file_target(self.file)  # type: ignore[arg-type]
+
+
+class RunTos:
+    """The session's run-to breakpoint, at most one at a time (a new resume's replaces it)."""
+
+    def __init__(self, breakpoints: Breakpoints) -> None:
+        self._breakpoints = breakpoints
+        self.pending: str | None = None  # the one-shot breakpoint's ID while it waits for the next stop
+
+    async def arm(self, run_to: RunTo) -> Breakpoint:
+        """Set the one-shot breakpoint; an earlier one left waiting goes first.
+
+        Raises:
+            InvalidArgument: a bad target, or no code at the line in the classes loaded (nothing is kept).
+            LimitReached: the session holds 100 breakpoints already.
+        """
+        target = run_to.target()
+        await self.spend()
+        found = await self._breakpoints.add(target, run_to.line)
+        if found.status == "rejected":
+            await self._breakpoints.remove(found.breakpoint_id)
+            why = found.reason.message if found.reason is not None else "no code at that line"
+            raise InvalidArgument(f"runTo: {why}; nothing was resumed")
+        self.pending = found.breakpoint_id
+        return found
+
+    async def spend(self) -> None:
+        """Remove the one-shot breakpoint (the next stop came, whatever made it); nothing when none waits."""
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            await self._breakpoints.remove(pending)

@@ -112,6 +112,40 @@ async def test_android_journey(testbed: Testbed, apps: Apps, transport: str) -> 
     assert app.procs[0].poll() is None
 
 
+async def test_android_watchpoint_journey(testbed: Testbed, apps: Apps) -> None:
+    """A field watchpoint on an app process (issue 26): Heartbeat writes ``beats`` at every beat; the stop
+    says what the write changes and where, the answer warns what field events cost on ART (its JVMTI
+    deoptimises while they are enabled), and detach clears it: attached again, no watchpoint stops."""
+    app_id = "com.example.watched"
+    testbed.install_package(app_id, 10500)
+    app = await apps.start(app_id)
+    with trio.fail_after(90):
+        async with connect(adb=testbed.client()) as mcp:
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            watch = (await mcp.ok("set_debugger_watchpoint", debugSessionId=sid, className="Heartbeat",
+                                  field="beats"))["result"]
+            assert watch["status"] == "verified" and "warning" in watch, watch
+            event, cursor = await mcp.wait_for(sid, "stopped")
+            stop = event["stop"]
+            assert stop["reason"] == "watchpoint" and stop["breakpoint_ids"] == [watch["breakpoint_id"]]
+            change = stop["watch"]
+            assert change["field"] == "Heartbeat.beats"
+            assert int(change["new_value"]["value"]) == int(change["old_value"]["value"]) + 1
+            assert (stop["location"]["class_name"], stop["location"]["method"]) == ("Heartbeat", "beat")
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
+            again, cursor = await mcp.wait_for(sid, "stopped", cursor)  # the next beat writes it again
+            assert int(again["stop"]["watch"]["old_value"]["value"]) >= int(change["new_value"]["value"])
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)  # while stopped at a write
+            assert detached["cleanup"]["status"] == "complete"
+            assert detached["cleanup"]["execution_state"] == "running"
+
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            quiet = await mcp.ok("wait_for_debugger_event", debugSessionId=sid, afterSequence=0, timeoutMs=1500)
+            assert not [e for e in quiet["events"] if e["kind"] == "stopped"], quiet  # nothing of ours is left
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+    assert app.procs[0].poll() is None, "the app must keep running"
+
+
 async def test_android_kotlin_breakpoint_journey(testbed: Testbed, apps: Apps, kotlin_classes: Path) -> None:
     """Kotlin compiled by kotlinc, as an app process over jdwp:<pid>: a line of an inline function binds where
     another file inlined it, the stop and stack read in the inline function's file, locals read as written, a

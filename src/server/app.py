@@ -22,6 +22,7 @@ from mcp.server.lowlevel import Server
 
 from .config import VERSION, Config
 from .direct_calls import DirectCalls
+from .prompts import get_prompt, listed_prompts
 from .tool_list import listed_tools
 
 if TYPE_CHECKING:
@@ -109,9 +110,16 @@ def build_server(config: Config, *, adb: Any = None, calls: DirectCalls | None =
     async def handle_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         return respond(await ctx.lifespan_context.answer(params.name, params.arguments))
 
+    async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=listed_prompts())
+
+    async def handle_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return get_prompt(params.name, params.arguments)
+
     server: Server[Sessions] = Server(
         "pyjdwp", version=VERSION, title="pyjdwp Java debugger", instructions=INSTRUCTIONS, lifespan=lifespan,
-        on_list_tools=list_tools, on_call_tool=handle_call)
+        on_list_tools=list_tools, on_call_tool=handle_call, on_list_prompts=list_prompts,
+        on_get_prompt=handle_prompt)
     # The SDK wraps every message in an OpenTelemetry span by default (its documented opt-out is to empty
     # this list). Nothing in pyjdwp-mcp installs an exporter, so the spans go nowhere, yet they cost about
     # 0.13 ms of a warm tool call that takes 0.4-0.6 ms in memory (issue 10: the warm journey).

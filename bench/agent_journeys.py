@@ -1,0 +1,137 @@
+"""Three bugs as an agent meets them, each played through pyjdwp-mcp over stdio as the shortest call sequence
+the tools allow: calls and response bytes against issue 24's goals, and the tool definitions' size.
+
+    python bench/agent_journeys.py                  # 5 runs of each journey
+    python bench/agent_journeys.py --sample         # 1 run of each (CI: tests/server/test_agent_journeys.py)
+    python bench/agent_journeys.py --runs 10
+
+The programs (``fixtures/journeys``, compiled with ``javac -g`` and ``kotlinc``) are the bench's own: a
+Kotlin checkout whose worker thread dies of an ``IllegalStateException`` (a voucher counted once per unit),
+a Java latency report whose mean is too low (it divides by every sample but sums only the successful
+ones), a Java bank whose balances freeze (two tellers lock two accounts in opposite orders). Each run
+starts the program fresh, waits until the bug has shown (the crash's stack trace, the report's line, the
+watchdog's ``stale``), then plays the journey's calls (``tests/support/agent_journeys.py``: the calls
+are data, the same as docs/agents.md shows) with the MCP SDK's client on a ``pyjdwp-mcp`` started once
+for all runs. A run counts only if the answers show the root cause (the voucher's discount times the
+quantity; the count of samples summed against the size divided by; both tellers in one deadlock cycle)
+and the program runs on after the detach. Each journey is also played as its round-2 sequence (no
+capture, one expression a call, pause then threads), for comparison.
+
+Bytes are those of the JSON text of each answer's first content block (what a model reads; the
+structured content repeats it on the wire). The tool definitions are the compact JSON of each tool's
+name, description and inputSchema from ``tools/list``. Asserts nothing: it prints whether each goal
+(crash ≤ 4 calls and ≤ 6 KB, wrong value ≤ 4 and ≤ 6 KB, freeze ≤ 3 and ≤ 4 KB) is met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import anyio
+from common import REPO, Table, java_env, server_command
+from mcp import Client, StdioServerParameters
+
+from support import agent_journeys as journeys
+from support.agent_journeys import Journey, Played
+
+TOOLS_GOAL = 12_000  # issue 24: every tool definition, model-visible
+
+
+def server_params() -> StdioServerParameters:
+    """pyjdwp-mcp of this checkout (``src/`` first on its path: the SDK gives a child a sanitised
+    environment, and the console script would otherwise import the installed package)."""
+    return StdioServerParameters(command=server_command(), args=["--log-level", "warning"],
+                                 env={"PYTHONPATH": str(REPO / "src"), **{k: v for k, v in java_env().items()
+                                                                          if k == "PATH"}})
+
+
+async def run(classes: Path, runs: int, java: str) -> tuple[dict[str, list[Played]], dict[str, list[Played]], int, int]:
+    """``runs`` runs of every journey, shortest and round-2 sequences; the tool and prompt definitions' bytes."""
+    shortest: dict[str, list[Played]] = {}
+    baseline: dict[str, list[Played]] = {}
+    async with Client(server_params()) as client:
+        tools = journeys.tool_definition_bytes((await client.list_tools()).tools)
+        prompts = await journeys.prompt_definition_bytes(client)
+        for journey in journeys.journeys():
+            shortest[journey.name] = [await journeys.run_journey(client, classes, journey, java=java)
+                                      for _ in range(runs)]
+            if journey.baseline:
+                baseline[journey.name] = [await journeys.run_journey(client, classes, journey, java=java,
+                                                                     calls=journey.baseline)]
+    return shortest, baseline, tools, prompts
+
+
+def median_bytes(played: list[Played]) -> int:
+    return int(statistics.median(p.bytes for p in played))
+
+
+def verdict(journey: Journey, played: list[Played]) -> str:
+    calls, size = max(len(p.calls) for p in played), max(p.bytes for p in played)
+    missed = [what for what, ok in (("calls", calls <= journey.goal_calls), ("bytes", size <= journey.goal_bytes))
+              if not ok]
+    return "met" if not missed else "not met (" + ", ".join(missed) + ")"
+
+
+def tables(shortest: dict[str, list[Played]], baseline: dict[str, list[Played]], tools: int, prompts: int,
+           runs: int) -> list[Table]:
+    rows = []
+    for journey in journeys.journeys():
+        played = shortest[journey.name]
+        sizes = [p.bytes for p in played]
+        rows.append([journey.name, str(len(played[0].calls)), f"{median_bytes(played):,}",
+                     f"{min(sizes):,}–{max(sizes):,}", f"≤ {journey.goal_calls} calls, ≤ {journey.goal_bytes:,} B",
+                     verdict(journey, played),
+                     f"{len(baseline[journey.name][0].calls)} / {baseline[journey.name][0].bytes:,}"
+                     if journey.name in baseline else "—"])
+    notes = [f"{journey.name}: {' → '.join(shortest[journey.name][0].calls)}; found: "
+             f"{shortest[journey.name][0].found}" for journey in journeys.journeys()]
+    notes.append("bytes: the JSON text of each answer (what a model reads), attach and detach included; "
+                 f"median and range over {runs} run(s), each on a freshly started program.")
+    notes.append("round 2: the same journey without the round-3 inputs (no capture, one expression a call, "
+                 "pause then get_debugger_threads), one run.")
+    journey_table = Table(f"Agent journeys over stdio ({runs} run(s) each)",
+                          ["journey", "calls", "bytes (median)", "bytes (range)", "goal", "goal met",
+                           "round 2: calls / bytes"], rows, notes)
+    definitions = Table("What a model carries every turn", ["definitions", "bytes", "goal", "goal met"], [
+        ["tools/list: name, description, inputSchema (compact JSON)", f"{tools:,}", f"≤ {TOOLS_GOAL:,}",
+         "met" if tools <= TOOLS_GOAL else "not met"],
+        ["prompts/list (compact JSON)", f"{prompts:,}", "—", "—"],
+    ])
+    return [journey_table, definitions]
+
+
+def tools_needed() -> tuple[str, str, str]:
+    """``java``, ``javac`` and ``kotlinc``; exits with a message when one is missing."""
+    found = [shutil.which(name) for name in ("java", "javac", "kotlinc")]
+    if not all(found):
+        sys.exit("this benchmark needs java, javac (OpenJDK 17) and kotlinc (Debian's kotlin) on PATH")
+    return found[0], found[1], found[2]  # type: ignore[return-value]
+
+
+def measure(runs: int) -> list[Table]:
+    java, javac, kotlinc = tools_needed()
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = journeys.compile_programs(Path(tmp), javac=javac, kotlinc=kotlinc)
+        shortest, baseline, tools, prompts = anyio.run(run, classes, runs, java, backend="trio")
+    return tables(shortest, baseline, tools, prompts, runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs of each journey (default 5)")
+    parser.add_argument("--sample", action="store_true", help="one run of each journey (CI)")
+    args = parser.parse_args()
+    runs = 1 if args.sample else args.runs
+    if not 1 <= runs <= 100:
+        sys.exit("--runs must be between 1 and 100")
+    for table in measure(runs):
+        print(table.text(), end="\n\n")
+
+
+if __name__ == "__main__":
+    main()

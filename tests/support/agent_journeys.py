@@ -214,6 +214,10 @@ class Journey:
     calls: list[Call]
     #: Reads the root cause out of the answers (a sentence), or raises :class:`JourneyFailed`.
     found: Callable[[Played], str]
+    #: What tests/server/test_agent_journeys.py holds: the goal where it is met, else the figure measured
+    #: when the journey last changed (bytes with room for ids, names and counts that vary from run to run).
+    held_calls: int
+    held_bytes: int
     #: The same journey with round 2's tools only (no capture, one expression a call, pause then threads);
     #: None while it is the same as ``calls``.
     baseline: list[Call] | None = None
@@ -282,7 +286,7 @@ def journeys() -> list[Journey]:
              {"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
              {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}},
              detach],
-            crash_found),
+            crash_found, held_calls=6, held_bytes=9_000),
         Journey(
             "wrong value", "Java latency mean too low (divides by every sample, sums only some)",
             "com.example.metrics.LatencyReport", r"^round \d+ mean latency", 4, 6_000,
@@ -294,7 +298,7 @@ def journeys() -> list[Journey]:
              {"tool": "evaluate_debugger_expression",
               "arguments": {**stop, "frameId": "$frame", "expression": "samples.size"}},
              detach],
-            mean_found),
+            mean_found, held_calls=7, held_bytes=9_000),
         Journey(
             "freeze", "Java bank balances freeze (two tellers, two accounts, opposite lock order)",
             "com.example.bank.Transfers", r"^stale$", 3, 4_000,
@@ -302,7 +306,7 @@ def journeys() -> list[Journey]:
              {"tool": "pause_debugger", "arguments": session},
              {"tool": "get_debugger_threads", "arguments": {**stop, "stackDepth": 1}},
              detach],
-            freeze_found),
+            freeze_found, held_calls=4, held_bytes=10_500),
     ]
 
 

@@ -4,10 +4,9 @@
     python bench/report.py --out /tmp/perf.md --rounds 5 --cycles 50 --starts 3   # a quicker run
 
 Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
-bench/server_startup.py, bench/latency.py, bench/tokens.py, bench/tool_budget.py, and as subprocesses
-(their output included verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms injected RTT and
-bench/codec.py. The document
-holds the machine, the commands and the tables; nothing else.
+bench/server_startup.py, bench/latency.py, bench/tokens.py, bench/tool_budget.py, bench/agent_journeys.py,
+and as subprocesses (their output included verbatim) bench/logpoints.py, bench/roundtrips.py at 10 ms
+injected RTT and bench/codec.py. The document holds the machine, the commands and the tables; nothing else.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import subprocess
 import sys
 import time
 
+import agent_journeys
 import journey
 import latency
 import server_startup
@@ -49,6 +49,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="journey rounds (default 15)")
     parser.add_argument("--cycles", type=int, default=200, help="latency cycles per way and series (default 200)")
     parser.add_argument("--starts", type=int, default=10, help="server cold starts (default 10)")
+    parser.add_argument("--journey-runs", type=int, default=5, help="runs of each agent journey (default 5)")
     parser.add_argument("--out", default=str(DOC), help=f"where to write (default {DOC.relative_to(REPO)})")
     args = parser.parse_args()
 
@@ -64,6 +65,8 @@ def main() -> None:
     token_table = tokens.measure()
     print("budgets …", flush=True)
     budget_tables = tool_budget.measure()
+    print("agent journeys …", flush=True)
+    agent_tables = agent_journeys.measure(args.journey_runs)
     print("per-hit cost …", flush=True)
     hits = script_output("logpoints.py")
     print("round trips …", flush=True)
@@ -89,11 +92,12 @@ def main() -> None:
         "",
         "To rerun one part: `python bench/journey.py`, `python bench/server_startup.py`, "
         "`python bench/latency.py`, `python bench/tokens.py`, `python bench/tool_budget.py`, "
+        "`python bench/agent_journeys.py`, "
         "`python bench/logpoints.py`, "
         "`python bench/roundtrips.py --rtt-ms 10`, "
         "`python bench/codec.py` (each `--help` lists its "
-        "options). They need `java`, `javac` and `jdb` (OpenJDK 17) on PATH and the package installed "
-        "(`pip install -e .`) so that `pyjdwp-mcp` is beside the Python running them.",
+        "options). They need `java`, `javac` and `jdb` (OpenJDK 17) and `kotlinc` on PATH and the package "
+        "installed (`pip install -e .`) so that `pyjdwp-mcp` is beside the Python running them.",
         "",
     ]
     lines += section("The journey: pyjdwp (library, MCP) and jdb side by side",
@@ -106,6 +110,8 @@ def main() -> None:
                      [token_table])
     lines += section("Budgets for agents (DESIGN.md §8.6): definitions, attach, envelope, logpoints",
                      "python bench/tool_budget.py", budget_tables)
+    lines += section("Agent journeys: one bug in a few calls and a few kilobytes",
+                     f"python bench/agent_journeys.py --runs {args.journey_runs}", agent_tables)
     lines += ["## What a conditional breakpoint or a logpoint costs the thread that hits it", "",
               "`python bench/logpoints.py`", "", "```", hits, "```", ""]
     lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",

@@ -11,6 +11,7 @@ import pytest
 pytest.register_assert_rewrite("mcpkit", "jdwp_fault_proxy")
 from mcpkit import MAIN  # noqa: E402
 
+from support import agent_journeys  # noqa: E402
 from support.jvm import Debuggee  # noqa: E402
 from support.live import require_tool  # noqa: E402
 
@@ -24,3 +25,10 @@ def shared_jvm(java_classes: Path) -> Iterator[Debuggee]:
         yield jvm
     finally:
         jvm.stop()
+
+
+@pytest.fixture(scope="session")
+def journey_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``fixtures/journeys`` compiled (``javac -g`` and kotlinc): the agent journeys' programs."""
+    javac, kotlinc = require_tool("javac"), require_tool("kotlinc")
+    return agent_journeys.compile_programs(tmp_path_factory.mktemp("journeys"), javac=javac, kotlinc=kotlinc)

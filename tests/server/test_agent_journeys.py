@@ -37,12 +37,6 @@ def bench_module() -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="module")
-def journey_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    javac, kotlinc = require_tool("javac"), require_tool("kotlinc")
-    return journeys.compile_programs(tmp_path_factory.mktemp("journeys"), javac=javac, kotlinc=kotlinc)
-
-
 async def test_the_bench_in_sample_mode_finds_every_root_cause(journey_classes: Path) -> None:
     bench = bench_module()
     shortest, baseline, tools, prompts = await bench.run(journey_classes, 1, require_tool("java"))

@@ -7,7 +7,8 @@ Shared by ``bench/agent_journeys.py`` (repetitions, the table of docs/performanc
 
 A journey is data: a list of calls ``{"tool", "arguments"}`` whose argument strings may name what an
 earlier answer gave — ``$address`` (the JVM's agent), ``$session``, ``$stop``, ``$thread``, ``$frame``,
-``$cursor`` — so that docs/agents.md can show the same calls as JSON and the prompts can name them.
+``$cursor`` (0 until a wait gave ``next_cursor``) — so that docs/agents.md can show the same calls as
+JSON and the prompts can name them.
 A call with ``"repeat": "until stopped"`` is played again (each time counted) until a ``stopped`` event
 arrived: what an agent must do with a wait that can return other events first. :func:`play` drives
 the calls through any connected ``mcp.Client``; each journey's ``found`` reads the root cause out of the
@@ -105,7 +106,7 @@ class Context:
     """The ``$names`` of a journey, filled from each answer as it comes."""
 
     def __init__(self, address: str) -> None:
-        self.values: dict[str, Any] = {"address": address}
+        self.values: dict[str, Any] = {"address": address, "cursor": 0}
 
     def learn(self, answer: dict[str, Any]) -> None:
         if answer.get("debug_session_id"):
@@ -274,7 +275,6 @@ def journeys() -> list[Journey]:
     detach = {"tool": "detach_debugger", "arguments": session}
     wait = {"tool": "wait_for_debugger_event", "arguments": {**session, "afterSequence": "$cursor",
                                                             "timeoutMs": 5000}, "repeat": "until stopped"}
-    first_wait = {**wait, "arguments": {**session, "timeoutMs": 5000}}
     return [
         Journey(
             "crash", "Kotlin checkout crashes (IllegalStateException on a worker thread)",
@@ -282,7 +282,7 @@ def journeys() -> list[Journey]:
             [attach,
              {"tool": "set_debugger_exception_breakpoint",
               "arguments": {**session, "exceptionClass": "java.lang.IllegalStateException"}},
-             first_wait,
+             wait,
              {"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
              {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}},
              detach],
@@ -292,7 +292,7 @@ def journeys() -> list[Journey]:
             "com.example.metrics.LatencyReport", r"^round \d+ mean latency", 4, 6_000,
             [attach,
              {"tool": "set_debugger_breakpoint", "arguments": {**session, "file": mean_file, "line": mean_line}},
-             first_wait,
+             wait,
              {"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
              {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}},
              {"tool": "evaluate_debugger_expression",

@@ -4,6 +4,7 @@ the tools allow: calls and response bytes against issue 24's goals, and the tool
     python bench/agent_journeys.py                  # 5 runs of each journey
     python bench/agent_journeys.py --sample         # 1 run of each (CI: tests/server/test_agent_journeys.py)
     python bench/agent_journeys.py --runs 10
+    python bench/agent_journeys.py --doc            # also writes its section of docs/performance.md
 
 The programs (``fixtures/journeys``, compiled with ``javac -g`` and ``kotlinc``) are the bench's own: a
 Kotlin checkout whose worker thread dies of an ``IllegalStateException`` (a voucher counted once per unit),
@@ -40,6 +41,10 @@ from support import agent_journeys as journeys
 from support.agent_journeys import Journey, Played
 
 TOOLS_GOAL = 12_000  # issue 24: every tool definition, model-visible
+DOC = REPO / "docs" / "performance.md"
+SECTION = "## Agent journeys: one bug in a few calls and a few kilobytes"
+#: Where the section goes in docs/performance.md when it is not there yet (bench/report.py's order).
+BEFORE = "## What a conditional breakpoint"
 
 
 def server_params() -> StdioServerParameters:
@@ -102,7 +107,12 @@ def tables(shortest: dict[str, list[Played]], baseline: dict[str, list[Played]],
          "met" if tools <= TOOLS_GOAL else "not met"],
         ["prompts/list (compact JSON)", f"{prompts:,}", "—", "—"],
     ])
-    return [journey_table, definitions]
+    per_call = Table("Where a journey's bytes go (its first run)", ["journey", "call", "bytes"], [
+        [journey.name if index == 0 else "", tool, f"{size:,}"]
+        for journey in journeys.journeys()
+        for index, (tool, size) in enumerate(zip(shortest[journey.name][0].calls, shortest[journey.name][0].sizes,
+                                                 strict=True))])
+    return [journey_table, per_call, definitions]
 
 
 def tools_needed() -> tuple[str, str, str]:
@@ -121,16 +131,39 @@ def measure(runs: int) -> list[Table]:
     return tables(shortest, baseline, tools, prompts, runs)
 
 
+def write_section(tables_: list[Table], runs: int) -> None:
+    """Replace this bench's section of docs/performance.md (or put it where bench/report.py would)."""
+    lines = [SECTION, "", f"`python bench/agent_journeys.py --runs {runs}`", ""]
+    for table in tables_:
+        lines += [table.markdown(), ""]
+    section = "\n".join(lines)
+    text = DOC.read_text(encoding="utf-8")
+    if SECTION in text:
+        start = text.index(SECTION)
+        end = text.find("\n## ", start + len(SECTION))
+        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
+    elif BEFORE in text:
+        text = text.replace(BEFORE, section + "\n" + BEFORE, 1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    DOC.write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each journey (default 5)")
     parser.add_argument("--sample", action="store_true", help="one run of each journey (CI)")
+    parser.add_argument("--doc", action="store_true", help=f"write its section of {DOC.relative_to(REPO)}")
     args = parser.parse_args()
     runs = 1 if args.sample else args.runs
     if not 1 <= runs <= 100:
         sys.exit("--runs must be between 1 and 100")
-    for table in measure(runs):
+    measured = measure(runs)
+    for table in measured:
         print(table.text(), end="\n\n")
+    if args.doc:
+        write_section(measured, runs)
+        print(f"wrote its section of {DOC.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

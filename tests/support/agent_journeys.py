@@ -251,7 +251,7 @@ def mean_found(played: Played) -> str:
                             f"({sorted(values)})")
     if values["counted"] == size:
         raise JourneyFailed(f"wrong value: counted equals the size ({size}): nothing shows the cause")
-    return (f"mean = total {values['total']} / samples.size() {size}, but only {values['counted']} samples "
+    return (f"mean = total {values['total']} / samples.size {size}, but only {values['counted']} samples "
             f"were counted (failed ones skipped)")
 
 

@@ -8,7 +8,8 @@ control stdin's EOF and signals exactly), and with a third-party client, the MCP
   and the JVM runs on;
 - Java text JSON cannot carry raw (a lone surrogate in a local) answers escaped, and the process lives on;
 - a pause (pause_debugger) that the server's shutdown releases;
-- the Inspector CLI (pinned) lists every tool and calls get_debugger_capabilities.
+- the Inspector CLI (pinned) lists every tool and calls get_debugger_capabilities, and lists and gets the
+  prompts.
 """
 
 from __future__ import annotations
@@ -252,7 +253,7 @@ async def test_a_lone_surrogate_local_does_not_end_the_server(script: str, share
 def test_cli_help_and_flag_checks(script: str) -> None:
     shown = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60, check=True)
     for flag in ("--pause-limit-s", "--idle-limit-s", "--session-limit-s", "--adb-transport", "--allow-remote-jvm",
-                 "--allow-invoke", "--allow-mutation", "--log-level"):
+                 "--log-level"):
         assert flag in shown.stdout
     refused = subprocess.run([script, "--pause-limit-s", "0"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "must be positive" in refused.stderr
@@ -292,6 +293,13 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
     body = json.loads(called["content"][0]["text"])
     assert body == called["structuredContent"] and body["success"] is True
     assert body["result"]["prerequisites"]["jdk_required"] is False
+    # The prompts (issue 24), listed and got by the same third-party client.
+    with trio.fail_after(240):
+        prompts = await inspector("--method", "prompts/list")
+        got = await inspector("--method", "prompts/get", "--prompt-name", "debug_freeze", "--prompt-args",
+                              "target=127.0.0.1:5005")
+    assert [p["name"] for p in prompts["prompts"]] == ["debug_crash", "debug_wrong_value", "debug_freeze"]
+    assert "127.0.0.1:5005" in got["messages"][0]["content"]["text"]
 
 
 def _source_tree() -> dict[str, str] | None:

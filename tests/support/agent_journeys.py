@@ -22,7 +22,6 @@ import dataclasses
 import json
 import os
 import re
-import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from typing import Any
 import trio
 from mcp import Client
 
-from support.jvm import KOTLIN_STDLIB, LISTENING, Debuggee
+from support.jvm import KOTLIN_STDLIB, LISTENING, Debuggee, compile_fixtures, compile_kotlin
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "fixtures" / "journeys"
@@ -44,18 +43,9 @@ class JourneyFailed(RuntimeError):
 
 
 def compile_programs(out_dir: Path, *, javac: str = "javac", kotlinc: str = "kotlinc") -> Path:
-    """Compile the journeys' Java programs (``javac -g``) and the Kotlin one (``kotlinc``) into ``out_dir``.
-
-    Debian's kotlinc 1.3 runs on JDK 17 but warns about its launcher's options; only a failure matters.
-    """
-    java = sorted(str(p) for p in SOURCES.rglob("*.java"))
-    subprocess.run([javac, "-g", "-encoding", "UTF-8", "-d", str(out_dir), *java], check=True,
-                   capture_output=True, text=True)
-    kotlin = sorted(str(p) for p in SOURCES.rglob("*.kt"))
-    done = subprocess.run([kotlinc, *kotlin, "-d", str(out_dir)], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"kotlinc failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    return out_dir
+    """Compile the journeys' Java programs (``javac -g``) and the Kotlin one (``kotlinc``) into ``out_dir``."""
+    compile_fixtures(out_dir, javac=javac, sources_dir=SOURCES)
+    return compile_kotlin(out_dir, kotlinc=kotlinc, sources_dir=SOURCES)
 
 
 def classpath(classes: Path) -> str:

@@ -20,33 +20,28 @@ REPO = Path(__file__).resolve().parents[2]
 JAVA_SOURCES = REPO / "fixtures" / "java"
 KOTLIN_SOURCES = REPO / "fixtures" / "kotlin"
 KOTLIN_STDLIB = Path("/usr/share/java/kotlin-stdlib.jar")  # Debian's kotlin package
-# Debian's libkotlinx-coroutines-java (1.0.1) and the libkotlinx-atomicfu-java it needs at run time.
-COROUTINE_JARS = (Path("/usr/share/java/kotlinx-coroutines-core.jar"), Path("/usr/share/java/atomicfu.jar"))
 LISTENING = re.compile(r"Listening for transport dt_socket at address: (\d+)")
 
 
-def compile_fixtures(out_dir: Path, *, debug_info: bool = True, javac: str = "javac") -> Path:
-    """Compile every fixture source into ``out_dir``; ``debug_info`` False omits ``-g`` (no local tables)."""
-    sources = sorted(str(p) for p in JAVA_SOURCES.rglob("*.java"))
+def compile_fixtures(out_dir: Path, *, debug_info: bool = True, javac: str = "javac",
+                     sources_dir: Path = JAVA_SOURCES) -> Path:
+    """Compile every fixture source (of ``sources_dir``) into ``out_dir``; ``debug_info`` False omits ``-g``
+    (no local tables)."""
+    sources = sorted(str(p) for p in sources_dir.rglob("*.java"))
     flags = ["-g"] if debug_info else ["-g:none"]
     subprocess.run([javac, *flags, "-encoding", "UTF-8", "-d", str(out_dir), *sources], check=True,
                    capture_output=True, text=True)
     return out_dir
 
 
-def compile_kotlin(out_dir: Path, *, kotlinc: str = "kotlinc") -> Path:
-    """Compile every Kotlin fixture into ``out_dir`` with kotlinc (which writes the SMAPs of inlined code).
+def compile_kotlin(out_dir: Path, *, kotlinc: str = "kotlinc", sources_dir: Path = KOTLIN_SOURCES) -> Path:
+    """Compile every Kotlin fixture (of ``sources_dir``) into ``out_dir`` with kotlinc (which writes the SMAPs
+    of inlined code).
 
     Debian's kotlinc 1.3 runs on JDK 17 but warns about options of its launcher; only a failure matters.
-    The coroutine fixtures compile against :data:`COROUTINE_JARS`; without them they are left out.
     """
-    sources = sorted(str(p) for p in KOTLIN_SOURCES.rglob("*.kt"))
-    classpath: list[str] = []
-    if all(jar.is_file() for jar in COROUTINE_JARS):
-        classpath = ["-cp", os.pathsep.join(str(jar) for jar in COROUTINE_JARS)]
-    else:
-        sources = [s for s in sources if "import kotlinx.coroutines" not in Path(s).read_text(encoding="utf-8")]
-    done = subprocess.run([kotlinc, *sources, *classpath, "-d", str(out_dir)], capture_output=True, text=True)
+    sources = sorted(str(p) for p in sources_dir.rglob("*.kt"))
+    done = subprocess.run([kotlinc, *sources, "-d", str(out_dir)], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"kotlinc failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return out_dir
@@ -55,11 +50,6 @@ def compile_kotlin(out_dir: Path, *, kotlinc: str = "kotlinc") -> Path:
 def kotlin_classpath(classes: Path) -> str:
     """The compiled Kotlin fixtures and the Kotlin runtime they need."""
     return f"{classes}{os.pathsep}{KOTLIN_STDLIB}"
-
-
-def coroutine_classpath(classes: Path) -> str:
-    """The compiled Kotlin fixtures, the Kotlin runtime and kotlinx-coroutines (with atomicfu)."""
-    return os.pathsep.join([kotlin_classpath(classes), *(str(jar) for jar in COROUTINE_JARS)])
 
 
 def find_mark(name: str) -> tuple[str, int]:

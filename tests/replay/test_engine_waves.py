@@ -157,7 +157,7 @@ async def test_a_stop_asks_frame_0_with_its_first_questions_and_a_capture_adds_o
     """Every stop's ``frame_id`` comes from the first wave (``Frames`` with ``FrameCount``); a capture's deeper
     frames join it, and its locals and expressions share one read of the frame: the waves of a plain
     ``get_debugger_locals``, and the expressions none of their own (``window.length`` is the length the locals
-    read)."""
+    read). The values carry their previews as get_debugger_locals' do, read in the same waves."""
     capture = Capture(stack=2, locals=True, expressions=("label", "window.length"))
     first_wave = ["Method.VariableTable", "ThreadReference.FrameCount", "ThreadReference.Frames",
                   "ThreadReference.Name"]
@@ -166,7 +166,8 @@ async def test_a_stop_asks_frame_0_with_its_first_questions_and_a_capture_adds_o
                                          ["StackFrame.GetValues", "StackFrame.ThisObject"],
                                          ["ArrayReference.Length", "ArrayReference.Length",
                                           "ObjectReference.ReferenceType", "StringReference.Value"],
-                                         ["ReferenceType.Signature"]])):
+                                         # the int[] window's preview (its elements) beside its type's name
+                                         ["ArrayReference.GetValues", "ReferenceType.Signature"]])):
         async with scripted(with_locals, WaveVm) as (vm, debugger):
             assert isinstance(vm, WaveVm)
             await debugger.set_breakpoint(CLASS, 5, capture=given)

@@ -138,7 +138,8 @@ class Debugger(Inspection):
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._stops = Stops(self._ids, self._steps, self._publish)
         self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
-                               self._judge, self._stops, launch)
+                               self._judge, self._stops, launch, previews=self._previews,
+                               preview_depth=lambda: self.preview_depth)
         self._run_tos = RunTos(self.breakpoints)
         self._terminal: Terminated | None = None
         self._cleanup: Cleanup | None = None

@@ -20,6 +20,7 @@ fails is the capture's ``error`` (an expression's failure is its own item's); th
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -36,7 +37,8 @@ from ..reading.evaluations import error_info, evaluate_each
 from ..reading.expressions.context import FrameContext
 from ..reading.frames import FrameRef, WrongFrameGuess, describe_page, frame_locals
 from ..reading.objects import Layouts
-from ..reading.values import Values
+from ..reading.previews import Previews
+from ..reading.values import Values, previewing
 from ..requests.capture import CapturePlan
 
 __all__ = ["CaptureReader", "Top", "first_frames", "frame0", "guessed_locals", "locals_reader", "wants_locals"]
@@ -83,6 +85,10 @@ class CaptureReader:
     symbols: Symbols
     values: Values
     layouts: Layouts
+    #: The session's previews and how deep a summary reads them (``Debugger.preview_depth``): captured
+    #: locals and expressions carry previews as get_debugger_locals' do (None, 0: none).
+    previews: Previews | None = None
+    preview_depth: Callable[[], int] = lambda: 0
 
     async def read(self, plan: CapturePlan, thread: ThreadId, top: Top, thread_handle: str, owner: object,
                    locals_of: Once[Locals]) -> tuple[Captured, dict[str, FrameRef]]:
@@ -98,6 +104,8 @@ class CaptureReader:
         if not top.frames:  # nothing to read in a thread with no frames
             return Captured(error=ErrorInfo("DEBUGGER_LOCATION_UNAVAILABLE", "the thread has no frames yet")), {}
         self.values.scans.begin(owner)
+        if self.previews is not None:
+            self.previews.begin(owner)  # previews read at this stop are kept for its later reads, no longer
         errors: list[ErrorInfo] = []
 
         async def stack() -> tuple[tuple[Frame, ...], dict[str, FrameRef]]:
@@ -125,7 +133,8 @@ class CaptureReader:
             return await evaluate_each(self.values, self.layouts, frame,
                                        list(zip(capture.expressions, plan.trees, strict=True)))
 
-        (frames, handles), shown, evaluated = await gather([stack, local_values, expressions])
+        with previewing(self.preview_depth()):  # the gather's tasks inherit it
+            (frames, handles), shown, evaluated = await gather([stack, local_values, expressions])
         return Captured(frames, shown, tuple(evaluated), errors[0] if errors else None), handles
 
     async def _stack(self, thread: ThreadId, top: Top, thread_handle: str, wanted: int,

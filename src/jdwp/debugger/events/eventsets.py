@@ -36,6 +36,7 @@ from .._gather import gather
 from ..classes.symbols import Symbols
 from ..model import FieldChange, Local, Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
+from ..reading.previews import Previews
 from ..reading.values import Summary, Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.capture import CapturePlan, merge
@@ -103,10 +104,14 @@ class EventSets:
     crashes: Crashes = dataclasses.field(init=False)
     #: A capture for the next stop made, whatever makes it (a resume's ``capture``); spent on that stop.
     next_capture: CapturePlan | None = None
+    #: The previews a capture's summaries carry, and their depth (:class:`.capture.CaptureReader`).
+    previews: Previews | None = None
+    preview_depth: Callable[[], int] = lambda: 0
 
     def __post_init__(self) -> None:
         self.crashes = Crashes(self.symbols, self.values, self.layouts, self.breakpoints.exceptions)
-        self.reader = CaptureReader(self.vm, self.symbols, self.values, self.layouts)
+        self.reader = CaptureReader(self.vm, self.symbols, self.values, self.layouts, self.previews,
+                                    self.preview_depth)
 
     def classify(self, event_set: Composite) -> Found:
         """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""

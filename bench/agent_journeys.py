@@ -95,10 +95,12 @@ def tables(shortest: dict[str, list[Played]], baseline: dict[str, list[Played]],
                      if journey.name in baseline else "—"])
     notes = [f"{journey.name}: {' → '.join(shortest[journey.name][0].calls)}; found: "
              f"{shortest[journey.name][0].found}" for journey in journeys.journeys()]
+    notes += [f"{journey.name}: goal not met yet: {journey.blocked}" for journey in journeys.journeys()
+              if journey.blocked]
     notes.append("bytes: the JSON text of each answer (what a model reads), attach and detach included; "
                  f"median and range over {runs} run(s), each on a freshly started program.")
-    notes.append("round 2: the same journey without the round-3 inputs (no capture, one expression a call, "
-                 "pause then get_debugger_threads), one run.")
+    notes.append("round 2: the same bug found with round 2's call sequence (no capture, no until, one expression "
+                 "a call, pause then get_debugger_threads) on this server, one run.")
     journey_table = Table(f"Agent journeys over stdio ({runs} run(s) each)",
                           ["journey", "calls", "bytes (median)", "bytes (range)", "goal", "goal met",
                            "round 2: calls / bytes"], rows, notes)

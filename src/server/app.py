@@ -32,10 +32,12 @@ if TYPE_CHECKING:
 #: What every tool shares, said once here rather than in each definition (DESIGN.md §8.6: the definitions a
 #: model carries every turn are ≤ 12 KB); docs/tools.md has every tool in full.
 INSTRUCTIONS = (
-    "Debug a running Java/Kotlin app on Android (adb) or any JVM with a JDWP agent; no JDK needed. Flow: "
-    "attach_debugger → set_debugger_breakpoint → wait_for_debugger_event until a stopped event → "
-    "get_debugger_stack / get_debugger_locals / get_debugger_object / evaluate_debugger_expression → "
-    "step_debugger or resume_debugger → detach_debugger. A target is {platform: android, deviceId, appId, "
+    "Debug a running Java/Kotlin app on Android (adb) or any JVM with a JDWP agent; no JDK needed. Fewest "
+    "calls: attach_debugger → set_debugger_breakpoint or set_debugger_exception_breakpoint with capture "
+    "{locals: true, expressions: [...]} → wait_for_debugger_event with until: stopped (the stop brings frame "
+    "0's frame_id, frames, locals and values) → detach_debugger; a freeze: attach_debugger → pause_debugger "
+    "(threads, monitors, deadlocks) → detach_debugger. The prompts debug_crash, debug_wrong_value and "
+    "debug_freeze spell these out. A target is {platform: android, deviceId, appId, "
     "processId?} or {platform: jvm, address: host:port} (loopback). Inputs: camelCase, unknown fields rejected, "
     "strings 1-512 chars, integers >= 0; debugSessionId is attach's debug_session_id; timeoutMs 100-30000 "
     "(default 10000) bounds every call. Answers: {success, debug_session_id, device, target, state, "

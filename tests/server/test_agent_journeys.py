@@ -6,7 +6,8 @@ Every journey must end with its root cause read out of the answers (``support.ag
 voucher's discount times the quantity; fewer samples counted than divided by; both tellers in one
 deadlock cycle) and its program running on after the detach. Calls and bytes are held at each
 journey's ``held_calls`` / ``held_bytes``: issue 24's goal where it is met, else the figure measured when
-it was last changed (so a regression shows, and the bench prints how far the goal still is).
+it was last changed, with ``blocked`` saying why (so a regression shows, and the bench prints how far the
+goal still is). The crash's capture must show the voucher with its preview.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ async def test_the_bench_in_sample_mode_finds_every_root_cause(journey_classes: 
     bench = bench_module()
     shortest, baseline, tools, prompts = await bench.run(journey_classes, 1, require_tool("java"))
     for journey in journeys.journeys():
+        if not journey.blocked:  # a goal not held must say why
+            assert (journey.held_calls, journey.held_bytes) == (journey.goal_calls, journey.goal_bytes), journey.name
         (played,) = shortest[journey.name]
         assert played.found, journey.name
         assert len(played.calls) <= journey.held_calls, (journey.name, played.calls)
@@ -49,6 +52,11 @@ async def test_the_bench_in_sample_mode_finds_every_root_cause(journey_classes: 
         if journey.baseline:
             (before,) = baseline[journey.name]
             assert before.found and len(before.calls) > len(played.calls), (journey.name, before.calls)
+    # The crash's capture: frame 0's locals, objects with their previews (capture reads with the previews).
+    (crash,) = shortest["crash"]
+    voucher = next(v for item in journeys.walk(crash.answers) for v in item.get("locals") or ()
+                   if isinstance(v, dict) and v.get("name") == "voucher")
+    assert voucher["preview"] == 'Voucher(code="SPRING5", cents=500)', voucher
     assert 0 < prompts < tools
     text = "\n".join(table.text() for table in bench.tables(shortest, baseline, tools, prompts, 1))
     assert all(journey.name in text for journey in journeys.journeys())

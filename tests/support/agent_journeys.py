@@ -206,9 +206,11 @@ class Journey:
     #: Reads the root cause out of the answers (a sentence), or raises :class:`JourneyFailed`.
     found: Callable[[Played], str]
     #: What tests/server/test_agent_journeys.py holds: the goal where it is met, else the figure measured
-    #: when the journey last changed (bytes with room for ids, names and counts that vary from run to run).
+    #: when the journey last changed (bytes with room for ids, names and counts that vary from run to run),
+    #: and then ``blocked`` says what keeps the goal from being met (as ``server.budgets`` does).
     held_calls: int
     held_bytes: int
+    blocked: str = ""
     #: The same journey with round 2's tools only (no capture, one expression a call, pause then threads);
     #: None while it is the same as ``calls``.
     baseline: list[Call] | None = None
@@ -257,46 +259,58 @@ def freeze_found(played: Played) -> str:
 
 
 def journeys() -> list[Journey]:
-    """The three journeys, each as the shortest call sequence today's tools allow."""
+    """The three journeys, each as the shortest call sequence the tools allow, and as round 2 played it."""
     mean_file, mean_line = mark("journeys-mean")
     session = {"debugSessionId": "$session"}
     stop = {"debugSessionId": "$session", "stopId": "$stop"}
     attach = {"tool": "attach_debugger", "arguments": {"platform": "jvm", "address": "$address"}}
     detach = {"tool": "detach_debugger", "arguments": session}
-    wait = {"tool": "wait_for_debugger_event", "arguments": {**session, "afterSequence": "$cursor",
+    # One wait that returns at the stop (or after 30 s), however many other events come first.
+    until_stopped = {"tool": "wait_for_debugger_event", "arguments": {**session, "until": "stopped",
+                                                                     "timeoutMs": 30000}}
+    # Round 2's wait: it returns at the first event, so an agent calls it again until a stop came.
+    poll = {"tool": "wait_for_debugger_event", "arguments": {**session, "afterSequence": "$cursor",
                                                             "timeoutMs": 5000}, "repeat": "until stopped"}
+    frame0 = [{"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
+              {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}}]
+    crash_class = {"exceptionClass": "java.lang.IllegalStateException"}
+    mean_at = {"file": mean_file, "line": mean_line}
     return [
         Journey(
             "crash", "Kotlin checkout crashes (IllegalStateException on a worker thread)",
             "com.example.shop.CheckoutKt", r"^Exception in thread \"checkout-", 4, 6_000,
             [attach,
              {"tool": "set_debugger_exception_breakpoint",
-              "arguments": {**session, "exceptionClass": "java.lang.IllegalStateException"}},
-             wait,
-             {"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
-             {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}},
+              "arguments": {**session, **crash_class, "capture": {"locals": True}}},
+             until_stopped,
              detach],
-            crash_found, held_calls=6, held_bytes=9_000),
+            crash_found, held_calls=4, held_bytes=6_000,
+            baseline=[attach, {"tool": "set_debugger_exception_breakpoint", "arguments": {**session, **crash_class}},
+                      poll, *frame0, detach]),
         Journey(
             "wrong value", "Java latency mean too low (divides by every sample, sums only some)",
             "com.example.metrics.LatencyReport", r"^round \d+ mean latency", 4, 6_000,
             [attach,
-             {"tool": "set_debugger_breakpoint", "arguments": {**session, "file": mean_file, "line": mean_line}},
-             wait,
-             {"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
-             {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}},
-             {"tool": "evaluate_debugger_expression",
-              "arguments": {**stop, "frameId": "$frame", "expression": "samples.size"}},
+             {"tool": "set_debugger_breakpoint",
+              "arguments": {**session, **mean_at, "capture": {"locals": True, "expressions": ["samples.size"]}}},
+             until_stopped,
              detach],
-            mean_found, held_calls=7, held_bytes=9_000),
+            mean_found, held_calls=4, held_bytes=6_000,
+            baseline=[attach, {"tool": "set_debugger_breakpoint", "arguments": {**session, **mean_at}}, poll, *frame0,
+                      {"tool": "evaluate_debugger_expression",
+                       "arguments": {**stop, "frameId": "$frame", "expression": "samples.size"}},
+                      detach]),
         Journey(
             "freeze", "Java bank balances freeze (two tellers, two accounts, opposite lock order)",
             "com.example.bank.Transfers", r"^stale$", 3, 4_000,
             [attach,
              {"tool": "pause_debugger", "arguments": session},
-             {"tool": "get_debugger_threads", "arguments": {**stop, "stackDepth": 1}},
              detach],
-            freeze_found, held_calls=4, held_bytes=10_500),
+            freeze_found, held_calls=3, held_bytes=5_200,
+            blocked="attach_debugger answers 1.8 KB (server.budgets.ATTACH_ANSWER: goal 1.2 KB) and "
+                    "pause_debugger 2.8 KB (each thread's frames, monitors and the deadlock's previews)",
+            baseline=[attach, {"tool": "pause_debugger", "arguments": session},
+                      {"tool": "get_debugger_threads", "arguments": {**stop, "stackDepth": 1}}, detach]),
     ]
 
 

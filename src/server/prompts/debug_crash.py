@@ -6,16 +6,17 @@ from ._prompt import TARGET, Argument, Prompt
 
 PROMPT = Prompt(
     "debug_crash",
-    "Find why an exception kills a thread or the app, in few calls.",
+    "Find why an exception kills a thread or the app, in four calls.",
     (TARGET, Argument("exceptionClass", "The exception's binary class name, from the log.",
                       "the exception class from the log (binary name)")),
     "Debug a crash with pyjdwp in as few calls as possible ({target}; exception {exceptionClass}).\n"
     "1. attach_debugger (platform jvm with address, or android with appId).\n"
-    "2. set_debugger_exception_breakpoint with exceptionClass (uncaught, the default, for a thread that dies).\n"
-    "3. wait_for_debugger_event with timeoutMs 30000, again with next_cursor as afterSequence until a "
-    "stopped event: it has the exception (type, message, throw_location) and thread_id.\n"
-    "4. get_debugger_stack with limit 1: frame 0's frame_id.\n"
-    "5. get_debugger_locals of that frame: the values that made it throw.\n"
-    "6. detach_debugger: the app runs on (the thread then dies of the exception as it would have).",
+    "2. set_debugger_exception_breakpoint with exceptionClass and capture {{locals: true}} (add stack: 5 for "
+    "the callers, expressions: [...] for values the locals do not hold); uncaught, the default, is a thread "
+    "that dies.\n"
+    "3. wait_for_debugger_event with until: \"stopped\" and timeoutMs 30000: the stop has the exception "
+    "(type, message, throw_location) and the capture: frame 0 and its locals. Read the cause there.\n"
+    "4. detach_debugger: the app runs on (the thread then dies of its exception as it would have).\n"
+    "No get_debugger_stack or get_debugger_locals: the capture answered them.",
     order=10,
 )

@@ -6,7 +6,7 @@ from ._prompt import TARGET, Argument, Prompt
 
 PROMPT = Prompt(
     "debug_wrong_value",
-    "Find why a computed value is wrong, in few calls.",
+    "Find why a computed value is wrong, in four calls.",
     (TARGET,
      Argument("location", "file:line (or class:line) where the value is computed or returned.",
               "the file:line where the value is returned"),
@@ -14,11 +14,13 @@ PROMPT = Prompt(
               "the inputs of the computation")),
     "Debug a wrong value with pyjdwp in as few calls as possible ({target}; at {location}).\n"
     "1. attach_debugger.\n"
-    "2. set_debugger_breakpoint at {location}.\n"
-    "3. wait_for_debugger_event with timeoutMs 30000, again with next_cursor until a stopped event.\n"
-    "4. get_debugger_stack with limit 1: frame 0's frame_id.\n"
-    "5. get_debugger_locals of that frame.\n"
-    "6. evaluate_debugger_expression for what the locals do not show ({expressions}).\n"
-    "7. detach_debugger (it removes the breakpoint and resumes the app).",
+    "2. set_debugger_breakpoint at {location} (where the value is returned: every local is set) with capture "
+    "{{locals: true, expressions: [{expressions}]}}: name now every value you may need (up to 10); an "
+    "expression more costs bytes, a call more costs a turn.\n"
+    "3. wait_for_debugger_event with until: \"stopped\" and timeoutMs 30000: the stop carries frame 0's "
+    "locals and each expression's value or error.\n"
+    "4. detach_debugger (it removes the breakpoint and resumes the app).\n"
+    "Still missing a value before detaching: evaluate_debugger_expression with stopId and expressions: [...] "
+    "(frameId defaults to the stop's frame 0) asks them all in one call.",
     order=20,
 )

@@ -253,7 +253,7 @@ async def test_a_lone_surrogate_local_does_not_end_the_server(script: str, share
 def test_cli_help_and_flag_checks(script: str) -> None:
     shown = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60, check=True)
     for flag in ("--pause-limit-s", "--idle-limit-s", "--session-limit-s", "--adb-transport", "--allow-remote-jvm",
-                 "--log-level"):
+                 "--allow-invoke", "--allow-mutation", "--log-level"):
         assert flag in shown.stdout
     refused = subprocess.run([script, "--pause-limit-s", "0"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "must be positive" in refused.stderr
@@ -300,6 +300,12 @@ async def test_mcp_inspector_cli(script: str, shared_jvm: Debuggee, tmp_path: Pa
                               "target=127.0.0.1:5005")
     assert [p["name"] for p in prompts["prompts"]] == ["debug_crash", "debug_wrong_value", "debug_freeze"]
     assert "127.0.0.1:5005" in got["messages"][0]["content"]["text"]
+
+
+def _source_tree() -> dict[str, str] | None:
+    """The server's environment beside the default: the source tree under test first (PYTHONPATH, as the test
+    run has it), not only the installed copy."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else None
 
 
 def _source_tree() -> dict[str, str] | None:

@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parents[2]
 JAVA_SOURCES = REPO / "fixtures" / "java"
 KOTLIN_SOURCES = REPO / "fixtures" / "kotlin"
 KOTLIN_STDLIB = Path("/usr/share/java/kotlin-stdlib.jar")  # Debian's kotlin package
+# Debian's libkotlinx-coroutines-java (1.0.1) and the libkotlinx-atomicfu-java it needs at run time.
+COROUTINE_JARS = (Path("/usr/share/java/kotlinx-coroutines-core.jar"), Path("/usr/share/java/atomicfu.jar"))
 LISTENING = re.compile(r"Listening for transport dt_socket at address: (\d+)")
 
 
@@ -39,9 +41,15 @@ def compile_kotlin(out_dir: Path, *, kotlinc: str = "kotlinc", sources_dir: Path
     of inlined code).
 
     Debian's kotlinc 1.3 runs on JDK 17 but warns about options of its launcher; only a failure matters.
+    The coroutine fixtures compile against :data:`COROUTINE_JARS`; without them they are left out.
     """
     sources = sorted(str(p) for p in sources_dir.rglob("*.kt"))
-    done = subprocess.run([kotlinc, *sources, "-d", str(out_dir)], capture_output=True, text=True)
+    classpath: list[str] = []
+    if all(jar.is_file() for jar in COROUTINE_JARS):
+        classpath = ["-cp", os.pathsep.join(str(jar) for jar in COROUTINE_JARS)]
+    else:
+        sources = [s for s in sources if "import kotlinx.coroutines" not in Path(s).read_text(encoding="utf-8")]
+    done = subprocess.run([kotlinc, *sources, *classpath, "-d", str(out_dir)], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"kotlinc failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return out_dir
@@ -50,6 +58,11 @@ def compile_kotlin(out_dir: Path, *, kotlinc: str = "kotlinc", sources_dir: Path
 def kotlin_classpath(classes: Path) -> str:
     """The compiled Kotlin fixtures and the Kotlin runtime they need."""
     return f"{classes}{os.pathsep}{KOTLIN_STDLIB}"
+
+
+def coroutine_classpath(classes: Path) -> str:
+    """The compiled Kotlin fixtures, the Kotlin runtime and kotlinx-coroutines (with atomicfu)."""
+    return os.pathsep.join([kotlin_classpath(classes), *(str(jar) for jar in COROUTINE_JARS)])
 
 
 def find_mark(name: str) -> tuple[str, int]:

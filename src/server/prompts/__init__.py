@@ -10,30 +10,13 @@ tools in the same order, with inputs the tools have. docs/agents.md explains the
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
+from ..registry import collect
 from ._prompt import Argument, Prompt
 
-
-def _collect() -> tuple[Prompt, ...]:
-    """Every prompt module's ``PROMPT``, in (order, name) order; a module's name must be its prompt's name."""
-    found: list[Prompt] = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        prompt = getattr(module, "PROMPT", None)
-        if not isinstance(prompt, Prompt) or prompt.name != info.name:
-            raise ImportError(f"{module.__name__} must define PROMPT = Prompt({info.name!r}, ...)")
-        found.append(prompt)
-    return tuple(sorted(found, key=lambda p: (p.order, p.name)))
-
-
-PROMPTS: tuple[Prompt, ...] = _collect()
+PROMPTS: tuple[Prompt, ...] = collect(__name__, __path__, "PROMPT", Prompt)
 
 BY_NAME = {prompt.name: prompt for prompt in PROMPTS}
 

@@ -9,27 +9,10 @@ shows an example of each response. Shared inputs are in :mod:`..models`, shared 
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from ..registry import collect
 from ._tool import Attached, Call, Handler, Tool
 
-
-def _collect() -> tuple[Tool, ...]:
-    """Every tool module's ``TOOL``, in (order, name) order; a module's name must be its tool's name."""
-    found: list[Tool] = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        tool = getattr(module, "TOOL", None)
-        if not isinstance(tool, Tool) or tool.name != info.name:
-            raise ImportError(f"{module.__name__} must define TOOL = Tool({info.name!r}, ...)")
-        found.append(tool)
-    return tuple(sorted(found, key=lambda t: (t.order, t.name)))
-
-
-TOOLS: tuple[Tool, ...] = _collect()
+TOOLS: tuple[Tool, ...] = collect(__name__, __path__, "TOOL", Tool)
 
 BY_NAME = {tool.name: tool for tool in TOOLS}
 

@@ -43,6 +43,9 @@ _JDB_STOP = re.compile(r"(Breakpoint hit|Step completed): \"thread=[^\"]*\", ([\
 GUAVA_SOURCES = REPO / "fixtures" / "guava"  # compiled against guava.jar, apart from fixtures/java
 _JDB_PROMPT = re.compile(r"[\w-]+\[\d+\] ")
 _JDB_EXITED = re.compile(r"The application (exited|has been disconnected)")
+# Attached to a suspended VM, jdb reports the agent's VMStart event and then prompts with the thread's name; its
+# first bare ``> `` prompt races that event and may never be printed, so the start is the event, not the prompt.
+_JDB_VM_STARTED = re.compile(r"VM Started:")
 
 
 @dataclasses.dataclass(frozen=True, slots=True, order=True)
@@ -255,7 +258,8 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
     trace: Trace = {}
     jdb = Jdb(jdb_path, debuggee.port)
     try:
-        jdb.until(re.compile(r"> "))
+        jdb.until(_JDB_VM_STARTED)
+        jdb.until(_JDB_PROMPT)
         armed = {(c.class_name, c.line): c for c in cases}
         for case in cases:
             jdb.send(f"stop at {case.class_name}:{case.line}")

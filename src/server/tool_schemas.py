@@ -71,6 +71,8 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
                     del out[k]
         if "enum" in out and out.get("type") == "string" and all(isinstance(v, str) for v in out["enum"]):
             del out["type"]  # the enum says it
+        if out.get("default", ...) is None:
+            del out["default"]  # a field whose schema is given whole (a capture): left out is the same
         return out
 
     def field(prop: Any) -> Any:

@@ -176,3 +176,36 @@ async def test_detach_clears_every_new_request_kind(watched: Debuggee, tmp_path:
                 watched.send(command)
                 await wait_for_line(watched, f"^done {command}$", mark)
             assert await suspended_threads(vm) == 0 and fresh.current_stop is None
+
+
+async def test_a_watchpoint_captures_at_its_stop_and_changes_in_place_over_stdio(watched: Debuggee,
+                                                                                 tmp_path: Path) -> None:
+    with trio.fail_after(90):
+        async with stdio(tmp_path) as mcp:
+            sid, _ = await attach(mcp, watched)
+            base = {"debugSessionId": sid}
+            refused = check_envelope(await mcp.client.call_tool("set_debugger_watchpoint", {
+                **base, "className": ACCOUNT, "field": "balance", "action": "log", "capture": {"locals": True}}))
+            assert not refused["success"] and refused["error"]["code"] == "INVALID_ARGUMENT"
+            wp = (await mcp.ok("set_debugger_watchpoint", **base, className=ACCOUNT, field="balance",
+                               capture={"stack": 2, "expressions": ["amount"]}))["result"]
+            quiet = (await mcp.ok("update_debugger_breakpoint", **base, breakpointId=wp["breakpoint_id"],
+                                  condition="new_value > 1000"))["result"]
+            assert (quiet["kind"], quiet["status"], quiet["breakpoint_id"]) == ("watchpoint", "verified",
+                                                                                wp["breakpoint_id"])
+            mark = len(watched.lines)
+            watched.send("write")
+            await wait_for_line(watched, "^done write$", mark)  # 100 -> 125: judged, not stopped
+            await mcp.ok("update_debugger_breakpoint", **base, breakpointId=wp["breakpoint_id"], condition=None)
+            watched.send("write")
+            event, _ = await mcp.wait_for(sid, "stopped")
+            stop = event["stop"]
+            assert stop["watch"]["new_value"]["value"] == "150"
+            assert [f["method"] for f in stop["capture"]["frames"]] == ["deposit", "lambda$run$0"]
+            assert stop["capture"]["expressions"][0]["value"]["value"] == "25"
+            await mcp.ok("resume_debugger", **base, stopId=stop["stop_id"])
+            off = (await mcp.ok("update_debugger_breakpoint", **base, breakpointId=wp["breakpoint_id"],
+                                enabled=False))["result"]
+            assert off["status"] == "disabled"
+            detached = await mcp.ok("detach_debugger", **base)
+            assert detached["cleanup"]["status"] == "complete"

@@ -287,7 +287,7 @@ class Debugger(Inspection):
     async def set_watchpoint(self, class_name: str, field: str, access: str = "write", *,
                              condition: str | None = None, hit_count: int | None = None, action: Action = "stop",
                              log_message: str | None = None, max_hits: int | None = None,
-                             suspend: SuspendMode = "all") -> Watchpoint:
+                             suspend: SuspendMode = "all", capture: Capture | None = None) -> Watchpoint:
         """Stop where ``field`` of ``class_name`` (or of a superclass of it) is written (``access="write"``),
         read (``"read"``) or either (``"any"``), by any thread, in every class loader (:mod:`.watchpoints`).
 
@@ -295,7 +295,8 @@ class Debugger(Inspection):
         and, for a write, the value being written (``new_value``); its location is the accessing code.
         ``condition``, ``hit_count``, ``action="log"``, ``log_message``, ``max_hits`` and ``suspend`` work as
         for a line breakpoint, with ``new_value`` and ``old_value`` as names; a logging watchpoint's hits
-        carry the change too (``LogpointHit.watch``) and its default message shows it.
+        carry the change too (``LogpointHit.watch``) and its default message shows it. ``capture`` is read as
+        each of its stops is made (``Stop.capture``), as a line breakpoint's.
 
         Returns it ``verified``, ``pending`` until the class loads, or ``rejected`` while no loaded class of
         that name has the field. It counts towards the 100 breakpoints and is removed like any.
@@ -305,7 +306,7 @@ class Debugger(Inspection):
             Unsupported: the VM cannot watch that access (``VirtualMachine.CapabilitiesNew``).
             EngineClosed: the session has ended.
         """
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend)
+        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
         plan = plan_hits(options) if options != HitOptions() else None
         self._check_open()
         async with self._lock:
@@ -349,7 +350,8 @@ class Debugger(Inspection):
         one; left out, it stays), and ``enabled``. Disabled, none of its JDWP requests is made (it stays held,
         status ``disabled``, counting towards the 100); enabled, it binds anew as when it was set. A line
         breakpoint whose options change has its requests made again (a hit between the clear and the new
-        requests is not seen). An exception breakpoint takes ``enabled`` only.
+        requests is not seen); a watchpoint's or method breakpoint's requests are made again only when their
+        suspend policy changes (:mod:`.requests.by_class`). An exception breakpoint takes ``enabled`` only.
 
         Raises:
             NotFound: an ID this session never issued, or one removed.

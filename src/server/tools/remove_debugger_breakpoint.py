@@ -22,9 +22,8 @@ class RemoveBreakpointInput(SessionInput):
     """Exactly one of ``breakpointId`` (spec 025's), ``breakpointIds`` or ``all: true``."""
 
     breakpointId: Text | None = None
-    breakpointIds: Annotated[list[Text], Field(min_length=1, max_length=MAX_IDS)] | None = Field(
-        default=None, description="Several at once.")
-    all: StrictBool = Field(default=False, description="Every breakpoint of the session.")
+    breakpointIds: Annotated[list[Text], Field(min_length=1, max_length=MAX_IDS)] | None = None
+    all: StrictBool = Field(default=False, description="Every breakpoint.")
 
     @model_validator(mode="after")
     def _one_choice(self) -> RemoveBreakpointInput:

@@ -8,13 +8,13 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictInt, model_validator
 
 from ..art_costs import ART_EVENT_COST
-from ..models import PositiveInt, SessionInput, Text
+from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
 from ..results import AndroidTarget, WatchpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Stop or log where a field is written (default), read or either; the stop has watch {field, old_value, "
-    "new_value}, names usable in condition. Options as set_debugger_breakpoint.")
+    "Stop or log where a field is written (default), read or either; stop.watch has field, old_value, new_value "
+    "(names for condition too). Options as set_debugger_breakpoint.")
 
 
 class WatchpointInput(SessionInput):
@@ -27,6 +27,7 @@ class WatchpointInput(SessionInput):
     logMessage: Text | None = Field(default=None, description="e.g. {old_value} -> {new_value}")
     maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = None
     suspend: Literal["all", "thread"] = "all"
+    capture: CaptureField = None
 
     @model_validator(mode="after")
     def _options(self) -> WatchpointInput:
@@ -34,6 +35,8 @@ class WatchpointInput(SessionInput):
             raise ValueError('logMessage and maxHits are for action "log" (a logpoint)')
         if self.action == "log" and self.suspend == "thread":
             raise ValueError('suspend is for watchpoints that stop; a logpoint (action "log") never stops')
+        if self.action == "log" and self.capture is not None:
+            raise ValueError('capture is for watchpoints that stop; a logpoint (action "log") never stops')
         return self
 
 
@@ -43,7 +46,8 @@ async def set_watchpoint(call: Call) -> WatchpointAnswer:
     async with session.lock:
         answer = WatchpointAnswer.of(await engine.set_watchpoint(
             inp.className, inp.field, inp.access, condition=inp.condition, hit_count=inp.hitCount,
-            action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend))
+            action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
+            capture=capture_of(inp.capture)))
     if isinstance(session.target, AndroidTarget):
         answer = dataclasses.replace(answer, warning=ART_EVENT_COST)
     return answer

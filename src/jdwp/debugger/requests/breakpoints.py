@@ -194,6 +194,9 @@ class Breakpoints(OwnedRequests):
         entry = self._entries.get(breakpoint_id)
         if entry is not None:
             return entry.plan.capture if entry.plan is not None else None
+        held = self.watchpoints.hit_state(breakpoint_id) or self.methods.hit_state(breakpoint_id)
+        if held is not None:
+            return held[0].capture
         return self.exceptions.capture_of(breakpoint_id)
 
     def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
@@ -301,10 +304,10 @@ class Breakpoints(OwnedRequests):
                 raise InvalidArgument(f"{breakpoint_id} is an exception breakpoint: it has no condition, hitCount "
                                       "or logMessage; it takes enabled only")
             return await self.exceptions.update(breakpoint_id, enabled)
-        if self.watchpoints.owns(breakpoint_id) or self.methods.owns(breakpoint_id):
-            kind = "a watchpoint" if self.watchpoints.owns(breakpoint_id) else "a method breakpoint"
-            raise InvalidArgument(f"{breakpoint_id} is {kind}: it is not changed in place; remove it and set a "
-                                  "new one with the options wanted")
+        for by_class in (self.watchpoints, self.methods):
+            if by_class.owns(breakpoint_id):
+                return await by_class.update(breakpoint_id, condition=condition, hit_count=hit_count,
+                                             log_message=log_message, enabled=enabled)
         entry = self._entries.get(breakpoint_id)
         if entry is None:
             self._check_known(breakpoint_id)

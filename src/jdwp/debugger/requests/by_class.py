@@ -9,6 +9,12 @@ that name, one per class loader; a class loaded later binds it as it is prepared
 its own (``EventRequest.Set`` 15,1), cleared with it (15,2): removed, spent (a logpoint's ``maxHits``) or
 at detach, in one write each time. It shares the session's IDs and its limit of 100 breakpoints
 (``reserve``). What it binds is the subclass's business (:meth:`ByClassName._bind`).
+
+Changed in place (``update_debugger_breakpoint``, :meth:`ByClassName.update`): a new condition, hit count or
+log message is judged from the next hit on, and its requests are made anew only when their suspend policy
+changes (a hit judged first asks ``EVENT_THREAD``): a hit between the clear and the new requests would be lost
+for nothing otherwise. Disabled, every request of it and its class watch are cleared (it stays held, counted,
+status ``disabled``); enabled, it binds anew as when it was set.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ from ...client import JdwpClient
 from ...protocol.commands.events import ClassMatch, ClassPrepareEvent
 from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ...protocol.types import ReferenceTypeId
+from ..errors import InvalidArgument
+from ..model import BreakpointStatus, HitOptions
 from ..names import binary_name_of, signature_of
-from .hits import HitCounts, HitPlan
+from .hits import KEEP, HitCounts, HitPlan, Keep, plan_hits, updated_options
 from .owned import OwnedRequests, Owner
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
@@ -41,6 +49,14 @@ class ClassEntry:
     bound_types: set[int] = dataclasses.field(default_factory=set)
     watch: Watch | None = None
     counts: HitCounts = dataclasses.field(default_factory=HitCounts)
+    enabled: bool = True  # disabled: no request of it is made, until it is enabled again
+
+    @property
+    def shown_status(self) -> BreakpointStatus:
+        """Its status as a snapshot tells it: ``disabled`` and ``spent`` before what binding found."""
+        if not self.enabled:
+            return "disabled"
+        return "spent" if self.counts.spent else self.status  # type: ignore[return-value]
 
     @property
     def suspend_policy(self) -> int:
@@ -79,6 +95,16 @@ class ByClassName(OwnedRequests, Generic[E, S]):
         """Bind in one prepared class of the entry's name (``tag``: its TypeTag)."""
         raise NotImplementedError
 
+    def _unbound(self, entry: E) -> None:
+        """Forget what binding found (its requests are cleared already), so that it binds anew."""
+        entry.bound_types.clear()
+        entry.status = "pending"
+
+    def _always_judged(self, entry: E) -> bool:
+        """Whether every hit of it is judged here, options or not (a method exit: other methods' exits are let
+        go at once), so that it keeps a plan with no option."""
+        return False
+
     # --- the rest -----------------------------------------------------------------------------------
 
     def __len__(self) -> int:
@@ -108,11 +134,61 @@ class ByClassName(OwnedRequests, Generic[E, S]):
             JdwpError: the VM refused or did not answer (what was made is held: removed with it).
         """
         self._entries[entry.breakpoint_id] = entry
-        entry.watch = (ClassMatch(entry.class_name),)
-        await self._prepares.watch(entry.watch)
+        await self._arm(entry)
+        return self._snapshot(entry)
+
+    async def _arm(self, entry: E) -> None:
+        """Watch for the entry's class (unless watched already), then bind in the prepared ones."""
+        if entry.watch is None:
+            entry.watch = (ClassMatch(entry.class_name),)
+            await self._prepares.watch(entry.watch)
         for ref in await self._vm.classes_by_signature(signature_of(entry.class_name)):
             if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
                 await self._bind(entry, ref.type_id, ref.ref_type_tag)
+
+    async def _disarm(self, entry: E, *, keep_watch: bool) -> None:
+        """Clear the entry's requests (and its class watch unless ``keep_watch``), in one write."""
+        taken = self._take(entry)
+        if not keep_watch and entry.watch is not None:
+            taken += self._prepares.drop(entry.watch)
+            entry.watch = None
+        await clear_requests(self._vm, taken)
+        self._unbound(entry)
+
+    async def update(self, breakpoint_id: str, *, condition: str | Keep | None = KEEP,
+                     hit_count: int | Keep | None = KEEP, log_message: str | Keep | None = KEEP,
+                     enabled: bool | None = None) -> S:
+        """Change one held breakpoint in place (``None`` clears an option, :data:`KEEP` leaves it); a new
+        condition or hit count counts its hits from zero.
+
+        Raises:
+            InvalidArgument, ExpressionSyntaxError: bad options, or a spent logpoint. Nothing is changed.
+            JdwpError: the VM refused or did not answer (what was made is held: removed with it).
+        """
+        entry = self._entries[breakpoint_id]
+        if entry.counts.spent:
+            raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
+                                  "set a new logpoint")
+        before = entry.plan.options if entry.plan is not None else HitOptions()
+        after = updated_options(before, condition, hit_count, log_message)
+        judged = after != HitOptions() or self._always_judged(entry)
+        plan = plan_hits(after) if judged else None  # checked before anything changes
+        policy = entry.suspend_policy
+        if after != before:
+            entry.plan = plan
+            if (after.condition, after.hit_count) != (before.condition, before.hit_count):
+                entry.counts = HitCounts()
+        if enabled is False:
+            if entry.enabled:
+                entry.enabled = False
+                await self._disarm(entry, keep_watch=False)
+        elif not entry.enabled:
+            if enabled:
+                entry.enabled = True
+                await self._arm(entry)
+        elif entry.suspend_policy != policy:
+            await self._disarm(entry, keep_watch=True)
+            await self._arm(entry)
         return self._snapshot(entry)
 
     def _made(self, entry: E, request_id: int, kind: EventKind) -> None:
@@ -155,7 +231,8 @@ class ByClassName(OwnedRequests, Generic[E, S]):
         name = binary_name_of(event.signature)
         changed = []
         for entry in list(self._entries.values()):
-            if entry.class_name != name or event.type_id in entry.bound_types or entry.counts.spent:
+            if entry.class_name != name or event.type_id in entry.bound_types or entry.counts.spent \
+                    or not entry.enabled:
                 continue
             before = entry.progress()
             await self._bind(entry, event.type_id, event.ref_type_tag)

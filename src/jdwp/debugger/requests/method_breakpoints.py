@@ -80,11 +80,19 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
     def _snapshot(self, entry: _Entry) -> MethodBreakpoint:
         plan = entry.plan
         options = plan.options if plan is not None and plan.options != HitOptions() else None
-        status = "spent" if entry.counts.spent else entry.status
         return MethodBreakpoint(entry.breakpoint_id, entry.class_name, entry.method, entry.signature, entry.on,
-                                status, tuple(entry.locations), entry.reason, options,  # type: ignore[arg-type]
+                                entry.shown_status, tuple(entry.locations), entry.reason, options,
                                 entry.counts.hits if options else None,
                                 entry.counts.dropped if options and options.action == "log" else None, entry.note)
+
+    def _unbound(self, entry: _Entry) -> None:
+        super()._unbound(entry)
+        entry.locations.clear()
+        entry.methods.clear()
+        entry.reason = None
+
+    def _always_judged(self, entry: _Entry) -> bool:
+        return entry.on == "exit"
 
     def owner_of(self, request_id: int) -> str | None:
         """The breakpoint behind an entry breakpoint's request ID (an exit's is :meth:`exit_owner`'s)."""

@@ -81,10 +81,14 @@ class Watchpoints(ByClassName[_Entry, Watchpoint]):
 
     def _snapshot(self, entry: _Entry) -> Watchpoint:
         plan = entry.plan
-        status = "spent" if entry.counts.spent else entry.status
-        return Watchpoint(entry.breakpoint_id, entry.class_name, entry.field, entry.access, status,  # type: ignore[arg-type]
+        return Watchpoint(entry.breakpoint_id, entry.class_name, entry.field, entry.access, entry.shown_status,
                           entry.reason, plan.options if plan else None, entry.counts.hits if plan else None,
                           entry.counts.dropped if plan and plan.options.action == "log" else None)
+
+    def _unbound(self, entry: _Entry) -> None:
+        super()._unbound(entry)
+        entry.fields.clear()
+        entry.reason = None
 
     def field_of(self, request_id: int) -> WatchedField | None:
         """The field a request of ours watches."""

@@ -55,6 +55,13 @@ def debuggee(java_classes: Path) -> Iterator[Debuggee]:
 
 
 @pytest.fixture
+def watched(java_classes: Path) -> Iterator[Debuggee]:
+    """``Watched`` (fixtures/java): runs the commands it reads on stdin (``write``, ``calls``, ``mutate``, …) and
+    prints ``done COMMAND`` after each; the watchpoint, method breakpoint and set-value tests drive it."""
+    yield from debuggees(java_classes, "com.example.debuggee.Watched", java=require_tool("java"))
+
+
+@pytest.fixture
 def suspended_debuggee(java_classes: Path) -> Iterator[Debuggee]:
     """The fixture program started with ``suspend=y``: it waits for a debugger; VMStart comes first."""
     yield from debuggees(java_classes, "com.example.debuggee.Main", ready=False, suspend=True,

@@ -264,6 +264,18 @@ class LineRequest:
     file: str | None = optional()
 
 
+def _options_shown(given: HitOptions | None, hits: int | None, dropped: int | None) -> dict[str, Any]:
+    """A breakpoint's options as its answer shows them, by field name: none when none was given (a capture
+    alone is shown by itself); a logpoint has no ``suspend`` to echo (each hit's thread runs on at once)."""
+    capture = given.capture if given is not None else None
+    if given is None or dataclasses.replace(given, capture=None) == HitOptions():
+        return {"capture": capture}
+    return {"condition": given.condition, "hit_count": given.hit_count, "action": given.action,
+            "log_message": given.log_message, "max_hits": given.max_hits,
+            "suspend": None if given.action == "log" else given.suspend, "hits": hits, "dropped": dropped,
+            "capture": capture}
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class BreakpointAnswer:
     """A breakpoint as the tools show it: what was asked (``requested``), and what it became."""
@@ -292,17 +304,9 @@ class BreakpointAnswer:
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
-        requested = LineRequest(bp.line, bp.class_name, bp.file)
-        given = bp.options
-        capture = given.capture if given is not None else None
-        if given is None or dataclasses.replace(given, capture=None) == HitOptions():  # none, or a capture only
-            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason,
-                       lambda_choice=bp.lambda_choice, skipped=bp.skipped, capture=capture)
-        # A logpoint suspends nothing for the user (each hit's thread runs on at once): no suspend to echo.
-        suspend = None if given.action == "log" else given.suspend
-        return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, given.condition,
-                   given.hit_count, given.action, given.log_message, given.max_hits, suspend, bp.hits,
-                   bp.dropped, bp.lambda_choice, bp.skipped, capture)
+        return cls(bp.breakpoint_id, bp.kind, LineRequest(bp.line, bp.class_name, bp.file), bp.status,
+                   bp.locations, bp.reason, lambda_choice=bp.lambda_choice, skipped=bp.skipped,
+                   **_options_shown(bp.options, bp.hits, bp.dropped))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -356,18 +360,14 @@ class WatchpointAnswer:
     suspend: str | None = optional()
     hits: int | None = optional()
     dropped: int | None = optional()
+    capture: Capture | None = optional()
     #: What it costs the app, when that needs saying (an Android session).
     warning: str | None = optional()
 
     @classmethod
     def of(cls, bp: Watchpoint) -> WatchpointAnswer:
-        requested = WatchRequest(bp.class_name, bp.field, bp.access)
-        given = bp.options
-        if given is None:
-            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.reason)
-        return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.reason, given.condition, given.hit_count,
-                   given.action, given.log_message, given.max_hits, None if given.action == "log" else given.suspend,
-                   bp.hits, bp.dropped)
+        return cls(bp.breakpoint_id, bp.kind, WatchRequest(bp.class_name, bp.field, bp.access), bp.status,
+                   bp.reason, **_options_shown(bp.options, bp.hits, bp.dropped))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -399,18 +399,14 @@ class MethodBreakpointAnswer:
     suspend: str | None = optional()
     hits: int | None = optional()
     dropped: int | None = optional()
+    capture: Capture | None = optional()
     #: What it costs the app, when that needs saying (an exit breakpoint of an Android session).
     warning: str | None = optional()
 
     @classmethod
     def of(cls, bp: MethodBreakpoint) -> MethodBreakpointAnswer:
-        requested = MethodRequest(bp.class_name, bp.method, bp.on, bp.signature)
-        given = bp.options
-        if given is None:
-            return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, bp.note)
-        return cls(bp.breakpoint_id, bp.kind, requested, bp.status, bp.locations, bp.reason, bp.note,
-                   given.condition, given.hit_count, given.action, given.log_message, given.max_hits,
-                   None if given.action == "log" else given.suspend, bp.hits, bp.dropped)
+        return cls(bp.breakpoint_id, bp.kind, MethodRequest(bp.class_name, bp.method, bp.on, bp.signature),
+                   bp.status, bp.locations, bp.reason, bp.note, **_options_shown(bp.options, bp.hits, bp.dropped))
 
 
 AnyBreakpointAnswer = BreakpointAnswer | ExceptionBreakpointAnswer | WatchpointAnswer | MethodBreakpointAnswer

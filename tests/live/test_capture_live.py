@@ -8,22 +8,22 @@ value or its own error. Lines are found by their ``// MARK:`` comments; synchron
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import Capture, Debugger, InvalidArgument, RunTo, open_debugger
+from jdwp.debugger import Capture, InvalidArgument, RunTo
 from jdwp.debugger.reading.expressions import ExpressionSyntaxError
+from support.engines import engine
 from support.jvm import Debuggee, debuggees, find_mark, kotlin_classpath
 from support.live import require_tool
 from support.stops import next_stop
 
 SCENES = "com.example.debuggee.Scenes"
 THROWS = "com.example.debuggee.Throws"
+TWINS = "com.example.debuggee.Twins"
 
 
 def line(mark: str) -> int:
@@ -36,14 +36,13 @@ def scenes(java_classes: Path) -> Iterator[Debuggee]:
 
 
 @pytest.fixture
+def twins(java_classes: Path) -> Iterator[Debuggee]:
+    yield from debuggees(java_classes, TWINS, java=require_tool("java"))
+
+
+@pytest.fixture
 def throws(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, THROWS, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 def values(locals_: object) -> dict[str, str | None]:
@@ -231,3 +230,31 @@ async def test_repeated_captured_stops_read_the_right_frame(scenes: Debuggee) ->
                 seen.append(y)
                 await debugger.resume(stop.stop_id)
             assert seen == list(range(seen[0], seen[0] + 5))  # one round of Scenes' loop each
+
+
+async def test_a_queued_stop_made_current_by_a_resume_reads_both_captures_merged(twins: Debuggee) -> None:
+    """Twins' two threads run the marked line together; with ``suspend: "thread"`` each hit is its own stop,
+    the second queued behind the first. A resume's capture is then for that queued stop, which read its own
+    breakpoint's capture as it was made: it is read again, the two merged."""
+    with trio.fail_after(60):
+        async with engine(twins) as debugger:
+            bp = await debugger.set_breakpoint(TWINS, line("twins"), suspend="thread",
+                                               capture=Capture(expressions=("rounds",)))
+            first = await next_stop(debugger)
+            assert first.capture is not None and first.capture.locals is None
+            # The engine shows no queue: the test waits for the other twin's stop to be queued (it hits the
+            # line within a few milliseconds of the first), so that the resume takes the queued stop's path.
+            while not debugger._stops.queue:
+                await trio.sleep(0.01)
+            await debugger.resume(first.stop_id, capture=Capture(stack=2, locals=True, expressions=("rounds + 1",)))
+            second = debugger.current_stop
+            assert second is not None and second.thread_name != first.thread_name
+            captured = second.capture
+            assert captured is not None and captured.error is None
+            assert [e.expression for e in captured.expressions] == ["rounds", "rounds + 1"]
+            rounds = int(values(captured.locals)["rounds"] or "")
+            assert captured.expressions[1].value.value == str(rounds + 1)
+            assert [f.method for f in captured.frames] == ["together", "meet"]
+            assert values(await debugger.locals(second.stop_id, second.frame_id)) == values(captured.locals)
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            await debugger.resume(second.stop_id)

@@ -9,17 +9,15 @@ engine events and printed lines, never by sleeping.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import Debugger, Stop, Stopped, open_debugger
+from jdwp.debugger import Debugger, Stop, Stopped
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
+from support.engines import engine, printed
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 from support.stops import next_stop
@@ -38,16 +36,6 @@ def coroutine_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def crash(coroutine_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(coroutines_classpath(coroutine_classes), MAIN, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
-
-
-async def printed(debuggee: Debuggee, pattern: str, after: int = 0) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, after=after, timeout=30))
 
 
 async def no_stop_until_printed(debugger: Debugger, debuggee: Debuggee, pattern: str) -> None:

@@ -9,17 +9,16 @@ that awaited it; a step out of a suspend function returns to its awaiting corout
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import Debugger, Stop, open_debugger
+from jdwp.debugger import Debugger, Stop
 from jdwp.debugger.model import StepKind
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
+from support.engines import engine
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 from support.stops import next_stop
@@ -38,12 +37,6 @@ def coroutine_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def crash(coroutine_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(coroutines_classpath(coroutine_classes), MAIN, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 def place(stop: Stop) -> tuple[str, int | None]:

@@ -10,18 +10,17 @@ metadata sources: none (raw ``L$0`` names, ``line`` null), the fixture's class f
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import AsyncStack, ClassPath, Debugger, Stop, open_debugger
+from jdwp.debugger import AsyncStack, ClassPath, Debugger, Stop
 from jdwp.debugger.reading.async_stacks import MAX_CHAIN
 from support import stops
+from support.engines import engine
 from support.jvm import COROUTINE_JARS, Debuggee, coroutine_classpath, debuggees, find_mark
 from support.live import require_tool, unavailable
 
@@ -44,12 +43,6 @@ def coroutines_app(kotlin_classes: Path) -> Iterator[Debuggee]:
     if not all(jar.is_file() for jar in COROUTINE_JARS):
         unavailable(f"kotlinx-coroutines is not at {COROUTINE_JARS} (Debian's libkotlinx-coroutines-java)")
     yield from debuggees(coroutine_classpath(kotlin_classes), APP, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 def tattles(debuggee: Debuggee, since: int) -> list[str]:

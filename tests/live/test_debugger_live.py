@@ -9,7 +9,6 @@ non-BMP and NUL strings, ``Crowd``'s 111 locals), ``Twins`` (two threads running
 
 from __future__ import annotations
 
-import functools
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -35,6 +34,7 @@ from jdwp.debugger import (
     open_debugger,
 )
 from jdwp.recording_proxy import read_packets
+from support.engines import printed
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 
@@ -99,10 +99,6 @@ async def next_stop(debugger: Debugger) -> Any:
 async def heartbeats(debuggee: Debuggee) -> None:
     """Proof the program runs: three more heartbeats (waited for in a thread, so trio keeps running)."""
     await trio.to_thread.run_sync(debuggee.wait_for_more_heartbeats)
-
-
-async def printed(debuggee: Debuggee, pattern: str) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, timeout=20))
 
 
 def locals_by_name(result: Any) -> dict[str, Any]:

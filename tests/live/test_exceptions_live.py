@@ -8,9 +8,7 @@ Synchronisation is by engine events and printed lines, never by sleeping.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,12 +17,12 @@ import trio
 import jdwp
 from jdwp.debugger import (
     BreakpointVerified,
-    Debugger,
     ExceptionBreakpoint,
     InvalidArgument,
     LimitReached,
     open_debugger,
 )
+from support.engines import engine, printed
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 from support.stops import next_stop
@@ -40,16 +38,6 @@ def line(mark: str) -> int:
 @pytest.fixture
 def throws(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, THROWS, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
-
-
-async def printed(debuggee: Debuggee, pattern: str) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, timeout=20))
 
 
 async def heartbeats(debuggee: Debuggee) -> None:

@@ -10,24 +10,16 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import trio
 
-import jdwp
-from jdwp.debugger import Debugger, Stop, open_debugger
+from jdwp.debugger import Debugger, Stop
+from support.engines import engine
 from support.jvm import Debuggee, find_mark
 from support.stops import next_stop
 
 NEST = "com.example.debuggee.Nest"
 HIDDEN = re.compile(r"^com\.example\.debuggee\.Nest\$\$Lambda\$\d+/0x[0-9a-f]+$")
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 async def load_nest(debuggee: Debuggee) -> None:

@@ -9,17 +9,16 @@ live in ``org.jetbrains.*`` classes, which a bare file name must search like any
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, Stopped, open_debugger
+from jdwp.debugger import BreakpointVerified, Debugger, Stopped
 from jdwp.protocol.types import ReferenceTypeId
+from support.engines import engine
 from support.jvm import Debuggee
 from support.real_programs import kotlinc_debuggee, started
 
@@ -33,12 +32,6 @@ def kotlinc(tmp_path: Path) -> Iterator[Debuggee]:
     source = tmp_path / "hello.kt"
     source.write_text('fun main() {\n    println(listOf(1, 2, 3).map { it * 2 }.sum())\n}\n', encoding="utf-8")
     yield from started(kotlinc_debuggee([source], tmp_path / "out"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 async def next_stop(debugger: Debugger) -> Any:

@@ -11,17 +11,16 @@ few milliseconds. kotlinc 1.3 compiles ``val s = xs.sumBy { it.a * it.b }`` (two
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import BreakpointSpent, Debugger, LogpointHit, Stop, open_debugger
+from jdwp.debugger import BreakpointSpent, Debugger, LogpointHit, Stop
 from support import stops
+from support.engines import engine
 from support.jvm import Debuggee, debuggees, find_mark, kotlin_classpath
 from support.live import require_tool
 
@@ -38,12 +37,6 @@ def line(mark: str) -> int:
 @pytest.fixture
 def lambdas_app(kotlin_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(kotlin_classpath(kotlin_classes), APP, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 async def stops_of(debugger: Debugger, breakpoint_id: str, count: int) -> list[Stop]:

@@ -9,16 +9,15 @@ Lines are found by their ``// MARK:`` comments.
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stopped, open_debugger
+from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stopped
+from support.engines import engine
 from support.jvm import KOTLIN_SOURCES, Debuggee, debuggees, find_mark, kotlin_classpath
 from support.live import require_tool
 
@@ -36,12 +35,6 @@ def line(mark: str) -> int:
 @pytest.fixture
 def kotlin_app(kotlin_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(kotlin_classpath(kotlin_classes), APP, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 async def stop_at(debugger: Debugger, breakpoint_id: str) -> Any:

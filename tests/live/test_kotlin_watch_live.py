@@ -3,7 +3,6 @@ OpenJDK 17 debuggee compiled by kotlinc (``fixtures/kotlin/com/example/ktwatch/W
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import open_debugger
+from support.engines import printed
 from support.jvm import Debuggee, debuggees, find_mark, kotlin_classpath
 from support.live import require_tool
 from support.stops import next_stop
@@ -22,10 +22,6 @@ GAUGE = "com.example.ktwatch.Gauge"
 @pytest.fixture
 def gauge_app(kotlin_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(kotlin_classpath(kotlin_classes), "com.example.ktwatch.WatchKt", java=require_tool("java"))
-
-
-async def printed(debuggee: Debuggee, pattern: str) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, timeout=30))
 
 
 async def test_a_kotlin_propertys_backing_field_and_a_companion_property(gauge_app: Debuggee) -> None:

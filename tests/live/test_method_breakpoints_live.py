@@ -3,36 +3,15 @@ OpenJDK 17 debuggee (``fixtures/java/.../Watched.java``, command ``calls``)."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import Debugger, InvalidArgument, MethodBreakpoint, open_debugger
-from support.jvm import Debuggee, debuggees
-from support.live import require_tool
+from jdwp.debugger import InvalidArgument, MethodBreakpoint
+from support.engines import engine, printed
+from support.jvm import Debuggee
 from support.stops import next_stop
 
 WATCHED = "com.example.debuggee.Watched"
-
-
-@pytest.fixture
-def watched(java_classes: Path) -> Iterator[Debuggee]:
-    yield from debuggees(java_classes, WATCHED, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
-
-
-async def printed(debuggee: Debuggee, pattern: str) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, timeout=30))
 
 
 async def test_exit_stops_carry_a_long_past_2_53_exactly_an_object_and_void(watched: Debuggee) -> None:

@@ -9,16 +9,13 @@ verified in the right class, the VM stops there, and the stack shows the right s
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stopped, open_debugger
+from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stopped
+from support.engines import engine, printed
 from support.jvm import Debuggee, find_mark
 from support.stops import next_stop
 
@@ -29,16 +26,6 @@ PATH = "app/src/main/java/com/example/debuggee/Nest.java"
 
 def line(mark: str) -> int:
     return find_mark(mark)[1]
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
-
-
-async def printed(debuggee: Debuggee, pattern: str, after: int = 0) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, after=after, timeout=20))
 
 
 async def load_nest(debuggee: Debuggee) -> None:

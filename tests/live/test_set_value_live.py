@@ -3,26 +3,19 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import pytest
 import trio
 
 import jdwp
 from jdwp.debugger import Debugger, InvalidArgument, Unsupported, open_debugger
-from support.jvm import Debuggee, debuggees, find_mark
-from support.live import require_tool
+from support.engines import printed
+from support.jvm import Debuggee, find_mark
 from support.stops import next_stop
 
 WATCHED = "com.example.debuggee.Watched"
-
-
-@pytest.fixture
-def watched(java_classes: Path) -> Iterator[Debuggee]:
-    yield from debuggees(java_classes, WATCHED, java=require_tool("java"))
 
 
 @asynccontextmanager
@@ -30,11 +23,6 @@ async def engine(debuggee: Debuggee, *, mutation: bool = True) -> AsyncIterator[
     async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
         debugger.allow_mutation = mutation
         yield debugger
-
-
-async def printed(debuggee: Debuggee, pattern: str) -> str:
-    match = await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, timeout=30))
-    return match.string
 
 
 async def stopped_in_mutate(debugger: Debugger, watched: Debuggee) -> tuple[str, str, dict[str, str]]:

@@ -9,17 +9,16 @@ found by their ``// MARK:`` comments; synchronisation is by engine events and pr
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, PendingStep, Stopped, Terminated, open_debugger
+from jdwp.debugger import BreakpointVerified, Debugger, PendingStep, Stopped, Terminated
 from server.envelope import jsonable
+from support.engines import engine
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 
@@ -40,12 +39,6 @@ def six(java_classes: Path) -> Iterator[Debuggee]:
 @pytest.fixture
 def strides(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, STRIDES, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 async def next_event(debugger: Debugger) -> Any:

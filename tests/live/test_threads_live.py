@@ -9,8 +9,7 @@ for the ``Knots$LockB`` that "locker-b" holds (and the other way round), "waiter
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import trio
 import jdwp
 from jdwp.debugger import AlreadyPaused, Debugger, NotFound, Stopped, ThreadInfo, open_debugger, suspended_threads
 from server.envelope import jsonable
+from support.engines import engine
 from support.jvm import LISTENING, Debuggee, debuggees, find_mark
 from support.live import require_tool
 
@@ -29,12 +29,6 @@ KNOTS = "com.example.debuggee.Knots"
 @pytest.fixture
 def knots(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, KNOTS, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 async def next_stop(debugger: Debugger) -> Any:

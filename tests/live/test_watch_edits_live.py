@@ -6,33 +6,16 @@ takes every breakpoint. Synchronisation is by engine events and printed lines, n
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-
 import pytest
 import trio
 
-import jdwp
-from jdwp.debugger import Capture, Debugger, InvalidArgument, MethodBreakpoint, Watchpoint, open_debugger
-from support.jvm import Debuggee, debuggees
-from support.live import require_tool
+from jdwp.debugger import Capture, InvalidArgument, MethodBreakpoint, Watchpoint
+from support.engines import engine, printed
+from support.jvm import Debuggee
 from support.stops import next_stop
 
 WATCHED = "com.example.debuggee.Watched"
 ACCOUNT = "com.example.debuggee.Watched$Account"
-
-
-@pytest.fixture
-def watched(java_classes: Path) -> Iterator[Debuggee]:
-    yield from debuggees(java_classes, WATCHED, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
 
 
 def send(debuggee: Debuggee, command: str) -> int:
@@ -40,11 +23,6 @@ def send(debuggee: Debuggee, command: str) -> int:
     mark = len(debuggee.lines)
     debuggee.send(command)
     return mark
-
-
-async def done(debuggee: Debuggee, command: str, mark: int) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, f"^done {command}$", after=mark,
-                                                    timeout=30))
 
 
 def values(locals_: object) -> dict[str, str | None]:
@@ -68,7 +46,7 @@ async def test_a_watchpoint_stop_carries_its_capture(watched: Debuggee) -> None:
             assert doubled.value.value == "50" and balance.value.value == "100"  # read before the write
             assert unknown.error is not None and "nope" in unknown.error.message
             await debugger.resume(stop.stop_id)
-            await done(watched, "write", mark)
+            await printed(watched, "^done write$", mark)
 
 
 async def test_a_method_breakpoint_stop_carries_its_capture(watched: Debuggee) -> None:
@@ -84,7 +62,7 @@ async def test_a_method_breakpoint_stop_carries_its_capture(watched: Debuggee) -
             assert "x" in (values(stop.capture.locals)["prefix"] or "")
             assert "x" in (stop.capture.expressions[0].value.value or "")
             await debugger.resume(stop.stop_id)
-            await done(watched, "calls", mark)
+            await printed(watched, "^done calls$", mark)
 
 
 async def test_a_watchpoint_changes_in_place_and_is_disabled_and_enabled(watched: Debuggee) -> None:
@@ -97,7 +75,7 @@ async def test_a_watchpoint_changes_in_place_and_is_disabled_and_enabled(watched
             assert quiet.options is not None and quiet.options.condition == "new_value > 1000"
             assert quiet.status == "verified"
             mark = send(watched, "write")
-            await done(watched, "write", mark)  # balance 100 -> 125: judged false, let go
+            await printed(watched, "^done write$", mark)  # balance 100 -> 125: judged false, let go
             # Bad input changes nothing: a message on a watchpoint that stops, a condition that does not parse.
             with pytest.raises(InvalidArgument):
                 await debugger.update_breakpoint(wp.breakpoint_id, log_message="{new_value}")
@@ -108,7 +86,7 @@ async def test_a_watchpoint_changes_in_place_and_is_disabled_and_enabled(watched
             off = await debugger.update_breakpoint(wp.breakpoint_id, enabled=False)
             assert off.status == "disabled"
             mark = send(watched, "write")
-            await done(watched, "write", mark)
+            await printed(watched, "^done write$", mark)
             on = await debugger.update_breakpoint(wp.breakpoint_id, enabled=True, condition=None)
             assert on.status == "verified" and on.options is None
             mark = send(watched, "write")
@@ -116,7 +94,7 @@ async def test_a_watchpoint_changes_in_place_and_is_disabled_and_enabled(watched
             assert stop.breakpoint_ids == (wp.breakpoint_id,) and stop.watch is not None
             assert (stop.watch.old_value.value, stop.watch.new_value.value) == ("150", "175")
             await debugger.resume(stop.stop_id)
-            await done(watched, "write", mark)
+            await printed(watched, "^done write$", mark)
 
 
 async def test_a_method_breakpoint_changes_in_place_and_binds_anew_when_enabled(watched: Debuggee) -> None:
@@ -133,11 +111,11 @@ async def test_a_method_breakpoint_changes_in_place_and_binds_anew_when_enabled(
             frame = stop.frame_id
             assert (await debugger.evaluate(stop.stop_id, frame, "x")).value == "3"
             await debugger.resume(stop.stop_id)
-            await done(watched, "calls", mark)
+            await printed(watched, "^done calls$", mark)
             off = await debugger.update_breakpoint(both.breakpoint_id, enabled=False)
             assert off.status == "disabled" and off.locations == ()
             mark = send(watched, "calls")
-            await done(watched, "calls", mark)
+            await printed(watched, "^done calls$", mark)
             on = await debugger.update_breakpoint(both.breakpoint_id, enabled=True, condition=None)
             assert on.status == "verified" and len(on.locations) == 2  # bound once each
             assert set(on.locations) == set(both.locations)
@@ -146,4 +124,4 @@ async def test_a_method_breakpoint_changes_in_place_and_binds_anew_when_enabled(
                 stop = await next_stop(debugger)
                 assert stop.location.method == "twice"
                 await debugger.resume(stop.stop_id)
-            await done(watched, "calls", mark)
+            await printed(watched, "^done calls$", mark)

@@ -7,45 +7,22 @@ Synchronisation is by engine events and printed lines, never by sleeping.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-
 import pytest
 import trio
 
-import jdwp
 from jdwp.debugger import (
     BreakpointVerified,
-    Debugger,
     InvalidArgument,
     LimitReached,
     LogpointHit,
     Watchpoint,
-    open_debugger,
 )
-from support.jvm import Debuggee, debuggees, find_mark
-from support.live import require_tool
+from support.engines import engine, printed
+from support.jvm import Debuggee, find_mark
 from support.stops import next_stop
 
 WATCHED = "com.example.debuggee.Watched"
 ACCOUNT = "com.example.debuggee.Watched$Account"
-
-
-@pytest.fixture
-def watched(java_classes: Path) -> Iterator[Debuggee]:
-    yield from debuggees(java_classes, WATCHED, java=require_tool("java"))
-
-
-@asynccontextmanager
-async def engine(debuggee: Debuggee) -> AsyncIterator[Debugger]:
-    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
-        yield debugger
-
-
-async def printed(debuggee: Debuggee, pattern: str) -> None:
-    await trio.to_thread.run_sync(functools.partial(debuggee.wait_for_line, pattern, timeout=30))
 
 
 async def test_a_write_from_another_thread_stops_with_old_and_new_values_and_the_writers_stack(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -22,8 +22,8 @@ from mcpkit import Mcp, agent_address, attached, check_envelope, wait_for_line
 
 import jdwp
 from jdwp.debugger import open_debugger, suspended_threads
-from support.jvm import Debuggee, debuggees, find_mark
-from support.live import require_tool, unavailable
+from support.jvm import Debuggee, find_mark
+from support.live import unavailable
 
 pytestmark = pytest.mark.live
 
@@ -31,11 +31,6 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 SCRIPT = Path(sys.executable).with_name("pyjdwp-mcp")
 WATCHED = "com.example.debuggee.Watched"
 ACCOUNT = "com.example.debuggee.Watched$Account"
-
-
-@pytest.fixture
-def watched(java_classes: Path) -> Iterator[Debuggee]:
-    yield from debuggees(java_classes, WATCHED, java=require_tool("java"))
 
 
 @asynccontextmanager

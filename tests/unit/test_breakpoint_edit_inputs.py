@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from jdwp.debugger import InvalidArgument
-from jdwp.debugger.requests.hits import HitOptions, plan_of, updated_options
+from jdwp.debugger.requests.hits import HitOptions, plan_of, revise, updated_options
 from server.tools.remove_debugger_breakpoint import RemoveBreakpointInput
 from server.tools.update_debugger_breakpoint import UpdateBreakpointInput
 
@@ -53,3 +53,20 @@ def test_options_merge_then_check() -> None:
         plan_of(updated_options(HitOptions(), log_message="m"))  # a breakpoint that stops has no message
     with pytest.raises(InvalidArgument, match="column"):
         plan_of(updated_options(logpoint, condition="i +"))
+
+
+def test_a_revision_says_what_changed_and_whether_hits_count_again() -> None:
+    logpoint = plan_of(HitOptions(condition="i > 1", action="log", max_hits=100))
+    message = revise(logpoint, log_message="{i}")
+    assert message.changed and not message.recount  # a new message keeps the count
+    assert message.plan is not None and message.plan.options.log_message == "{i}"
+    counted = revise(logpoint, hit_count=3)
+    assert counted.changed and counted.recount
+    same = revise(logpoint, condition="i > 1")
+    assert not same.changed and not same.recount
+    assert revise(plan_of(HitOptions(condition="x")), condition=None).plan is None  # plain again
+    # A method exit's hits are all judged: with its options cleared it keeps a plan of none.
+    kept = revise(plan_of(HitOptions(condition="x")), condition=None, always_judged=True)
+    assert kept.plan is not None and kept.plan.options == HitOptions()
+    with pytest.raises(InvalidArgument):
+        revise(None, log_message="m")  # a breakpoint that stops has no message; nothing to change

@@ -83,7 +83,7 @@ from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
-from .requests.hits import KEEP, HitPlan, Keep, plan_hits
+from .requests.hits import KEEP, HitPlan, Keep, plan_of
 from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
@@ -235,7 +235,7 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        plan = plan_hits(options) if options != HitOptions() else None
+        plan = plan_of(options)
         if method is not None or signature is not None or on is not None:
             return await self._set_method_breakpoint(class_name, line, file, method, signature, on, plan)
         lambda_choice = parse_choice(lambda_choice)
@@ -307,7 +307,7 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        plan = plan_hits(options) if options != HitOptions() else None
+        plan = plan_of(options)
         self._check_open()
         async with self._lock:
             self._check_open()

@@ -290,12 +290,16 @@ class EventSets:
         return state
 
     async def add_capture(self, state: StopState, plan: CapturePlan) -> None:
-        """Read a capture for a stop made before it was asked for (a queued stop a resume makes current); one
-        that has a capture of its own (its breakpoint's) keeps that."""
+        """Read a capture for a stop made before it was asked for (a queued stop a resume makes current). One
+        that has a capture of its own (its breakpoint's) is read again with the two merged (:func:`.capture.
+        merge`: the deeper stack, locals if either asks, every expression once): its thread has stayed
+        suspended, so what it reads is what the stop's first read would have."""
         thread = state.suspension.thread
-        if state.stop.thread_id is None or state.stop.capture is not None:
+        merged = merge([state.capture_plan, plan])
+        if state.stop.thread_id is None or merged is None or merged == state.capture_plan:
             return
-        await self._with_top(state, thread, await first_frames(self.vm, thread, max(1, plan.capture.stack)), plan)
+        await self._with_top(state, thread, await first_frames(self.vm, thread, max(1, merged.capture.stack)),
+                             merged)
 
     async def _with_top(self, state: StopState, thread: ThreadId, top: Top, plan: CapturePlan | None,
                         read_ahead: Locals | None = None) -> None:
@@ -308,6 +312,7 @@ class EventSets:
         frame_id = f"{state.stop.thread_id}.f0"
         state.frames.setdefault(frame_id, ref)
         captured = None
+        state.capture_plan = plan
         if plan is not None:
             locals_of = locals_reader(self.vm, self.symbols, self.values, ref)
             if read_ahead is not None:

@@ -28,6 +28,7 @@ from ..errors import NotFound, NotPaused, StaleReference
 from ..ids import IdScheme
 from ..model import EngineEvent, Locals, Stop, Stopped
 from ..reading.frames import FrameRef
+from ..requests.capture import CapturePlan
 from ..requests.steps import Steps
 
 __all__ = ["StopState", "Stops", "Suspension", "release", "release_command"]
@@ -52,6 +53,8 @@ class StopState:
     # A suspended frame's locals do not change during its stop (a method the debugger calls runs above it).
     locals: dict[str, Locals] = dataclasses.field(default_factory=dict)
     location: Location | None = None  # where the stop's own thread is, as the VM said
+    #: What its capture read (``Stop.capture``): a resume's capture for it, made current from the queue, is merged.
+    capture_plan: CapturePlan | None = None
 
 
 def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:

@@ -66,7 +66,6 @@ from ..model import (
     BoundLocation,
     Breakpoint,
     BreakpointStatus,
-    HitOptions,
     MethodBreakpoint,
     Reason,
     Watchpoint,
@@ -74,7 +73,7 @@ from ..model import (
 from ..names import binary_name_of
 from .capture import CapturePlan
 from .exceptions import ExceptionBreakpoints
-from .hits import KEEP, HitCounts, HitPlan, Keep, plan_of, updated_options
+from .hits import KEEP, HitCounts, HitPlan, Keep, revise
 from .line_choice import LineChoice
 from .method_breakpoints import MethodBreakpoints
 from .owned import OwnedRequests
@@ -315,13 +314,11 @@ class Breakpoints(OwnedRequests):
         if entry.counts.spent:
             raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
                                   "set a new logpoint")
-        before = entry.plan.options if entry.plan else HitOptions()
-        after = updated_options(before, condition, hit_count, log_message)
-        plan = plan_of(after)  # checked before anything changes
-        rearm = after != before
-        if after != before:
-            entry.plan = plan
-            if (after.condition, after.hit_count) != (before.condition, before.hit_count):
+        revision = revise(entry.plan, condition, hit_count, log_message)  # checked before anything changes
+        rearm = revision.changed
+        if revision.changed:
+            entry.plan = revision.plan
+            if revision.recount:
                 entry.counts = HitCounts()
         if enabled is False:
             if entry.enabled:

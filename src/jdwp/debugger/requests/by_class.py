@@ -28,9 +28,9 @@ from ...protocol.commands.events import ClassMatch, ClassPrepareEvent
 from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ...protocol.types import ReferenceTypeId
 from ..errors import InvalidArgument
-from ..model import BreakpointStatus, HitOptions
+from ..model import BreakpointStatus
 from ..names import binary_name_of, signature_of
-from .hits import KEEP, HitCounts, HitPlan, Keep, plan_hits, updated_options
+from .hits import KEEP, HitCounts, HitPlan, Keep, revise
 from .owned import OwnedRequests, Owner
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
@@ -169,14 +169,11 @@ class ByClassName(OwnedRequests, Generic[E, S]):
         if entry.counts.spent:
             raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
                                   "set a new logpoint")
-        before = entry.plan.options if entry.plan is not None else HitOptions()
-        after = updated_options(before, condition, hit_count, log_message)
-        judged = after != HitOptions() or self._always_judged(entry)
-        plan = plan_hits(after) if judged else None  # checked before anything changes
+        revision = revise(entry.plan, condition, hit_count, log_message, always_judged=self._always_judged(entry))
         policy = entry.suspend_policy
-        if after != before:
-            entry.plan = plan
-            if (after.condition, after.hit_count) != (before.condition, before.hit_count):
+        if revision.changed:
+            entry.plan = revision.plan
+            if revision.recount:
                 entry.counts = HitCounts()
         if enabled is False:
             if entry.enabled:

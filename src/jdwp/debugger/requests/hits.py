@@ -80,6 +80,32 @@ def updated_options(options: HitOptions, condition: str | Keep | None = KEEP, hi
     return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Revision:
+    """A breakpoint's options as an update leaves them: the new plan, whether the options changed, and whether
+    its hits count from zero again (a new condition or hit count; a new message keeps the count)."""
+
+    plan: HitPlan | None
+    changed: bool
+    recount: bool
+
+
+def revise(plan: HitPlan | None, condition: str | Keep | None = KEEP, hit_count: int | Keep | None = KEEP,
+           log_message: str | Keep | None = KEEP, *, always_judged: bool = False) -> Revision:
+    """What ``update_debugger_breakpoint`` makes of a breakpoint's ``plan`` (``None`` clears an option,
+    :data:`KEEP` leaves it), checked before anything is changed. ``always_judged``: the breakpoint keeps a plan
+    with no option (a method exit's hits are all judged).
+
+    Raises:
+        ExpressionSyntaxError, InvalidArgument: as :func:`plan_hits`.
+    """
+    before = plan.options if plan is not None else HitOptions()
+    after = updated_options(before, condition, hit_count, log_message)
+    revised = plan_hits(after) if after != HitOptions() or always_judged else None
+    return Revision(revised, after != before,
+                    (after.condition, after.hit_count) != (before.condition, before.hit_count))
+
+
 def plan_of(options: HitOptions) -> HitPlan | None:
     """The plan of a line breakpoint's options; ``None`` for a plain breakpoint (no option given).
 

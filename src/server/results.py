@@ -17,6 +17,7 @@ from typing import Any, Literal
 from jdwp import IdSizes
 from jdwp.debugger import (
     OMIT_EMPTY,
+    OMIT_NONE,
     AnyBreakpoint,
     BoundLocation,
     Breakpoint,
@@ -36,9 +37,6 @@ from jdwp.debugger import (
 from .failures import ErrorBody
 
 SessionState = Literal["attaching", "running", "paused", "detaching", "detached", "disconnected", "failed"]
-
-
-OMIT_NONE = {"omit_none": True}
 
 
 def optional() -> Any:

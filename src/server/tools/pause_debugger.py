@@ -7,10 +7,9 @@ import dataclasses
 from pydantic import Field, StrictBool
 
 from jdwp import JdwpError
-from jdwp.debugger import Deadlock, DebuggerError, Stop, ThreadInfo
+from jdwp.debugger import OMIT_NONE, Deadlock, DebuggerError, Stop, ThreadInfo
 
 from ..models import SessionInput
-from ..results import OMIT_NONE
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -27,9 +27,12 @@ log = logging.getLogger("pyjdwp.server")
 
 
 def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields:
-    """The envelope's session fields. Where ``full`` (attach) the target's identity, the capabilities in
-    brief (profile, this platform's operations, the limitations' codes) and the limitations' texts that hold
-    here, each said once (the VM's facts are attach's ``result.vm``); elsewhere the profile, the target's
+    """The envelope's session fields.
+
+    Where ``full`` (attach): the target's identity, the capabilities in brief (profile, this platform's
+    operations, the limitations' codes), and in words the limitations this session adds to its profile's
+    (its flags', platform's and target's), each said once. The VM's facts are attach's ``result.vm``, and
+    get_debugger_capabilities words the profile's own limitations. Elsewhere: the profile, the target's
     identity only and the codes of what this session adds to the profile's limitations, since every
     response repeats them and tokens are an agent's cost (DESIGN.md §8.6)."""
     if session is None:
@@ -38,9 +41,10 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     platform = target.platform if target else None
     capabilities, texts, codes = capabilities_for(session.config.allow_invoke, platform, session.config.allow_mutation)
     own = session.facts.limitations  # this target's: a release build, a non-debuggable app
-    if full:
+    if full:  # the profile's own limitations are its codes in ``capabilities``; get_debugger_capabilities words them
+        said = tuple(text for text, code in zip(texts, codes, strict=True) if code not in PROFILE_WIDE)
         return SessionFields(session.id, session.device, target.identity() if target else None, session.state,
-                             brief(capabilities, platform), texts + tuple(x.text for x in own), session.cleanup)
+                             brief(capabilities, platform), said + tuple(x.text for x in own), session.cleanup)
     added = tuple(code for code in codes if code not in PROFILE_WIDE)
     return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
                          capabilities.compact(), added + tuple(x.code for x in own), session.cleanup)

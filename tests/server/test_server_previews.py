@@ -108,10 +108,16 @@ async def test_a_freeze_in_one_pause(knots: Debuggee, tmp_path: Path) -> None:
             assert result["system_count"] >= 3 and "system_threads" not in result
             a = threads["locker-a"]
             assert a["status"] == "monitor" and a["frames"][0]["method"] == "lock"
-            assert a["waiting_for"]["preview"] == "LockB()" and a["waiting_for"]["owner_name"] == "locker-b"
-            assert [m["preview"] for m in a["owned_monitors"]] == ["LockA()"]
+            # Each monitor is said once, in ``monitors``; a thread names the ones it owns and waits for by ID.
+            monitors = {m["object_id"]: m for m in result["monitors"]}
+            assert a["waiting_for"]["owner_name"] == "locker-b" and "preview" not in a["waiting_for"]
+            assert monitors[a["waiting_for"]["object_id"]]["preview"] == "LockB()"
+            assert monitors[a["waiting_for"]["object_id"]]["owner_thread"] == threads["locker-b"]["thread_id"]
+            assert [monitors[m]["preview"] for m in a["owned_monitors"]] == ["LockA()"]
+            assert "suspended" not in a  # every thread is, at a pause
             [deadlock] = result["deadlocks"]
             assert {link["thread_name"] for link in deadlock["threads"]} == {"locker-a", "locker-b"}
+            assert {link["waiting_for"] for link in deadlock["threads"]} <= set(monitors)
             assert size(paused) < 4096, size(paused)  # a freeze's answer, in one call (issue 24: ≤ 4 KB in all)
             # The frames it listed are the stop's: locals of a thread's top frame need no listing first.
             await mcp.ok("get_debugger_locals", debugSessionId=sid, stopId=result["stop"]["stop_id"],

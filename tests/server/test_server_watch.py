@@ -66,7 +66,7 @@ async def test_watchpoint_method_exit_and_set_value_over_stdio(watched: Debuggee
             sid, body = await attach(mcp, watched)
             operations = body["capabilities"]["operations"]
             assert {"watchpoints", "method_breakpoints", "return_values", "set_value"} <= set(operations)
-            assert not any("No mutation" in text for text in body["limitations"])
+            assert "no_mutation" not in {x["code"] for x in body["capabilities"]["limitations"]}
             wp = (await mcp.ok("set_debugger_watchpoint", debugSessionId=sid, className=ACCOUNT,
                                field="balance"))["result"]
             assert (wp["kind"], wp["status"], wp["requested"]) == (
@@ -118,7 +118,7 @@ async def test_set_value_without_the_flag_says_how_to_enable_it(watched: Debugge
         async with stdio(tmp_path) as mcp:
             sid, body = await attach(mcp, watched)
             assert "set_value" not in body["capabilities"]["operations"]
-            assert any("--allow-mutation" in text for text in body["limitations"])
+            assert "no_mutation" in {x["code"] for x in body["capabilities"]["limitations"]}
             await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=WATCHED,
                          line=find_mark("mutate-here")[1])
             watched.send("mutate")

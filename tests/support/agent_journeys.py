@@ -306,9 +306,7 @@ def journeys() -> list[Journey]:
             [attach,
              {"tool": "pause_debugger", "arguments": session},
              detach],
-            freeze_found, held_calls=3, held_bytes=5_200,
-            blocked="attach_debugger answers 1.8 KB (server.budgets.ATTACH_ANSWER: goal 1.2 KB) and "
-                    "pause_debugger 2.8 KB (each thread's frames, monitors and the deadlock's previews)",
+            freeze_found, held_calls=3, held_bytes=4_000,
             baseline=[attach, {"tool": "pause_debugger", "arguments": session},
                       {"tool": "get_debugger_threads", "arguments": {**stop, "stackDepth": 1}}, detach]),
     ]

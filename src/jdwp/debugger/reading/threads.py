@@ -52,8 +52,7 @@ _GONE = frozenset({ErrorCode.INVALID_THREAD, ErrorCode.INVALID_OBJECT, ErrorCode
 RUNNING_NOTE = ("no stopId: the threads run, so only name, status, suspended and group are shown; pause_debugger "
                 "(or any stop) and pass its stopId for thread IDs, frames, monitors and deadlocks")
 NO_MONITORS_NOTE = "this VM cannot tell owned or contended monitors (CapabilitiesNew), so deadlocks are not looked for"
-PAUSE_NOTE = ("paused by pause_debugger: every thread is suspended, none is the stop's own; their thread IDs come "
-              "with the pause's answer and get_debugger_threads")
+PAUSE_NOTE = "every thread is suspended, none is the stop's own: see pause_debugger's answer or get_debugger_threads"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -73,7 +73,7 @@ from ..model import (
 from ..names import binary_name_of
 from .capture import CapturePlan
 from .exceptions import ExceptionBreakpoints
-from .hits import KEEP, HitCounts, HitPlan, Keep, revise
+from .hits import KEEP, HitCounts, HitPlan, Keep, revise_entry
 from .line_choice import LineChoice
 from .method_breakpoints import MethodBreakpoints
 from .owned import OwnedRequests
@@ -311,15 +311,7 @@ class Breakpoints(OwnedRequests):
         if entry is None:
             self._check_known(breakpoint_id)
             raise NotFound(f"breakpoint {breakpoint_id!r} was removed; set a new one")
-        if entry.counts.spent:
-            raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
-                                  "set a new logpoint")
-        revision = revise(entry.plan, condition, hit_count, log_message)  # checked before anything changes
-        rearm = revision.changed
-        if revision.changed:
-            entry.plan = revision.plan
-            if revision.recount:
-                entry.counts = HitCounts()
+        rearm = revise_entry(breakpoint_id, entry, condition, hit_count, log_message)
         if enabled is False:
             if entry.enabled:
                 entry.enabled = False

@@ -27,10 +27,9 @@ from ...client import JdwpClient
 from ...protocol.commands.events import ClassMatch, ClassPrepareEvent
 from ...protocol.constants import ClassStatus, EventKind, SuspendPolicy, TypeTag
 from ...protocol.types import ReferenceTypeId
-from ..errors import InvalidArgument
 from ..model import BreakpointStatus
 from ..names import binary_name_of, signature_of
-from .hits import KEEP, HitCounts, HitPlan, Keep, revise
+from .hits import KEEP, HitCounts, HitPlan, Keep, revise_entry
 from .owned import OwnedRequests, Owner
 from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
 
@@ -166,15 +165,8 @@ class ByClassName(OwnedRequests, Generic[E, S]):
             JdwpError: the VM refused or did not answer (what was made is held: removed with it).
         """
         entry = self._entries[breakpoint_id]
-        if entry.counts.spent:
-            raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
-                                  "set a new logpoint")
-        revision = revise(entry.plan, condition, hit_count, log_message, always_judged=self._always_judged(entry))
         policy = entry.suspend_policy
-        if revision.changed:
-            entry.plan = revision.plan
-            if revision.recount:
-                entry.counts = HitCounts()
+        revise_entry(breakpoint_id, entry, condition, hit_count, log_message, always_judged=self._always_judged(entry))
         if enabled is False:
             if entry.enabled:
                 entry.enabled = False

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from typing import Protocol
 
 from ..errors import InvalidArgument
 from ..model import HitOptions
@@ -104,6 +105,34 @@ def revise(plan: HitPlan | None, condition: str | Keep | None = KEEP, hit_count:
     revised = plan_hits(after) if after != HitOptions() or always_judged else None
     return Revision(revised, after != before,
                     (after.condition, after.hit_count) != (before.condition, before.hit_count))
+
+
+class Revisable(Protocol):
+    """A breakpoint's entry as :func:`revise_entry` changes it (line, watchpoint and method entries)."""
+
+    plan: HitPlan | None
+    counts: HitCounts
+
+
+def revise_entry(breakpoint_id: str, entry: Revisable, condition: str | Keep | None = KEEP,
+                 hit_count: int | Keep | None = KEEP, log_message: str | Keep | None = KEEP, *,
+                 always_judged: bool = False) -> bool:
+    """Apply an update's options to ``entry`` (its plan, and its counts where they start again); whether the
+    options changed. Every check comes first, so a refused update changes nothing.
+
+    Raises:
+        InvalidArgument: the entry is a spent logpoint (its ``maxHits`` reached), or as :func:`revise`.
+        ExpressionSyntaxError: as :func:`revise`.
+    """
+    if entry.counts.spent:
+        raise InvalidArgument(f"{breakpoint_id} is spent (its logpoint reached maxHits) and takes no change; "
+                              "set a new logpoint")
+    revision = revise(entry.plan, condition, hit_count, log_message, always_judged=always_judged)
+    if revision.changed:
+        entry.plan = revision.plan
+        if revision.recount:
+            entry.counts = HitCounts()
+    return revision.changed
 
 
 def plan_of(options: HitOptions) -> HitPlan | None:

@@ -32,7 +32,7 @@ LOGPOINT_ARGS = ("--hits", "10000", "--mcp-hits", "50")
 
 LOGPOINT_PROSE = """\
 The watchpoint rows: a logging watchpoint on the static field `Loops.last`, written once per call; the app
-never stopped. A logging watchpoint's hit costs about twice a line logpoint's rate-limited hit: the field's old
+never stopped. A logging watchpoint's hit costs more than a line logpoint's rate-limited hit: the field's old
 value is read at each write (`ReferenceType.GetValues`, one round trip while the writing thread waits), which
 the line logpoint does not need. Both goals of issue 13 are a median ≤ 1 ms and a p99 ≤ 5 ms."""
 
@@ -45,10 +45,9 @@ coroutine and times them itself. An app without coroutines pays nothing (the wat
 
 ROUNDTRIP_PROSE = """\
 (m), the bare Kotlin file, reads every class's source map: one pipelined write of 30,000
-`ReferenceType.SourceDebugExtension`, answers read raw, maps parsed only when they contain the name. Its wall
-time is mostly the VM's: the engine's own CPU for it (`time.process_time`) was 0.21-0.27 s when measured by hand
-on 2026-12-02, and the VM alone answers the 30,000 commands from a bare socket in about 0.2 s, so on a busy
-machine (the load averages above) its JDWP thread's share of the CPUs decides the figure."""
+`ReferenceType.SourceDebugExtension`, answers read raw, maps parsed only when they contain the name. Most of
+its wall time is the VM answering 30,000 commands, not the engine's own CPU (`time.process_time` tells them
+apart), so on a busy machine (the load averages above) the VM's JDWP thread's share of the CPUs decides it."""
 
 
 def script_output(name: str, *args: str) -> str:

@@ -41,13 +41,16 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     platform = target.platform if target else None
     capabilities, texts, codes = capabilities_for(session.config.allow_invoke, platform, session.config.allow_mutation)
     own = session.facts.limitations  # this target's: a release build, a non-debuggable app
-    if full:  # the profile's own limitations are its codes in ``capabilities``; get_debugger_capabilities words them
-        said = tuple(text for text, code in zip(texts, codes, strict=True) if code not in PROFILE_WIDE)
+    # What the session adds to its profile's limitations; the profile's own are its codes in ``capabilities``,
+    # worded by get_debugger_capabilities.
+    added = [(text, code) for text, code in zip(texts, codes, strict=True) if code not in PROFILE_WIDE]
+    if full:
         return SessionFields(session.id, session.device, target.identity() if target else None, session.state,
-                             brief(capabilities, platform), said + tuple(x.text for x in own), session.cleanup)
-    added = tuple(code for code in codes if code not in PROFILE_WIDE)
+                             brief(capabilities, platform),
+                             tuple(text for text, _ in added) + tuple(x.text for x in own), session.cleanup)
     return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
-                         capabilities.compact(), added + tuple(x.code for x in own), session.cleanup)
+                         capabilities.compact(), tuple(code for _, code in added) + tuple(x.code for x in own),
+                         session.cleanup)
 
 
 def _json(value: Any) -> str:

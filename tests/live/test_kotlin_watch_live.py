@@ -52,3 +52,25 @@ async def test_a_kotlin_functions_long_return_value(gauge_app: Debuggee) -> None
             assert stop.return_value.value == "9007199254740995" and stop.location.method == "far"
             await debugger.resume(stop.stop_id)
             await printed(gauge_app, "^far 9007199254740995$")
+
+
+async def test_a_watchpoint_on_a_kotlin_backing_field_changes_in_place(gauge_app: Debuggee) -> None:
+    """update_breakpoint on kotlinc's output: a condition on ``level``'s backing field that no raise meets lets
+    the write go; the condition cleared, the next raise stops with the values the first one left."""
+    with trio.fail_after(60):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", gauge_app.port) as vm, open_debugger(vm) as debugger:
+            level = await debugger.set_watchpoint(GAUGE, "level")
+            quiet = await debugger.update_breakpoint(level.breakpoint_id, condition="new_value > 1000")
+            assert quiet.options is not None and quiet.options.condition == "new_value > 1000"
+            mark = len(gauge_app.lines)
+            gauge_app.send("raise")  # level 10 -> 15: judged false, let go
+            await printed(gauge_app, "^done raise$", mark)
+            plain = await debugger.update_breakpoint(level.breakpoint_id, condition=None)
+            assert plain.options is None and plain.status == "verified"
+            mark = len(gauge_app.lines)
+            gauge_app.send("raise")
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (level.breakpoint_id,) and stop.thread_name == "leveller"
+            assert (stop.watch.old_value.value, stop.watch.new_value.value) == ("15", "20")
+            await debugger.resume(stop.stop_id)
+            await printed(gauge_app, "^done raise$", mark)

@@ -148,6 +148,7 @@ class Debugger(Inspection):
         self._detach_running: trio.Event | None = None
         self._handling = False
         self._handled = trio.Event()
+        self._sets_handled = 0
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -527,6 +528,7 @@ class Debugger(Inspection):
                     log.warning("handling an event set failed: %s", exc)
                 finally:
                     self._handling = False
+                    self._sets_handled += 1
                     self._handled.set()
                     self._handled = trio.Event()
         except Exception as exc:  # a bug of ours: end the session rather than leave it half alive
@@ -633,7 +635,8 @@ class Debugger(Inspection):
             await self.vm.aclose()
             # Nothing can be cleaned over a lost connection, and nothing proves the app runs.
             return Cleanup("complete", "unknown")
-        return await clean_up(self.vm, self._lock, self._steps, self.breakpoints, self._stops, self._drain_events)
+        return await clean_up(self.vm, self._lock, self._steps, self.breakpoints, self._stops, self._drain_events,
+                              self._set_handled_after)
 
     async def _await_start(self) -> None:
         """Make a pending VM_START stop current before the caller sees the engine.
@@ -651,9 +654,18 @@ class Debugger(Inspection):
             while self._stops.current is None and self._terminal is None:
                 await self._handled.wait()
 
-    async def _drain_events(self) -> None:
+    async def _drain_events(self) -> int:
+        """Wait until the event sets received so far are handled; returns how many have been, ever."""
         while self._terminal is None and (self._handling or self.vm.statistics()["buffered_events"]):
             await self._handled.wait()
+        return self._sets_handled
+
+    async def _set_handled_after(self, seen: int, within: float) -> bool:
+        """Whether one more event set than ``seen`` is handled within ``within`` seconds."""
+        with trio.move_on_after(within):
+            while self._sets_handled <= seen and self._terminal is None:
+                await self._handled.wait()
+        return self._sets_handled > seen
 
 
 class _Unreleased(JdwpError):

@@ -5,10 +5,15 @@ A step over a suspension point (``delay``, ``withContext``, ``await``) stops on 
 coroutine, on whatever thread resumes it; a step over a suspend function's last line goes on in the coroutine
 that awaited it; a step out of a suspend function returns to its awaiting coroutine; no stop is ever in
 ``invokeSuspend`` without a line, nor in kotlinx's dispatchers.
+
+A step tells a suspension from a return by the value its frame returned (``COROUTINE_SUSPENDED``); the tests
+marked ``return_values`` also run as on a VM that sends none (an exit by a throw never has one), where kotlinc's
+prologue lines and the state machine's ``label`` tell instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +21,7 @@ import pytest
 import trio
 
 from jdwp.debugger import Debugger, Stop
+from jdwp.debugger.classes.symbols import Capabilities, Symbols
 from jdwp.debugger.model import StepKind
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.engines import engine
@@ -37,6 +43,20 @@ def coroutine_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def crash(coroutine_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(coroutines_classpath(coroutine_classes), MAIN, java=require_tool("java"))
+
+
+@pytest.fixture(params=["sent", "not sent"])
+def return_values(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The engine as the VM is (``sent``), or as on one that sends no method return values (JDWP before 1.6)."""
+    if request.param == "not sent":
+        learn = Symbols._learn
+
+        def without(self: Symbols, *answers: object) -> Capabilities:
+            self._capabilities = dataclasses.replace(learn(self, *answers), method_return_values=False)  # type: ignore[arg-type]
+            return self._capabilities
+
+        monkeypatch.setattr(Symbols, "_learn", without)
+    return str(request.param)
 
 
 def place(stop: Stop) -> tuple[str, int | None]:
@@ -76,7 +96,8 @@ async def walk(crash: Debuggee, start: str, command: str, moves: list[Move], don
             await trio.to_thread.run_sync(lambda: crash.wait_for_line(done, timeout=30))
 
 
-async def test_steps_over_delay_with_context_await_and_a_last_line_stay_in_the_coroutine(crash: Debuggee) -> None:
+async def test_steps_over_delay_with_context_await_and_a_last_line_stay_in_the_coroutine(
+        crash: Debuggee, return_values: str) -> None:
     await walk(crash, "ktc-base-delay", "quote", [
         ("over", "fetchBase", "ktc-base-after"),  # delay(5) suspends fetchBase; a Default worker resumes it
         ("over", "fetchBase", coroutine_mark("ktc-base-after") + 1),
@@ -91,17 +112,18 @@ async def test_steps_over_delay_with_context_await_and_a_last_line_stay_in_the_c
     ], "^quoted 145$")
 
 
-async def test_step_out_of_a_resumed_suspend_function_returns_to_the_awaiting_coroutine(crash: Debuggee) -> None:
+async def test_step_out_of_a_resumed_suspend_function_returns_to_the_awaiting_coroutine(
+        crash: Debuggee, return_values: str) -> None:
     await walk(crash, "ktc-base-after", "quote", [("out", "fetchPrice", "ktc-price-return"),
                                                   ("out", "quote", "ktc-quote-with")], "^quoted 145$")
 
 
-async def test_a_step_over_a_suspension_in_a_launched_lambda_follows_it(crash: Debuggee) -> None:
+async def test_a_step_over_a_suspension_in_a_launched_lambda_follows_it(crash: Debuggee, return_values: str) -> None:
     await walk(crash, "ktc-blocking-delay", "blocking-crash", [("over", "invokeSuspend", "ktc-throw-blocking")],
                "^done blocking-crash$")
 
 
-async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash: Debuggee) -> None:
+async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash: Debuggee, return_values: str) -> None:
     await walk(crash, "ktc-price-call", "quote", [
         ("into", "fetchBase", coroutine_mark("ktc-base-delay") - 1),  # an app suspend function: its first line
         ("over", "fetchBase", "ktc-base-delay"),
@@ -110,12 +132,16 @@ async def test_a_step_into_a_suspending_call_comes_back_as_a_step_over_it(crash:
 
 
 async def test_a_step_over_the_last_line_of_a_suspend_call_that_did_not_suspend_goes_on_in_its_caller(
-        crash: Debuggee) -> None:
+        crash: Debuggee, return_values: str) -> None:
     await walk(crash, "ktc-now-return", "now", [("over", "priceNow", "ktc-now-after")], "^now 4$")
 
 
-async def test_a_stdlib_coroutine_resumed_by_a_thread_of_its_own_is_followed_there(crash: Debuggee) -> None:
-    await walk(crash, "ktc-stdlib-suspend", "stdlib-step", [("over", "stdlibWork", "ktc-stdlib-after")],
+@pytest.mark.parametrize("command", ["stdlib-step", "stdlib-step-late"])
+async def test_a_stdlib_coroutine_resumed_by_a_thread_of_its_own_is_followed_there(crash: Debuggee,
+                                                                                    command: str) -> None:
+    # stdlib-step-late: the stepping thread returns out of the one-line suspend lambda (its suspended return is
+    # on the line of its call: no landing there) into startStdlib's code well before the coroutine resumes
+    await walk(crash, "ktc-stdlib-suspend", command, [("over", "stdlibWork", "ktc-stdlib-after")],
                "^stdlib got 6$", file="Stdlib.kt", last_thread="resumer")
 
 

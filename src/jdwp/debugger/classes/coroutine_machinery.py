@@ -33,11 +33,16 @@ ends, not a crash (``JobSupport`` treats it so and never reports it to an except
 
 from __future__ import annotations
 
-__all__ = ["BASE_CONTINUATION", "CANCELLATION", "MACHINERY_PACKAGES", "is_machinery"]
+__all__ = ["BASE_CONTINUATION", "CANCELLATION", "MACHINERY_PACKAGES", "SUSPENDED_MARKER", "is_machinery"]
 
 #: Every compiled suspend function's continuation and suspend lambda extends it (Kotlin 1.3 and later).
 BASE_CONTINUATION = "kotlin.coroutines.jvm.internal.BaseContinuationImpl"
 CANCELLATION = "java.util.concurrent.CancellationException"
+#: What a state machine returns when it suspends: ``COROUTINE_SUSPENDED`` is the enum constant of this name
+#: (the stdlib's ``kotlin/coroutines/intrinsics/Intrinsics.kt``; ``IntrinsicsKt.getCOROUTINE_SUSPENDED`` reads
+#: ``CoroutineSingletons.COROUTINE_SUSPENDED`` in Debian's 1.3.31 jar). Its other constants (``UNDECIDED``,
+#: ``RESUMED``) never leave ``SafeContinuation``: a suspend function returns an instance of it only to suspend.
+SUSPENDED_MARKER = "kotlin.coroutines.intrinsics.CoroutineSingletons"
 MACHINERY_PACKAGES = ("kotlin.coroutines.", "kotlinx.coroutines.")
 
 

@@ -268,7 +268,7 @@ class EventSets:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
         returned = found.return_value
         step = found.step
-        if step is not None and step.returned_value is not None and step is own:
+        if step is not None and step.kind == "out" and step.returned_value is not None and step is own:
             returned, _ = await read_return(self.values, step.returned_value, step.returns)
         name, positions, _, _, _, top, read_ahead, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:

@@ -23,13 +23,22 @@ step into a call that suspends, ``delay`` say, comes back as a step over it), on
 ``out``. Where the step lands decides:
 
 - in the same frame, or (``into``) deeper: an ordinary step; the resume breakpoint is cleared;
-- in the caller's state machine, one frame up: it returned or suspended alike; the step steps on, and lands
-  at the start of a prologue-line entry when the caller suspends too (kotlinc gives each suspension point's
-  ``return COROUTINE_SUSPENDED`` an entry of the prologue line; the code a returned call goes on with lies
-  inside one, past that return): then no stop; the thread's step ends and the resume breakpoint waits
-  for whatever thread resumes the coroutine. Elsewhere the caller went on: an ordinary stop;
-- elsewhere (the dispatcher's thread runs other code), with the state machine's ``label`` moved on since the
-  start: it suspended; as above;
+- anywhere out of that frame, when the frame returned ``COROUTINE_SUSPENDED``: it suspended. No stop; the
+  thread's step ends and the resume breakpoint waits for whatever thread resumes the coroutine. The frame's
+  exit tells, with the value it returned (``MethodExitWithReturnValue``, as a step out reads it, below): a
+  state machine returns that marker only to suspend, and every caller up to the coroutine's runtime passes
+  it on. Nothing else tells in every case: a one-line suspend lambda (``startCoroutine { work() }``) has its
+  suspended return on the line of its call, so the step lands in no app frame until its thread is back in
+  code that has nothing to do with the coroutine (``startStdlib`` blocking on a queue, a dispatcher's next
+  task), before or after the resumption, as the threads race;
+- where the VM sends no return value (JDWP before 1.6, or an exit by a throw, which JDWP does not report):
+  in the caller's state machine, one frame up, the step steps on, and lands at the start of a prologue-line
+  entry when the caller suspends too (kotlinc gives each suspension point's ``return COROUTINE_SUSPENDED``
+  an entry of the prologue line; the code a returned call goes on with lies inside one, past that return):
+  then it suspended, as above. Elsewhere, with the state machine's ``label`` moved on since the start: it
+  suspended; as above;
+- a frame that returned a value: in the caller's state machine, the step steps on to the caller's next
+  line (past the prologue-line code a returned call goes on with); elsewhere an ordinary stop;
 - in a continuation's ``invokeSuspend`` that has no line table (a suspend function returned to the
   ``BaseContinuationImpl.resumeWith`` loop that resumed it): no stop there (it would be ``line: null``); the
   resume breakpoint moves to the awaiting continuation, which that loop resumes next;
@@ -59,6 +68,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from functools import partial
+from typing import Literal
 
 from ...client import JdwpClient
 from ...protocol.commands.events import ClassExclude, ClassOnly, Count, Modifier, Step, ThreadOnly
@@ -75,6 +85,7 @@ from ...protocol.errors import CommandError
 from ...protocol.types import Location, ObjectId, ReferenceTypeId, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
+from ..classes.coroutine_machinery import SUSPENDED_MARKER
 from ..classes.symbols import Symbols, line_at, line_locations
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
@@ -93,6 +104,8 @@ STEP_EXCLUDES = (
 )
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
 DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
+#: How a coroutine step's origin frame left, by the value it returned (module doc).
+Fate = Literal["suspended", "returned"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -123,9 +136,12 @@ class StepInFlight:
     skip: tuple[int, int, int | None] | None = None
     #: The origin frame returned into its caller's state machine (suspended or done: its next landing tells).
     returned: bool = False
-    #: A step out's exit request (``None``: none made), the method it leaves, and what that returned.
+    #: How the origin frame left, once its exit's value told (``None``: not yet, or never sent).
+    fate: Fate | None = None
+    #: An exit request of frame 0's method (a step out's, a coroutine step's origin: ``None``, none made), the
+    #: method, and what it returned.
     exit_request: int | None = None
-    leaving: tuple[int, int] | None = None  # (class, method) of frame 0 when the step out began
+    leaving: tuple[int, int] | None = None  # (class, method) of frame 0 when the step began
     returns: str = "V"  # the method's JNI return type
     returned_value: Value | None = None
     capture: CapturePlan | None = None  # what the stop it ends in reads (:mod:`.capture`)
@@ -232,7 +248,10 @@ class Steps:
                 partial(self._symbols.line_table, location.class_id, location.method_id)])
             line = line_at(table, location.index) if table is not None else None
             step.origin = Origin(continuation, label, location.class_id, location.method_id, line, depth)
-            step.resume = await self._continuations.watch(target)
+            # The origin frame's exit tells a suspension from a return; a step out watches it already (start).
+            step.resume, _ = await gather([
+                partial(self._continuations.watch, target),
+                partial(self._watch_return, step, location) if step.exit_request is None else _nothing])
         except CommandError as exc:
             log.info("the step of thread %s does not follow its coroutine: %s", step.thread_name, exc)
 
@@ -300,9 +319,16 @@ class Steps:
                 return await self._restep(step, StepDepth.OVER)
             await self._drop_resume(step)
             return False
-        if step.resume is not None and depth == origin.depth - 1 and await self._is_state_machine(location):
-            # Back in the caller's state machine, from a return or a suspension alike. kotlinc puts each
-            # suspension point's `return COROUTINE_SUSPENDED` on the prologue line: the next landing tells.
+        fate = await self._fate(step)  # the origin frame has left: by its exit's value, when the VM sent it
+        if fate == "suspended" and step.resume is not None:
+            await self._end_thread_step(step)  # wait for the resumption, on whatever thread
+            return True
+        if fate == "returned":
+            await self._drop_resume(step)
+        if (step.resume is not None or fate == "returned") and depth == origin.depth - 1 \
+                and await self._is_state_machine(location):
+            # Back in the caller's state machine: from a return, or (its exit unknown) a return or a suspension
+            # alike. kotlinc puts each suspension point's `return COROUTINE_SUSPENDED` on the prologue line.
             if not step.returned:
                 step.returned = True
                 return await self._restep(step, StepDepth.OVER)
@@ -312,18 +338,39 @@ class Steps:
                 # The suspended return (`aload; areturn`) starts a prologue-line entry of its own; the code a
                 # call that returned goes on with lies inside one (the jump past that return).
                 starts = [index for index, line in line_locations(table) if line == prologue]
-                if location.index in starts[1:]:
+                if fate is None and location.index in starts[1:]:
                     await self._end_thread_step(step)  # the caller suspends too: wait for the resumption
                     return True
                 return await self._restep(step, StepDepth.OVER)
             await self._drop_resume(step)  # it returned, and the caller went on
             return False
-        if step.resume is None or step.returned or \
+        if step.resume is None or step.returned or fate == "returned" or \
                 await self._continuations.label(origin.continuation) == origin.label:
             await self._drop_resume(step)  # it returned (or threw): an ordinary landing
             return False
         await self._end_thread_step(step)
         return True
+
+    async def _fate(self, step: StepInFlight) -> Fate | None:
+        """How the step's origin frame left, by the value its exit returned (``None``: the VM did not send it).
+        Once told, the exit request goes: the value is all the step needed of it."""
+        origin = step.origin
+        if step.fate is not None or origin is None:
+            return step.fate
+        value = step.returned_value
+        if value is None or step.leaving != (origin.class_id, origin.method_id):
+            return None
+        suspended = value.is_object and not value.is_null and await self._is_suspended_marker(value)
+        step.fate = "suspended" if suspended else "returned"
+        await self._clear_exit(step)
+        return step.fate
+
+    async def _is_suspended_marker(self, value: Value) -> bool:
+        try:
+            reply = await self._vm.object_reference.reference_type(value.object_id)
+        except CommandError:  # collected since: never the marker, an enum constant the stdlib holds
+            return False
+        return binary_name_of(await self._symbols.signature(ReferenceTypeId(reply.type_id))) == SUSPENDED_MARKER
 
     async def _past_continuation(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
         """A landing in a continuation's ``invokeSuspend`` without a line table (a suspend function returned into
@@ -350,11 +397,19 @@ class Steps:
         """Step on from a landing, keeping what the step follows (its origin, resume breakpoint, settling)."""
         if step.resteps >= MAX_RESTEPS:
             return False
-        resume, step.resume = step.resume, None  # moves to the new step, not cleared with the old one
-        again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, exclude,
-                                 step.capture)
+        # The resume breakpoint and the exit request move to the new step, not cleared with the old one.
+        resume, step.resume = step.resume, None
+        exit_request, step.exit_request = step.exit_request, None
+        try:
+            again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth,
+                                     exclude, step.capture)
+        except CommandError:
+            step.resume, step.exit_request = resume, exit_request  # still the old step's: cleared when it ends
+            raise
         again.settling, again.skip, again.origin, again.resume = step.settling, step.skip, step.origin, resume
-        again.returned = step.returned
+        again.returned, again.fate = step.returned, step.fate
+        again.exit_request, again.leaving, again.returns = exit_request, step.leaving, step.returns
+        again.returned_value = step.returned_value
         return True
 
     async def _is_state_machine(self, location: Location) -> bool:
@@ -374,15 +429,17 @@ class Steps:
         method = (await self._symbols.methods(location.class_id)).get(location.method_id)
         return method is not None and method.name == INVOKE_SUSPEND
 
-    async def _watch_return(self, step: StepInFlight) -> None:
-        """Ask for the exits of frame 0's method on the step's thread, when the VM sends return values."""
+    async def _watch_return(self, step: StepInFlight, top: Location | None = None) -> None:
+        """Ask for the exits of frame 0's method on the step's thread, when the VM sends return values
+        (``top``: frame 0's location, when known)."""
         capabilities = self._symbols.known_capabilities or await self._symbols.capabilities()
         if not capabilities.method_return_values:
             return
-        frames = await self._vm.thread_reference.frames(step.thread, 0, 1)
-        if not frames or frames[0].location.index == NO_CODE_INDEX:
+        if top is None:
+            frames = await self._vm.thread_reference.frames(step.thread, 0, 1)
+            top = frames[0].location if frames else None
+        if top is None or top.index == NO_CODE_INDEX:
             return  # nothing to tell from a native frame's exit
-        top = frames[0].location
         method = (await self._symbols.methods(top.class_id)).get(top.method_id)
         try:
             step.exit_request = await self._vm.event_request.set(
@@ -474,3 +531,7 @@ class Steps:
 def _is_lambda(name: str) -> bool:
     """javac's ``lambda$main$0``, Kotlin's ``main$lambda$0`` and ``main$lambda-0``."""
     return "lambda$" in name or "$lambda" in name
+
+
+async def _nothing() -> None:
+    return None

@@ -7,7 +7,7 @@ that awaited it; a step out of a suspend function returns to its awaiting corout
 ``invokeSuspend`` without a line, nor in kotlinx's dispatchers.
 
 A step tells a suspension from a return by the value its frame returned (``COROUTINE_SUSPENDED``); the tests
-marked ``return_values`` also run as on a VM that sends none (an exit by a throw never has one), where kotlinc's
+that take ``return_values`` also run as on a VM that sends none (an exit by a throw never has one), where kotlinc's
 prologue lines and the state machine's ``label`` tell instead.
 """
 

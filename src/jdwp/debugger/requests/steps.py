@@ -403,8 +403,10 @@ class Steps:
         try:
             again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth,
                                      exclude, step.capture)
-        except CommandError:
-            step.resume, step.exit_request = resume, exit_request  # still the old step's: cleared when it ends
+        except CommandError:  # the old step is forgotten by then (start ended it): clear what it handed on
+            step.resume, step.exit_request = resume, exit_request
+            await self._drop_resume(step)
+            await self._clear_exit(step)
             raise
         again.settling, again.skip, again.origin, again.resume = step.settling, step.skip, step.origin, resume
         again.returned, again.fate = step.returned, step.fate

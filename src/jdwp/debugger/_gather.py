@@ -40,6 +40,11 @@ async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
     return results
 
 
+async def nothing() -> None:
+    """A thunk that asks nothing: holds a place in a :func:`gather` whose results are unpacked by position."""
+    return None
+
+
 class Once(Generic[T]):
     """An awaitable read made at most once, shared by the tasks that ask at the same time: a stop's frame 0
     locals, wanted by its capture's listing and by each of its expressions (all under way at once).

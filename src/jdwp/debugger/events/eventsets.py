@@ -32,7 +32,7 @@ from ...protocol.commands.events import (
 from ...protocol.constants import SuspendPolicy
 from ...protocol.types import Location, ThreadId
 from ...protocol.values import Value
-from .._gather import gather
+from .._gather import gather, nothing
 from ..classes.symbols import Symbols
 from ..model import FieldChange, Local, Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
@@ -263,7 +263,7 @@ class EventSets:
             partial(first_frames, self.vm, thread, max(1, plan.capture.stack) if plan is not None else 1)]
         guess = self.judge.frame_guesses.guess(thread) if wants_locals(plan) and location is not None else None
         thunks.append(partial(guessed_locals, self.vm, self.symbols, self.values, thread, location, guess)
-                      if guess is not None and location is not None else _nothing)
+                      if guess is not None and location is not None else nothing)
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))
         returned = found.return_value
@@ -322,7 +322,3 @@ class EventSets:
             if captured.locals is not None:
                 state.locals[frame_id] = captured.locals
         state.stop = dataclasses.replace(state.stop, frame_id=frame_id, capture=captured)
-
-
-async def _nothing() -> None:
-    return None

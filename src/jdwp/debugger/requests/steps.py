@@ -84,7 +84,7 @@ from ...protocol.constants import (
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, ObjectId, ReferenceTypeId, ThreadId
 from ...protocol.values import Value
-from .._gather import gather
+from .._gather import gather, nothing
 from ..classes.coroutine_machinery import SUSPENDED_MARKER
 from ..classes.symbols import Symbols, line_at, line_locations
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
@@ -251,7 +251,7 @@ class Steps:
             # The origin frame's exit tells a suspension from a return; a step out watches it already (start).
             step.resume, _ = await gather([
                 partial(self._continuations.watch, target),
-                partial(self._watch_return, step, location) if step.exit_request is None else _nothing])
+                partial(self._watch_return, step, location) if step.exit_request is None else nothing])
         except CommandError as exc:
             log.info("the step of thread %s does not follow its coroutine: %s", step.thread_name, exc)
 
@@ -344,7 +344,7 @@ class Steps:
                 return await self._restep(step, StepDepth.OVER)
             await self._drop_resume(step)  # it returned, and the caller went on
             return False
-        if step.resume is None or step.returned or fate == "returned" or \
+        if step.resume is None or step.returned or \
                 await self._continuations.label(origin.continuation) == origin.label:
             await self._drop_resume(step)  # it returned (or threw): an ordinary landing
             return False
@@ -533,7 +533,3 @@ class Steps:
 def _is_lambda(name: str) -> bool:
     """javac's ``lambda$main$0``, Kotlin's ``main$lambda$0`` and ``main$lambda-0``."""
     return "lambda$" in name or "$lambda" in name
-
-
-async def _nothing() -> None:
-    return None

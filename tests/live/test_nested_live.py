@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import trio
 
-from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stopped
+from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, RunTo, Stopped
 from support.engines import engine, printed
 from support.jvm import Debuggee, find_mark
 from support.stops import next_stop
@@ -206,3 +206,23 @@ async def test_near_misses_are_pending_with_a_hint(debuggee: Debuggee) -> None:
             assert "com/example/debuggee/Nest.java" in as_file.reason.message
             typo = await debugger.set_breakpoint(f"{PACKAGE}.Nets", line("nest-inner"))
             assert typo.reason is not None and NEST in typo.reason.message
+
+
+async def test_run_to_a_line_of_a_nested_class_not_loaded_yet_waits_for_it_as_a_breakpoint_does(
+        debuggee: Debuggee) -> None:
+    with trio.fail_after(60):
+        await load_nest(debuggee)
+        async with engine(debuggee) as debugger:
+            paused = await debugger.pause()
+            assert await next_stop(debugger) == paused  # a pause is a stop event too
+            # Nest is loaded, Nest$Late is not: as set_breakpoint answers, rejected for now and armed.
+            one_shot = await debugger.resume(paused.stop_id, run_to=RunTo(line("nest-late-clinit"), class_name=NEST))
+            assert one_shot is not None and one_shot.status == "rejected" and one_shot.reason is not None
+            assert "may still bind" in one_shot.reason.message
+            debuggee.send(f"load {NEST}$Late")
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (one_shot.breakpoint_id,)
+            assert stop.location is not None and (stop.location.class_name, stop.location.line) == (
+                f"{NEST}$Late", line("nest-late-clinit"))
+            assert debugger.list_breakpoints() == []  # spent at its stop
+            await debugger.resume(stop.stop_id)

@@ -110,12 +110,7 @@ async def test_capture_expressions_until_stopped_and_run_to_over_stdio(scenes: D
             assert stepped["reason"] == "step" and stepped["location"]["line"] == line_of("inner-return")
             assert "frames" not in stepped["capture"] and "z" in local_values(stepped["capture"]["locals"])
 
-            # Run to: a line without code resumes nothing; a line with code is the next stop, answered.
-            await mcp.fails("resume_debugger", "INVALID_ARGUMENT", debugSessionId=sid, stopId=stepped["stop_id"],
-                            runTo={"className": SCENES, "line": line_of("no-code")})
-            state = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]
-            assert state["state"] == "paused" and state["stop"]["stop_id"] == stepped["stop_id"]
-            assert state["breakpoints"] == []
+            # Run to: a bad runTo resumes nothing; a line with code is the next stop, answered.
             await mcp.fails("resume_debugger", "INVALID_ARGUMENT", debugSessionId=sid, stopId=stepped["stop_id"],
                             runTo={"line": line_of("outer-after")})
             ran = await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stepped["stop_id"],
@@ -128,10 +123,15 @@ async def test_capture_expressions_until_stopped_and_run_to_over_stdio(scenes: D
             assert arrived["breakpoint_ids"] == [result["run_to"]["breakpoint_id"]]
             assert arrived["capture"]["expressions"][0]["value"]["kind"] == "primitive"
             assert (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["breakpoints"] == []
-            # wait: true with nothing to stop at: timed_out, and the app runs.
+            # wait: true with nothing to stop at: timed_out, and the app runs. A runTo line without code in the
+            # classes loaded so far is armed as set_debugger_breakpoint arms it: rejected, with the reason.
             idle = await mcp.ok("resume_debugger", debugSessionId=sid, stopId=arrived["stop_id"], wait=True,
-                                timeoutMs=500)
-            assert idle["result"] == {"acknowledged": True, "timed_out": True} and idle["state"] == "running"
+                                runTo={"className": SCENES, "line": line_of("no-code")}, timeoutMs=500)
+            no_code = idle["result"]["run_to"]
+            assert no_code["status"] == "rejected" and no_code["reason"]["code"] == "DEBUGGER_LOCATION_UNAVAILABLE"
+            assert idle["result"]["timed_out"] is True and idle["state"] == "running"
+            armed = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["breakpoints"]
+            assert [b["breakpoint_id"] for b in armed] == [no_code["breakpoint_id"]]
             # until: "stopped" with nothing to stop at: timed_out too, with what did come.
             newest = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["events"]["newest_sequence"]
             quiet = await mcp.ok("wait_for_debugger_event", debugSessionId=sid, afterSequence=newest, timeoutMs=300,
@@ -145,6 +145,9 @@ async def test_capture_expressions_until_stopped_and_run_to_over_stdio(scenes: D
             assert "capture" not in bp2
             plain, _ = await mcp.wait_for(sid, "stopped", quiet["next_cursor"])
             assert "capture" not in plain["stop"] and plain["stop"]["frame_id"].endswith(".f0")
+            # That stop is the next one: the run-to breakpoint went with it, unhit.
+            held = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["breakpoints"]
+            assert [b["breakpoint_id"] for b in held] == [bp2["breakpoint_id"]]
             await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=bp2["breakpoint_id"])
             resumed = await mcp.ok("resume_debugger", debugSessionId=sid, stopId=plain["stop"]["stop_id"])
             assert resumed["result"] == {"acknowledged": True}

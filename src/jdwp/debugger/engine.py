@@ -407,11 +407,12 @@ class Debugger(Inspection):
         """Release the current stop's suspension; a queued stop then becomes current.
 
         ``run_to``: run to a line (:mod:`.requests.run_to`): a one-shot breakpoint, removed at the next stop
-        (hit or not); returned. ``capture``: what the next stop reads as it is made, whatever makes it (a
+        (hit or not); returned, with the status a breakpoint on that line has (``pending`` or ``rejected``
+        still binds in a class that loads later). ``capture``: what the next stop reads as it is made, whatever makes it (a
         queued stop made current now reads it now), merged with its requests' own.
 
         Raises:
-            InvalidArgument: a bad capture, a bad ``run_to``, or a line with no code; nothing was resumed.
+            InvalidArgument: a bad capture or a bad ``run_to``; nothing was resumed.
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
             JdwpError: the VM did not confirm; the state is uncertain (:attr:`uncertain`).
         """

@@ -8,7 +8,7 @@ from typing import Annotated
 import trio
 from pydantic import StrictBool, WithJsonSchema, model_validator
 
-from jdwp.debugger import RunTo, Stop
+from jdwp.debugger import Reason, RunTo, Stop
 
 from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, capture_of
 from ..results import Acknowledged, optional
@@ -51,7 +51,10 @@ class ResumeInput(SessionInput):
 @dataclasses.dataclass(frozen=True, slots=True)
 class RunToAnswer:
     breakpoint_id: str
-    status: str  # verified, or pending until a class of it loads
+    #: As set_debugger_breakpoint answers: verified; pending (nothing of it loaded yet) or rejected (no code
+    #: in the classes loaded so far) still bind when a class with code at the line loads.
+    status: str
+    reason: Reason | None = optional()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -78,7 +81,7 @@ async def resume(call: Call) -> Acknowledged | Resumed:
             capture=capture_of(inp.capture))
     if run_to is None and not inp.wait:
         return Acknowledged()  # as ever
-    shown = RunToAnswer(one_shot.breakpoint_id, one_shot.status) if one_shot is not None else None
+    shown = RunToAnswer(one_shot.breakpoint_id, one_shot.status, one_shot.reason) if one_shot is not None else None
     if not inp.wait:
         return Resumed(run_to=shown)
     with trio.move_on_at(started + inp.timeoutMs / 1000 * WAIT_SHARE):

@@ -4,9 +4,11 @@ Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6 ("Run to")
 
 The line is bound as any line breakpoint (:mod:`.breakpoints`: every class of that code, in every loader, and
 classes loaded later) and held like one — it is listed, and counts towards the 100 — until the next stop of the
-session, whichever request makes it: then it is removed, hit or not. A line where the loaded classes have no
-code (status ``rejected``) is refused before anything resumes: the breakpoint is removed again and the resume
-does not happen, so the app stays stopped where it was.
+session, whichever request makes it: then it is removed, hit or not. Its status is the breakpoint's: ``pending``
+while nothing of the target is loaded, ``rejected`` while the classes loaded so far have no code at the line —
+armed all the same, as a breakpoint is, because a class nested in the target (an inner, local or anonymous
+class that has not run yet) may load with code there and bind it (issue 32: refusing it left no way to run to
+a line of a class not loaded yet).
 """
 
 from __future__ import annotations
@@ -51,16 +53,12 @@ class RunTos:
         """Set the one-shot breakpoint; an earlier one left waiting goes first.
 
         Raises:
-            InvalidArgument: a bad target, or no code at the line in the classes loaded (nothing is kept).
+            InvalidArgument: a bad target (nothing is kept).
             LimitReached: the session holds 100 breakpoints already.
         """
         target = run_to.target()
         await self.spend()
         found = await self._breakpoints.add(target, run_to.line)
-        if found.status == "rejected":
-            await self._breakpoints.remove(found.breakpoint_id)
-            why = found.reason.message if found.reason is not None else "no code at that line"
-            raise InvalidArgument(f"runTo: {why}; nothing was resumed")
         self.pending = found.breakpoint_id
         return found
 

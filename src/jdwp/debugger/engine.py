@@ -408,8 +408,8 @@ class Debugger(Inspection):
 
         ``run_to``: run to a line (:mod:`.requests.run_to`): a one-shot breakpoint, removed at the next stop
         (hit or not); returned, with the status a breakpoint on that line has (``pending`` or ``rejected``
-        still binds in a class that loads later). ``capture``: what the next stop reads as it is made, whatever makes it (a
-        queued stop made current now reads it now), merged with its requests' own.
+        still binds in a class that loads later). ``capture``: what the next stop reads as it is made,
+        whatever makes it (a queued stop made current now reads it now), merged with its requests' own.
 
         Raises:
             InvalidArgument: a bad capture or a bad ``run_to``; nothing was resumed.

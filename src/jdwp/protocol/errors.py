@@ -25,6 +25,24 @@ class UsageError(JdwpError):
     """Local misuse: a call that cannot be encoded or is not allowed in the connection's state."""
 
 
+class NullIdError(UsageError):
+    """An ID of a command's out-data is null (0) where the JDWP specification does not allow one; nothing
+    was sent (a null there can crash the VM: HotSpot's ``StringReference.Value(0)`` does, :mod:`.nulls`).
+
+    Attributes:
+        command: the spec's name of the command; ``field`` the path of the null ID in its out-data.
+    """
+
+    def __init__(self, command: str, field: str) -> None:
+        self.command = command
+        self.field = field
+        super().__init__(f"{command}: {field} is a null ID (0), which the JDWP specification does not allow "
+                         "here; nothing was sent")
+
+    def __reduce__(self) -> tuple[type[NullIdError], tuple[str, str]]:
+        return (type(self), (self.command, self.field))
+
+
 class ConnectionClosed(JdwpError):
     """The stream ended or broke; every request in flight and every later one fails with this."""
 

@@ -16,6 +16,7 @@ import construct as c
 from ..compiled import reply_reader
 from ..errors import ProtocolError, UsageError
 from ..fast import IrregularSizes, TrailingBytes
+from ..nulls import refuse_null
 from ..records import record, spec_of
 from ..types import IdSizes
 
@@ -23,6 +24,8 @@ O = TypeVar("O")  # noqa: E741 - out-data record
 R = TypeVar("R")  # reply record
 T = TypeVar("T")
 
+#: The first command set a VM sends rather than answers (Event, 64; Android's DDM, 199).
+_VM_COMMAND_SETS = 64
 #: Decoding failures that mean "the peer's bytes do not match the spec".
 DECODE_FAILURES = (c.ConstructError, struct.error, ValueError, IndexError, OverflowError)
 #: What a fast encoder raises on out-data that does not fit (or on ID widths ``struct`` cannot write).
@@ -130,6 +133,15 @@ class Command(Generic[O, R]):
         return (self.command_set, self.command)
 
     def encode_out(self, out: O, sizes: IdSizes | None, **extra: Any) -> bytes:
+        """The out-data's bytes.
+
+        Raises:
+            NullIdError: an ID is null where the specification does not allow it (:mod:`..nulls`); only
+                for the commands a debugger sends (sets below 64), not the VM's events.
+            UsageError: ``out`` does not fit the spec.
+        """
+        if self.command_set < _VM_COMMAND_SETS:
+            refuse_null(self, out)
         if not extra and type(out) is self.out:  # a mapping, or another record, takes the spec's checks below
             if self.out is Empty:
                 return b""

@@ -89,6 +89,8 @@ class ExceptionOnly:
     """``exception_or_null`` 0 means any exception type."""
 
     KIND: ClassVar[int] = ModKind.ExceptionOnly
+    #: "Null (0) means report exceptions of all types" (JDWP spec, EventRequest.Set modifier 8).
+    MAY_BE_NULL: ClassVar[frozenset[str]] = frozenset({"exception_or_null"})
     exception_or_null: ReferenceTypeId = wire(ReferenceTypeIdSpec)
     caught: bool = wire(Boolean)
     uncaught: bool = wire(Boolean)
@@ -114,6 +116,8 @@ class Step:
 @record
 class InstanceOnly:
     KIND: ClassVar[int] = ModKind.InstanceOnly
+    #: "the null object for static methods" (JDWP spec, EventRequest.Set modifier 11).
+    MAY_BE_NULL: ClassVar[frozenset[str]] = frozenset({"instance"})
     instance: ObjectId = wire(ObjectIdSpec)
 
 

@@ -1,7 +1,7 @@
 """Null IDs on a real HotSpot: what each command does with an object or reference-type ID of 0 (issue 32).
 
 HotSpot's back end (``libjdwp``) reads an object ID of 0 as a null reference and, for some commands, hands it
-to JNI or JVMTI unchecked: ``StringReference.Value(0)`` kills the whole VM with SIGSEGV, and 20 more commands
+to JNI or JVMTI unchecked: ``StringReference.Value(0)`` kills the whole VM with SIGSEGV, and 19 more commands
 kill it too (a SIGSEGV, or a JDWP "FATAL ERROR in native method"). The library refuses a null where the JDWP
 specification does not allow one (:mod:`jdwp.protocol.nulls`, unit-tested against the spec's text in
 ``tests/unit/test_null_ids.py``); this test finds out what a throwaway VM does with each such null,

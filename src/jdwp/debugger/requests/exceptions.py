@@ -3,8 +3,9 @@
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.1 (``set_debugger_exception_breakpoint``).
 
 One ``EventRequest.Set(EXCEPTION, ALL, ExceptionOnly(refType, caught, uncaught))`` (15,1; modKind 8) per
-loaded class of that name — one per class loader that loaded it — or one with refType 0 for every
-throwable. The VM decides what matches (the class and its subclasses; caught means a Java catch clause
+loaded class of that name — one per class loader that loaded it; for every throwable, the one of
+``java.lang.Throwable`` (not refType 0, which the spec allows: no request of ours is without a class, thread,
+location or instance). The VM decides what matches (the class and its subclasses; caught means a Java catch clause
 will handle it). A class that is not loaded yet is *pending*: a class-prepare request on its exact name
 (shared with line breakpoints through :class:`.prepares.PrepareRequests`) binds it when it loads, in every
 loader that loads it later too. The class-prepare request is made before the loaded classes are asked,
@@ -58,6 +59,13 @@ __all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "excep
 log = logging.getLogger("jdwp.debugger")
 
 _THROWABLE = "java.lang.Throwable"
+
+
+def _class_of(entry: _Entry) -> str:
+    """The class an entry's requests name: its own, or ``java.lang.Throwable`` for every throwable — the
+    same events as ``ExceptionOnly`` with refType 0, but a request that names its class (docs/reliability.md,
+    "Event requests")."""
+    return entry.request.exception_class or _THROWABLE
 _COROUTINES: Watch = (ClassMatch(BASE_CONTINUATION),)
 
 
@@ -163,10 +171,7 @@ class ExceptionBreakpoints(OwnedRequests):
         """Watch for the class, then bind in every loaded class of that name (at once for every throwable)."""
         if entry.watches_crashes:
             await self._follow_coroutines()
-        name = entry.request.exception_class
-        if name is None:
-            await self._bind(entry, ReferenceTypeId(0))
-            return
+        name = _class_of(entry)
         entry.watch = (ClassMatch(name),)
         await self._prepares.watch(entry.watch)
         loaded = await self._vm.classes_by_signature(signature_of(name))
@@ -212,7 +217,7 @@ class ExceptionBreakpoints(OwnedRequests):
             await self._coroutines_loaded()
         changed = []
         for entry in list(self._entries.values()):
-            if not entry.enabled or entry.request.exception_class != name or event.type_id in entry.bound_types:
+            if not entry.enabled or _class_of(entry) != name or event.type_id in entry.bound_types:
                 continue
             before = entry.status
             await self._bind(entry, event.type_id)

@@ -26,7 +26,7 @@ from jdwp.protocol.commands.events import (
     Step,
     ThreadOnly,
 )
-from jdwp.protocol.commands.vm import DisposeObjectsOut, ObjectRefCount
+from jdwp.protocol.commands.vm import ClassDef, DisposeObjectsOut, ObjectRefCount
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.errors import JdwpError, NullIdError, UsageError
 from jdwp.protocol.nulls import null_field
@@ -139,6 +139,10 @@ def test_the_two_nulls_the_spec_allows_are_sent() -> None:
 
 
 def test_a_null_in_a_list_and_in_a_mapping_is_refused() -> None:
+    counts = VirtualMachine.InstanceCounts.out([3, 0])
+    assert null_field(VirtualMachine.InstanceCounts, counts) == "ref_types[1]"
+    redefine = VirtualMachine.RedefineClasses.out([ClassDef(0, b"")])
+    assert null_field(VirtualMachine.RedefineClasses, redefine) == "classes[0].ref_type"
     dispose = DisposeObjectsOut([ObjectRefCount(5, 1), ObjectRefCount(0, 1)])
     assert null_field(VirtualMachine.DisposeObjects, dispose) == "requests[1].object"
     with pytest.raises(NullIdError):

@@ -30,9 +30,9 @@ __all__ = ["null_field", "refuse_null"]
 
 _IDS = (ObjectIdSpec, ReferenceTypeIdSpec)
 
-# How to look into one record class: (field name, what it holds). "id": an ID that must not be null;
-# "record": a nested record (its class); "records": a list of records (their class, or None when a tagged
-# union picks each item's class).
+# How to look into one record class: (field name, what it holds). "id": an ID that must not be null; "ids":
+# a list of them; "record": a nested record (its class); "records": a list of records (their class, or None
+# when a tagged union picks each item's class).
 _Plan = tuple[tuple[str, str, type | None], ...]
 _PLANS: dict[type, _Plan] = {}
 
@@ -49,6 +49,8 @@ def _plan(cls: type) -> _Plan:
         if any(spec is ids for ids in _IDS):
             if field.name not in allowed:
                 steps.append((field.name, "id", None))
+        elif any(element is ids for ids in _IDS):
+            steps.append((field.name, "ids", None))
         elif isinstance(element, TaggedUnion):
             steps.append((field.name, "records", None))
         elif element is not None and hasattr(element, "record_class"):
@@ -71,6 +73,10 @@ def _null_in(obj: Any, cls: type) -> str | None:
         if holds == "id":
             if value == 0:
                 return name
+        elif holds == "ids":
+            for index, item in enumerate(value or ()):
+                if item == 0:
+                    return f"{name}[{index}]"
         elif holds == "record":
             if value is not None:
                 found = _null_in(value, sub)  # type: ignore[arg-type]

@@ -7,15 +7,22 @@ adb testbed under the Android journey in tests/server/test_server_art_quirks.py.
 
 from __future__ import annotations
 
+import dataclasses
+
 import trio
 import trio.testing
 
+from android import ddm
+from android.hello import FirstContact
 from android.transport import JdwpStream, Transport
 from jdwp import open_jdwp
-from jdwp.protocol.commands import VirtualMachine
+from jdwp.client import DDM_REPLY_WINDOW
+from jdwp.protocol.commands import DDM, VirtualMachine
+from jdwp.protocol.commands.events import DdmChunk, DdmReply
 from jdwp.protocol.connection import JdwpConnection, State
 from jdwp.protocol.types import HOTSPOT_64
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
+from server.launching import app_facts
 from support.art_bytes import DDM_CHUNK, DDM_SET, PRE_INITIALIZED, VM_PACKET_ID, apnm_packet
 from support.fakevm import FakeVm
 
@@ -82,3 +89,53 @@ async def test_the_adb_stream_handshake_skips_an_early_apnm_and_keeps_it_for_lat
     while len(kept) < len(APNM) + 2:
         kept += await stream.receive_some(65536)
     assert kept == APNM + b"\x00\x00"  # the packet first, then what followed the echo
+
+
+# --- 4. HELO and APNM in either order, with placeholder names -------------------------------------------
+
+
+def test_a_placeholder_name_never_hides_or_replaces_the_real_one() -> None:
+    real = "com.example.app"
+    hello_real = ddm.Hello(1, 4242, "Dalvik v2.1.0", real, 0, "64-bit (arm64)")
+    for placeholder in (PRE_INITIALIZED, ""):
+        hello_placeholder = dataclasses.replace(hello_real, app_name=placeholder)
+        # APNM with the placeholder before a HELO with the name (the app was bound in between) ...
+        early = FirstContact(hello_real, chunks=(ddm.AppName(placeholder, 0),))
+        assert app_facts(early, None).app_name == real
+        # ... and a HELO with the placeholder after an APNM with the name.
+        late = FirstContact(hello_placeholder, chunks=(ddm.AppName(real, 0, real),))
+        facts = app_facts(late, None)
+        assert (facts.app_name, facts.package_name) == (real, real)
+        # Nothing real said yet: no name rather than the placeholder.
+        assert app_facts(FirstContact(hello_placeholder), None).app_name is None
+        assert ddm.real_name(placeholder) is None
+
+
+# --- 3. API >= 28: no reply to a DDM command whose answer is empty ----------------------------------------
+
+
+async def test_silence_after_a_ddm_command_is_its_empty_answer_and_a_late_reply_is_dropped(
+        autojump_clock: trio.testing.MockClock) -> None:
+    ours, theirs = trio.testing.memory_stream_pair()
+    vm = FakeVm(theirs)
+    heap_info = DdmChunk(int.from_bytes(b"HPIF", "big"), b"\x01")  # answered later by a chunk of its own
+
+    async def device() -> None:
+        await vm.open()
+        ddm_command = await vm.receive()
+        assert ddm_command is not None and ddm_command.key == (DDM_SET, DDM_CHUNK)  # no reply: ART's silence
+        version = await vm.receive()
+        assert version is not None and version.key == VirtualMachine.Version.key
+        await vm.reply(ddm_command, DDM.Chunk.encode_reply(DdmReply([]), None))  # a late one, to be dropped
+        await vm.answer_version(version)
+        await trio.sleep_forever()
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(device)
+            async with open_jdwp(ours) as client:
+                started = trio.current_time()
+                assert await client.ddm_request(heap_info) == []
+                assert trio.current_time() - started <= DDM_REPLY_WINDOW + 0.1
+                assert (await client.request(VirtualMachine.Version)).vm_name == "FakeVm"
+            nursery.cancel_scope.cancel()

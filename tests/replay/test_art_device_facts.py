@@ -8,25 +8,33 @@ adb testbed under the Android journey in tests/server/test_server_art_quirks.py.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
+import pytest
 import trio
 import trio.testing
+
+import art_transforms
+from debugger_scenarios import DEBUGGER_SCENARIOS
 
 from android import ddm
 from android.hello import FirstContact
 from android.transport import JdwpStream, Transport
-from jdwp import open_jdwp
+from jdwp import open_jdwp, recording
 from jdwp.client import DDM_REPLY_WINDOW
 from jdwp.protocol.commands import DDM, VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk, DdmReply
 from jdwp.protocol.connection import JdwpConnection, State
 from jdwp.protocol.types import HOTSPOT_64
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
+from jdwp.replay import ReplayVm
 from server.launching import app_facts
 from support.art_bytes import DDM_CHUNK, DDM_SET, PRE_INITIALIZED, VM_PACKET_ID, apnm_packet
 from support.fakevm import FakeVm
 
 APNM = apnm_packet(PRE_INITIALIZED, user_id=0)
+JOURNEY = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "openjdk-17" / "engine_journey.jsonl"
 
 
 # --- 1. DDM packets before the handshake's echo (Android bug 178655046) ------------------------------------
@@ -139,3 +147,46 @@ async def test_silence_after_a_ddm_command_is_its_empty_answer_and_a_late_reply_
                 assert trio.current_time() - started <= DDM_REPLY_WINDOW + 0.1
                 assert (await client.request(VirtualMachine.Version)).vm_name == "FakeVm"
             nursery.cancel_scope.cancel()
+
+
+# --- the engine's journey over a real recording made ART-shaped (facts 5, 6, 9, and 6's small IDs) ---------
+
+
+async def _journey(rec: recording.Recording) -> dict[str, Any]:
+    async def no_control(command: str) -> None:
+        pass
+
+    debugger_end, vm_end = trio.testing.memory_stream_pair()
+    vm = ReplayVm(rec)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(vm.serve, vm_end)
+            async with open_jdwp(debugger_end) as client:
+                summary = await DEBUGGER_SCENARIOS["engine_journey"](client, no_control, **rec.header["options"])
+    assert vm.result.mismatch is None, vm.result.mismatch
+    assert vm.result.complete, f"played {vm.result.played} of {vm.result.total}"
+    return summary
+
+
+@pytest.mark.parametrize("transform", [
+    art_transforms.events_before_resume_replies,
+    art_transforms.class_prepare_status(7),  # the recording itself has HotSpot's 3: both are pinned
+    art_transforms.reversed_line_tables,
+    art_transforms.small_sequential_method_ids,
+], ids=["events-before-resume-reply", "class-prepare-status-7",
+        "unsorted-line-tables", "small-sequential-ids"])
+async def test_the_journey_reaches_the_same_results_under_each_art_quirk(
+        transform: art_transforms.Transform) -> None:
+    real = recording.load(JOURNEY)
+    quirky = transform(real)
+    assert [line.data for line in quirky.lines] != [line.data for line in real.lines]  # the quirk is there
+    assert await _journey(quirky) == real.header["expected"]
+
+
+async def test_the_journey_reaches_the_same_results_under_every_art_quirk_at_once() -> None:
+    real = recording.load(JOURNEY)
+    quirky = real
+    for transform in (art_transforms.events_before_resume_replies, art_transforms.class_prepare_status(7),
+                      art_transforms.reversed_line_tables, art_transforms.small_sequential_method_ids):
+        quirky = transform(quirky)
+    assert await _journey(quirky) == real.header["expected"]

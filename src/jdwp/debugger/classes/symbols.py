@@ -609,7 +609,9 @@ def line_locations(table: LineTableReply) -> list[tuple[int, int]]:
     if cached is not None and cached[0] is table:
         return cached[1]
     by_index: dict[int, int] = {}
-    for entry in sorted(table.lines, key=lambda e: e.line_code_index):  # stable: table order within an index
+    # Sorted here, never assumed: ART's tables come unsorted by code index (docs/reliability.md, "ART as devices
+    # show it"). The sort is stable, so entries of one index keep their table order.
+    for entry in sorted(table.lines, key=lambda e: e.line_code_index):
         by_index[entry.line_code_index] = entry.line_number
     found = sorted(by_index.items())
     if len(_LOCATIONS) >= _LOCATIONS_KEPT:

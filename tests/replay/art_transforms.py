@@ -62,7 +62,8 @@ def class_prepare_status(status: int) -> Transform:
                 body = Event.Composite.encode_out(Composite(composite.suspend_policy, events), sizes)
                 line = dataclasses.replace(line, data=encode_packet(CommandPacket(packet.id, *packet.key, body)))
             lines.append(line)
-        return _copy(rec, lines, f"ClassPrepare events with status {status} (VERIFIED|PREPARED{'|INITIALIZED' if status & 4 else ''})")
+        flags = "VERIFIED|PREPARED|INITIALIZED" if status & 4 else "VERIFIED|PREPARED"
+        return _copy(rec, lines, f"ClassPrepare events with status {status} ({flags})")
 
     return transform
 

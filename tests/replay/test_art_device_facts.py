@@ -11,11 +11,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import art_transforms
 import pytest
 import trio
 import trio.testing
-
-import art_transforms
 from debugger_scenarios import DEBUGGER_SCENARIOS
 
 from android import ddm

@@ -17,7 +17,9 @@ import trio
 import trio.testing
 from debugger_scenarios import DEBUGGER_SCENARIOS
 
-from android import ddm
+from android import DebuggerBusy, ddm
+from android.client import ShellResult
+from android.frozen import ProcessFrozen, why_silent
 from android.hello import FirstContact
 from android.transport import JdwpStream, Transport
 from jdwp import open_jdwp, recording
@@ -189,3 +191,38 @@ async def test_the_journey_reaches_the_same_results_under_every_art_quirk_at_onc
                       art_transforms.reversed_line_tables, art_transforms.small_sequential_method_ids):
         quirky = transform(quirky)
     assert await _journey(quirky) == real.header["expected"]
+
+
+# --- 2. a busy slot looks like silence on API 28-34 --------------------------------------------------------
+
+
+class _Device:
+    """Answers why_silent's one shell command as a device would."""
+
+    def __init__(self, sdk: str, stat: str, freeze: str) -> None:
+        self.said = f"sdk={sdk}\nstat={stat}\nfreeze={freeze}\n".encode()
+
+    async def shell(self, serial: str, command: str, *, timeout: float | None = None) -> ShellResult:
+        assert "/proc/4242/stat" in command and "cgroup.freeze" in command
+        return ShellResult(self.said, b"", 0)
+
+
+RUNNING = "4242 (com.example.app) S 600 600 0 0 -1 1077952832"
+STOPPED = "4242 (com.example.app) T 600 600 0 0 -1 1077952832"
+
+
+@pytest.mark.parametrize(("sdk", "stat", "freeze", "busy"), [
+    ("29", RUNNING, "0", True),  # queued behind another debugger
+    ("34", RUNNING, "", True),
+    ("30", "", "", True),  # /proc not readable: the API level decides
+    ("29", STOPPED, "0", False),  # not run by the kernel: frozen
+    ("33", RUNNING, "1", False),  # in a frozen cgroup
+    ("27", RUNNING, "0", False),  # below 28 a second debugger gets EOF: silence is not a busy slot
+    ("35", RUNNING, "0", False),  # nor from 35
+    ("", RUNNING, "0", False),  # the device cannot say: frozen, the older reading
+])
+async def test_a_silent_handshake_is_busy_only_on_a_running_app_of_api_28_to_34(
+        sdk: str, stat: str, freeze: str, busy: bool) -> None:
+    said = await why_silent(_Device(sdk, stat, freeze), "emulator-5554", 4242)  # type: ignore[arg-type]
+    assert isinstance(said, DebuggerBusy if busy else ProcessFrozen), said
+    assert said.retryable

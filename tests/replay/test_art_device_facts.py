@@ -16,6 +16,7 @@ import pytest
 import trio
 import trio.testing
 from debugger_scenarios import DEBUGGER_SCENARIOS
+from test_debugger_faults import class_handlers, locals_at_a_hit, scripted
 
 from android import DebuggerBusy, ddm
 from android.client import ShellResult
@@ -26,13 +27,17 @@ from jdwp import open_jdwp, recording
 from jdwp.client import DDM_REPLY_WINDOW
 from jdwp.protocol.commands import DDM, VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk, DdmReply
+from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
+from jdwp.protocol.commands.threads import ThisObjectReply
 from jdwp.protocol.connection import JdwpConnection, State
+from jdwp.protocol.constants import ErrorCode, Tag
 from jdwp.protocol.types import HOTSPOT_64
+from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
 from jdwp.replay import ReplayVm
 from server.launching import app_facts
 from support.art_bytes import DDM_CHUNK, DDM_SET, PRE_INITIALIZED, VM_PACKET_ID, apnm_packet
-from support.fakevm import FakeVm
+from support.fakevm import FakeVm, Handler, ScriptedVm
 
 APNM = apnm_packet(PRE_INITIALIZED, user_id=0)
 JOURNEY = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "openjdk-17" / "engine_journey.jsonl"
@@ -226,3 +231,49 @@ async def test_a_silent_handshake_is_busy_only_on_a_running_app_of_api_28_to_34(
     said = await why_silent(_Device(sdk, stat, freeze), "emulator-5554", 4242)  # type: ignore[arg-type]
     assert isinstance(said, DebuggerBusy if busy else ProcessFrozen), said
     assert said.retryable
+
+
+# --- 8. locals as dex registers ---------------------------------------------------------------------------
+
+# A method of 8 registers, 2 of them ins (D8's layout): ``this`` in v6 and the parameter ``n`` in v7, the top
+# registers; ``x`` moves from v0 to v2 between its two ranges; ``obj`` is declared an object but its register
+# holds an int at the stop; ``gone`` is a null reference. v4 and v5 have no name (no debug info).
+ART_LOCALS = [
+    VariableSlot(0, "this", "Lcom/example/Q;", 20, 6), VariableSlot(0, "n", "I", 20, 7),
+    VariableSlot(0, "x", "I", 3, 0), VariableSlot(3, "x", "I", 17, 2),
+    VariableSlot(2, "obj", "Ljava/lang/Object;", 18, 1), VariableSlot(2, "gone", "Ljava/lang/String;", 18, 3),
+]
+REGISTERS = {2: Value(Tag.INT, 42), 3: Value(Tag.OBJECT, 0), 7: Value(Tag.INT, 5)}
+
+
+def dex_registers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+    table = class_handlers(vm_ref)
+    table["Method.VariableTable"] = lambda out: VariableTableReply(2, ART_LOCALS)
+    table["StackFrame.ThisObject"] = lambda out: ThisObjectReply(Value(Tag.OBJECT, 0))
+    asked: list[int] = []
+
+    def get_values(out: object) -> object:
+        slots = out.slots  # type: ignore[attr-defined]
+        asked.extend(s.slot for s in slots)
+        if any(s.slot not in REGISTERS and s.slot != 1 for s in slots):
+            return ErrorCode.INVALID_SLOT  # an unnamed register on Android 9-10
+        if any(s.slot == 1 for s in slots):
+            return ErrorCode.INVALID_OBJECT  # the int register read as an object: the whole reply fails
+        return ValuesReply([REGISTERS[s.slot] for s in slots])
+
+    table["StackFrame.GetValues"] = get_values
+    table["asked"] = lambda out: asked  # read back by the test
+    return table
+
+
+async def test_locals_are_read_as_dex_registers_show_them() -> None:
+    async with scripted(dex_registers) as (vm, debugger):
+        stop_id, result = await locals_at_a_hit(vm, debugger)
+        shown = {local.name: local for local in result.locals}
+        assert list(shown) == ["obj", "x", "gone", "n"]  # by register; never `this` (asked with ThisObject)
+        assert (shown["x"].value, shown["n"].value) == ("42", "5")  # x from v2, its range at the stop
+        assert shown["gone"].kind == "null"
+        assert (shown["obj"].kind, shown["obj"].reason) == ("unavailable", "INVALID_OBJECT")
+        asked = set(vm.handlers["asked"](None))
+        assert asked == {1, 2, 3, 7}  # named, live registers only: no v0 (x's old range), v4-v6, nor this
+        await debugger.resume(stop_id)

@@ -8,6 +8,7 @@ adb testbed under the Android journey in tests/server/test_server_art_quirks.py.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,8 @@ import pytest
 import trio
 import trio.testing
 from debugger_scenarios import DEBUGGER_SCENARIOS
-from test_debugger_faults import class_handlers, locals_at_a_hit, scripted
+from test_debugger_faults import LOCATION, class_handlers, locals_at_a_hit, scripted
+from test_pause_replay import pausing
 
 from android import DebuggerBusy, ddm
 from android.client import ShellResult
@@ -28,7 +30,7 @@ from jdwp.client import DDM_REPLY_WINDOW
 from jdwp.protocol.commands import DDM, VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk, DdmReply
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
-from jdwp.protocol.commands.threads import ThisObjectReply
+from jdwp.protocol.commands.threads import Frame, FrameCountReply, FramesReply, ThisObjectReply
 from jdwp.protocol.connection import JdwpConnection, State
 from jdwp.protocol.constants import ErrorCode, Tag
 from jdwp.protocol.types import HOTSPOT_64
@@ -277,3 +279,33 @@ async def test_locals_are_read_as_dex_registers_show_them() -> None:
         asked = set(vm.handlers["asked"](None))
         assert asked == {1, 2, 3, 7}  # named, live registers only: no v0 (x's old range), v4-v6, nor this
         await debugger.resume(stop_id)
+
+
+# --- 9. frames asked of a thread with none ----------------------------------------------------------------
+
+
+def frameless(answer: object) -> Callable[[list[ScriptedVm]], dict[str, Handler]]:
+    """Thread "two" has no Java frame (an ART thread still starting, or native only): ``FrameCount`` 0, and
+    ``Frames`` answers ``answer`` (an empty list, or an error code)."""
+    def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = pausing(vm_ref)
+        table["ThreadReference.FrameCount"] = lambda out: FrameCountReply(1 if out.thread == 0x100 else 0)
+        table["ThreadReference.Frames"] = lambda out: (FramesReply([Frame(0x7100, LOCATION)]) if out.thread == 0x100
+                                                       else answer)
+        return table
+    return handlers
+
+
+@pytest.mark.parametrize("answer", [FramesReply([]), ErrorCode.INVALID_INDEX, ErrorCode.OPAQUE_FRAME],
+                         ids=["empty", "invalid-index", "opaque-frame"])
+async def test_frames_of_a_thread_without_any_are_an_answer_not_a_crash(answer: object) -> None:
+    async with scripted(frameless(answer)) as (_vm, debugger):
+        stop = await debugger.pause()
+        page = await debugger.threads(stop.stop_id, 1)
+        (two,) = [t for t in page.threads if t.name == "two"]
+        assert two.thread_id is not None and list(two.frames) == []
+        assert (await debugger.stack(stop.stop_id, two.thread_id)).frames == ()  # its count says none
+        (one,) = [t for t in page.threads if t.name == "one"]
+        assert one.thread_id is not None and (await debugger.stack(stop.stop_id, one.thread_id)).frames
+        await debugger.resume(stop.stop_id)
+        assert (await debugger.detach()).status == "complete"

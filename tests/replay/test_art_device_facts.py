@@ -27,7 +27,7 @@ from android.hello import FirstContact
 from android.transport import JdwpStream, Transport
 from jdwp import open_jdwp, recording
 from jdwp.client import DDM_REPLY_WINDOW
-from jdwp.protocol.commands import DDM, VirtualMachine
+from jdwp.protocol.commands import DDM, ReferenceType, VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk, DdmReply
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
 from jdwp.protocol.commands.threads import Frame, FrameCountReply, FramesReply, ThisObjectReply
@@ -309,3 +309,23 @@ async def test_frames_of_a_thread_without_any_are_an_answer_not_a_crash(answer: 
         assert one.thread_id is not None and (await debugger.stack(stop.stop_id, one.thread_id)).frames
         await debugger.resume(stop.stop_id)
         assert (await debugger.detach()).status == "complete"
+
+
+# --- 7. strings: names whose UTF-8 byte length is not their character count -----------------------------
+
+
+def test_names_are_framed_by_their_utf8_byte_length_not_their_character_count() -> None:
+    """jadx's JDWP library sized names by characters and failed ("Insufficient space for decoding", jadx issues
+    #1471, #1524) on apps whose names are not ASCII; ART sends standard UTF-8, a non-BMP character as one 4-byte
+    sequence (android/ndk issue #283: ART's JNI gives 4-byte UTF-8 where the spec says modified UTF-8)."""
+    names = [("größe", "(I)V", 0x1), ("\U0001F600emoji", "()Ljava/lang/String;", 0x9), ("plain", "()V", 0x8)]
+    body = len(names).to_bytes(4, "big")
+    for i, (name, signature, mods) in enumerate(names):
+        raw = name.encode("utf-8")  # built by hand, as the VM frames it: a u4 byte count, then the bytes
+        body += (i + 1).to_bytes(8, "big") + len(raw).to_bytes(4, "big") + raw
+        body += len(signature).to_bytes(4, "big") + signature.encode() + mods.to_bytes(4, "big")
+    assert len("größe".encode()) != len("größe") and len("\U0001F600".encode()) == 4
+    reply = ReferenceType.Methods.decode_reply(body, HOTSPOT_64)
+    assert [(m.method_id, m.name, m.signature, m.mod_bits) for m in reply.declared] == [
+        (i + 1, name, signature, mods) for i, (name, signature, mods) in enumerate(names)]
+    assert ReferenceType.Methods.encode_reply(reply, HOTSPOT_64) == body  # and back, byte for byte

@@ -27,6 +27,8 @@ from android.hello import FirstContact
 from android.transport import JdwpStream, Transport
 from jdwp import open_jdwp, recording
 from jdwp.client import DDM_REPLY_WINDOW
+from jdwp.debugger.classes.lambdas import method_lambda
+from jdwp.debugger.classes.synthetic import is_nested_in, lambda_holder_host, outermost
 from jdwp.protocol.commands import DDM, ReferenceType, VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk, DdmReply
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
@@ -329,3 +331,26 @@ def test_names_are_framed_by_their_utf8_byte_length_not_their_character_count() 
     assert [(m.method_id, m.name, m.signature, m.mod_bits) for m in reply.declared] == [
         (i + 1, name, signature, mods) for i, (name, signature, mods) in enumerate(names)]
     assert ReferenceType.Methods.encode_reply(reply, HOTSPOT_64) == body  # and back, byte for byte
+
+
+# --- 10. D8/R8 lambda holders ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("holder", "host", "top"), [
+    ("com.x.Main$$ExternalSyntheticLambda0", "com.x.Main", "com.x.Main"),  # source file D8$$SyntheticClass
+    ("com.x.Main$Inner$$ExternalSyntheticLambda12", "com.x.Main$Inner", "com.x.Main"),
+    ("com.x.-$$Lambda$Main$7g1S-bgs0VZo5b_d_lSzLYM4XBA", "com.x.Main", "com.x.Main"),  # source file "lambda"
+    ("com.x.-$$Lambda$Main$Inner$2$mYGM42yhe76zJekjTAzT10LdEMk", "com.x.Main$Inner$2", "com.x.Main"),
+    ("-$$Lambda$Main$abc", "Main", "Main"),  # the default package
+])
+def test_a_d8_lambda_holder_belongs_to_its_host(holder: str, host: str, top: str) -> None:
+    assert lambda_holder_host(holder) == host
+    assert outermost(holder) == top and is_nested_in(holder, top) and is_nested_in(holder, host)
+    assert method_lambda(holder, "run") == holder.rpartition(".")[2]  # the user's lambda, not a class of its own
+    assert not is_nested_in(holder, "com.x.Other")
+
+
+@pytest.mark.parametrize("name", ["com.x.Main", "com.x.Main$1", "com.x.Main$$Lambda$14", "com.x.$Proxy3",
+                                  "com.x.-$$Lambda$"])
+def test_other_classes_are_no_lambda_holders(name: str) -> None:
+    assert lambda_holder_host(name) is None

@@ -17,7 +17,7 @@ import pytest
 import trio
 import trio.testing
 from debugger_scenarios import DEBUGGER_SCENARIOS
-from test_debugger_faults import LOCATION, class_handlers, locals_at_a_hit, scripted
+from test_debugger_faults import CLASS, CLASS_ID, LOCATION, class_handlers, locals_at_a_hit, scripted
 from test_pause_replay import pausing
 
 from android import DebuggerBusy, ddm
@@ -33,8 +33,9 @@ from jdwp.protocol.commands import DDM, ReferenceType, VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk, DdmReply
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
 from jdwp.protocol.commands.threads import Frame, FrameCountReply, FramesReply, ThisObjectReply
+from jdwp.protocol.commands.vm import AllClassesReply, ClassesBySignatureReply, ClassInfo, ClassRef
 from jdwp.protocol.connection import JdwpConnection, State
-from jdwp.protocol.constants import ErrorCode, Tag
+from jdwp.protocol.constants import ErrorCode, Tag, TypeTag
 from jdwp.protocol.types import HOTSPOT_64
 from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
@@ -354,3 +355,23 @@ def test_a_d8_lambda_holder_belongs_to_its_host(holder: str, host: str, top: str
                                   "com.x.-$$Lambda$"])
 def test_other_classes_are_no_lambda_holders(name: str) -> None:
     assert lambda_holder_host(name) is None
+
+
+# --- 6. interfaces with tag 2, any prepared status ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [3, 7])
+async def test_a_breakpoint_binds_in_an_interface_listed_with_tag_2(status: int) -> None:
+    """An interface's default method (tag 2, as the capture of real ART events shows for interfaces) binds like a
+    class's, whichever prepared status the VM reports."""
+    def interface(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+        table = class_handlers(vm_ref)
+        table["VirtualMachine.ClassesBySignature"] = lambda out: ClassesBySignatureReply(
+            [ClassRef(TypeTag.INTERFACE, CLASS_ID, status)])
+        table["VirtualMachine.AllClasses"] = lambda out: AllClassesReply(
+            [ClassInfo(TypeTag.INTERFACE, CLASS_ID, "Lcom/example/Q;", status)])
+        return table
+
+    async with scripted(interface) as (_vm, debugger):
+        bp = await debugger.set_breakpoint(CLASS, 5)
+        assert bp.status == "verified" and [(loc.line, loc.code_index) for loc in bp.locations] == [(5, 4)]

@@ -17,7 +17,7 @@ import pytest
 import trio
 import trio.testing
 from debugger_scenarios import DEBUGGER_SCENARIOS
-from test_debugger_faults import CLASS, CLASS_ID, LOCATION, class_handlers, locals_at_a_hit, scripted
+from test_debugger_faults import CLASS, CLASS_ID, LOCATION, METHOD_ID, class_handlers, hit, locals_at_a_hit, scripted
 from test_pause_replay import pausing
 
 from android import DebuggerBusy, ddm
@@ -27,16 +27,27 @@ from android.hello import FirstContact
 from android.transport import JdwpStream, Transport
 from jdwp import open_jdwp, recording
 from jdwp.client import DDM_REPLY_WINDOW
+from jdwp.debugger import Stopped
 from jdwp.debugger.classes.lambdas import method_lambda
 from jdwp.debugger.classes.synthetic import is_nested_in, lambda_holder_host, outermost
-from jdwp.protocol.commands import DDM, ReferenceType, VirtualMachine
-from jdwp.protocol.commands.events import DdmChunk, DdmReply
-from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
+from jdwp.protocol.commands import DDM, Empty, ReferenceType, VirtualMachine
+from jdwp.protocol.commands.events import DdmChunk, DdmReply, SingleStepEvent
+from jdwp.protocol.commands.reftypes import (
+    LineEntry,
+    LineTableReply,
+    MethodInfo,
+    MethodsReply,
+    SignatureReply,
+    SourceFileReply,
+    ValuesReply,
+    VariableSlot,
+    VariableTableReply,
+)
 from jdwp.protocol.commands.threads import Frame, FrameCountReply, FramesReply, ThisObjectReply
 from jdwp.protocol.commands.vm import AllClassesReply, ClassesBySignatureReply, ClassInfo, ClassRef
 from jdwp.protocol.connection import JdwpConnection, State
-from jdwp.protocol.constants import ErrorCode, Tag, TypeTag
-from jdwp.protocol.types import HOTSPOT_64
+from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag, TypeTag
+from jdwp.protocol.types import HOTSPOT_64, Location
 from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
 from jdwp.replay import ReplayVm
@@ -375,3 +386,48 @@ async def test_a_breakpoint_binds_in_an_interface_listed_with_tag_2(status: int)
     async with scripted(interface) as (_vm, debugger):
         bp = await debugger.set_breakpoint(CLASS, 5)
         assert bp.status == "verified" and [(loc.line, loc.code_index) for loc in bp.locations] == [(5, 4)]
+
+
+HOLDER, HOLDER_RUN, LAMBDA_BODY = 0x11, 0x21, 0x22
+
+
+def holder_and_lambda(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
+    """``com.example.Q`` with ``run`` (line 5 at index 4) and its lambda's body ``lambda$run$0`` (line 7), and
+    D8's holder ``com.example.Q$$ExternalSyntheticLambda0`` whose ``run`` (not marked synthetic, source file
+    ``D8$$SyntheticClass``, line 0) only forwards to it."""
+    table = class_handlers(vm_ref)
+    signatures = {CLASS_ID: "Lcom/example/Q;", HOLDER: "Lcom/example/Q$$ExternalSyntheticLambda0;"}
+    table["ReferenceType.Signature"] = lambda out: SignatureReply(signatures[out.ref_type])
+    table["ReferenceType.SourceFile"] = lambda out: SourceFileReply(
+        "Q.java" if out.ref_type == CLASS_ID else "D8$$SyntheticClass")
+    table["ReferenceType.Methods"] = lambda out: MethodsReply(
+        [MethodInfo(METHOD_ID, "run", "()V", 1), MethodInfo(LAMBDA_BODY, "lambda$run$0", "()V", 0x100A)]
+        if out.ref_type == CLASS_ID else [MethodInfo(HOLDER_RUN, "run", "()V", 0x11)])
+    table["Method.LineTable"] = lambda out: {
+        METHOD_ID: LineTableReply(0, 9, [LineEntry(0, 4), LineEntry(4, 5)]),
+        LAMBDA_BODY: LineTableReply(0, 3, [LineEntry(0, 7)]),
+        HOLDER_RUN: LineTableReply(0, 3, [LineEntry(0, 0)])}[out.method_id]
+    table["Method.VariableTable"] = lambda out: VariableTableReply(0, [])
+    table["Method.VariableTableWithGeneric"] = lambda out: ErrorCode.ABSENT_INFORMATION
+    table["StackFrame.ThisObject"] = lambda out: ThisObjectReply(Value(Tag.OBJECT, 0))
+    table["ThreadReference.Resume"] = lambda out: Empty()
+    return table
+
+
+async def test_a_step_into_a_lambda_goes_through_d8s_holder_to_the_users_lambda() -> None:
+    async with scripted(holder_and_lambda) as (vm, debugger):
+        await debugger.set_breakpoint(CLASS, 5)
+        await vm.event(hit(vm._request_ids, 0x100))
+        stopped = await debugger.events.receive()
+        assert isinstance(stopped, Stopped)
+        await debugger.step(stopped.stop.stop_id, stopped.stop.thread_id, "into")
+        steps = vm.count("EventRequest.Set")
+        await vm.event(SingleStepEvent(vm._request_ids, 0x100, Location(TypeTag.CLASS, HOLDER, HOLDER_RUN, 0)),
+                       policy=SuspendPolicy.EVENT_THREAD)
+        await trio.testing.wait_all_tasks_blocked()
+        assert vm.count("EventRequest.Set") == steps + 1  # stepped on: a new step, no stop in the holder
+        await vm.event(SingleStepEvent(vm._request_ids, 0x100, Location(TypeTag.CLASS, CLASS_ID, LAMBDA_BODY, 0)),
+                       policy=SuspendPolicy.EVENT_THREAD)
+        landed = await debugger.events.receive()
+        assert isinstance(landed, Stopped) and landed.stop.reasons == ("step",)
+        assert (landed.stop.location.method, landed.stop.location.line) == ("lambda$run$0", 7)

@@ -519,10 +519,10 @@ class JdwpClient(Mirrors):
     async def ddm_request(self, chunk: DdmChunk, *, timeout: float = DDM_REPLY_WINDOW) -> list[DdmChunk]:
         """Send a DDM chunk to the VM and return the chunks of its reply (Android only).
 
-        From API 28 ART sends no reply at all to a DDM command whose answer is empty (a handler that
-        returns nothing, such as one that answers later with a chunk of its own), so silence is an
-        answer: after ``timeout`` seconds without a reply this returns ``[]``, and a reply that comes later
-        is dropped as any late reply is.
+        From API 28 ART sends no reply at all to a DDM command whose answer is empty (a handler that returns
+        nothing, such as one that answers later with a chunk of its own; docs/reliability.md, "ART as devices
+        show it"), so silence is an answer: after ``timeout`` seconds without a reply this returns ``[]``, and a
+        reply that comes later is dropped as any late reply is.
 
         Raises:
             CommandError: a VM without DDM answers NOT_IMPLEMENTED; see :meth:`request`.

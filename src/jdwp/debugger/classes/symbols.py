@@ -131,6 +131,8 @@ class Symbols:
         return self._learn(reply, self._vm.version_info)
 
     def _learn(self, reply: CapabilitiesNewReply | None, version: VersionReply | None) -> Capabilities:
+        # From the capabilities and the JDWP version only, never ``vmVersion``: ART's is no Java version (its
+        # ``vmName`` is ``Dalvik``; docs/reliability.md, "ART as devices show it").
         if self._capabilities is None:  # learnt once: a second answer changes nothing
             names = bool(reply and reply.can_use_source_name_filters) or bool(
                 version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))

@@ -183,9 +183,9 @@ def early_packet(buf: bytearray) -> int | None:
     ``JDWP-Handshake`` echo: Android bug 178655046, fixed by ART change 1569323
     (android-review.googlesource.com/c/platform/art/+/1569323), pinned by CTS ``JdwpTunnelTest
     .testDdmsWaitsForHandshake``; Android Studio's adblib reads the handshake by scanning past such packets
-    (its JDWP session's ``processEarlyJdwpPacket``). The packet is a VM command (flags 0, an id with the
-    high bit set) of a sane length (at most :data:`EARLY_LIMIT` bytes, as are all of them together); anything
-    else is not a handshake at all.
+    (its JDWP session's ``processEarlyJdwpPacket``). Such a packet is a VM command (flags 0; ART numbers its
+    own packets with the high bit set) of a sane length (at most :data:`EARLY_LIMIT` bytes, as are all of them
+    together); anything else is not a handshake at all.
     """
     if len(buf) < _HEADER_SIZE:
         # A prefix of the handshake, or of a packet header: the caller reads on (or fails on a mismatch).

@@ -16,10 +16,14 @@ import pytest
 import trio
 from mcpkit import Mcp, connect, heartbeat_line
 
+import jdwp
 from adb.testbed import HERE as ADB_HERE
 from adb.testbed import AppProcess, Apps, Testbed
-from android import DebuggerBusy
+from android import DebuggerBusy, ddm
 from android.frozen import open_app_jdwp_stream
+from jdwp.client import DDM_REPLY_WINDOW
+from jdwp.protocol.commands import VirtualMachine
+from jdwp.protocol.commands.events import DdmChunk
 
 pytestmark = pytest.mark.live
 
@@ -96,3 +100,18 @@ async def test_the_android_journey_under_art_quirks(testbed: Testbed, apps: Apps
         async with connect(adb=testbed.client()) as mcp:
             await journey(mcp, testbed, app, chosen)
     assert app.procs[0].poll() is None, "the app must keep running"
+
+
+async def test_a_ddm_command_without_an_answer_costs_its_window_only(testbed: Testbed, apps: Apps) -> None:
+    """Over the testbed's adb stream: API 28+ sends no reply to a DDM command whose answer is empty (the stand-in
+    answers only ``HELO``); ``ddm_request`` reads the silence as ``[]`` and the connection goes on."""
+    app = await start_quirky_app(apps, testbed, "com.example.quirks.ddmsilence", "ddm")
+    with trio.fail_after(60):
+        stream = await open_app_jdwp_stream(testbed.client(), testbed.serial, app.pid)
+        async with jdwp.open_jdwp(stream, handshake=False) as vm:
+            hello = await vm.ddm_request(DdmChunk(ddm.HELO, ddm.hello_request()))
+            assert [chunk.type for chunk in hello] == [ddm.HELO]
+            started = trio.current_time()
+            assert await vm.ddm_request(DdmChunk(ddm.chunk_type("HPIF"), b"\x01")) == []
+            assert trio.current_time() - started < DDM_REPLY_WINDOW + 2
+            assert (await vm.request(VirtualMachine.Version)).jdwp_major >= 1

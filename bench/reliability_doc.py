@@ -3,7 +3,8 @@
     bench/fault_matrix.py -> section "faults" ("hostile_strings" with --hostile strings, "hostile_containers" with
     --hostile-containers);  bench/fuzz.py -> "fuzz";  bench/soak.py -> "soak";  bench/jdb_diff.py -> "jdb_diff"
 
-Rerunning a script replaces its own section and keeps the others.
+Rerunning a script replaces its own section and keeps the others, the hand-written ones ("event_requests", "null_ids",
+"art_devices": ART as devices show it) included.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "reliability.md"
 ORDER = ("faults", "faults_condition", "faults_logpoint", "faults_watch", "hostile_strings", "hostile_containers",
-         "fuzz", "soak", "jdb_diff")
+         "fuzz", "soak", "jdb_diff", "event_requests", "null_ids", "art_devices")
 HEAD = """# Reliability: fault injection, fuzzing, soak
 
 Every number below was written by a script in `bench/`; rerun the command in a section to regenerate it

@@ -45,6 +45,7 @@ __all__ = [
     "decode_chunk",
     "hello_request",
     "pointer_size",
+    "real_name",
     "split_chunk",
 ]
 
@@ -91,6 +92,17 @@ def pointer_size(abi: str | None) -> int | None:
     if abi.startswith("32-bit"):
         return 4
     return None
+
+
+PLACEHOLDER_NAMES = frozenset({"", "<pre-initialized>"})
+"""What ``HELO`` and ``APNM`` carry as the app name before the app is bound: ``<pre-initialized>`` on older
+releases, ``""`` on newer ones (``DdmHandleAppName``); clients that ran devices met both, with ``HELO`` and
+``APNM`` in either order (android-dev-ext PR #138, jadx issue #2089)."""
+
+
+def real_name(name: str | None) -> str | None:
+    """``name`` unless it is a placeholder (:data:`PLACEHOLDER_NAMES`) or absent: then ``None``."""
+    return None if name is None or name in PLACEHOLDER_NAMES else name
 
 
 def _stage_label(value: int) -> str:

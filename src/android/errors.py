@@ -206,14 +206,13 @@ class DebuggerUnsupported(AdbError):
 
 
 class DebuggerBusy(AdbError):
-    """The process accepted the JDWP connection and dropped it: its one debugger slot is taken."""
+    """The process's one debugger slot is taken: it dropped our connection, or (API 28–34) queued it unanswered."""
 
     code = "DEBUGGER_BUSY"
     retryable = True
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, how: str = "refused the debugger connection") -> None:
         self.pid = pid
         super().__init__(
-            f"process {pid} refused the debugger connection: another debugger, e.g. Android Studio, "
-            "is attached; detach it and retry"
+            f"process {pid} {how}: another debugger, e.g. Android Studio, is attached; detach it and retry"
         )

@@ -33,7 +33,7 @@ from .errors import (
     ProcessNotFound,
 )
 
-__all__ = ["HANDSHAKE", "JdwpStream", "Transport", "open_jdwp_stream"]
+__all__ = ["EARLY_LIMIT", "HANDSHAKE", "JdwpStream", "Transport", "early_packet", "open_jdwp_stream"]
 
 log = logging.getLogger(__name__)
 
@@ -145,17 +145,55 @@ class JdwpStream(trio.abc.HalfCloseableStream):
 
     async def _handshake(self, timeout: float) -> None:
         await self._inner.send_all(HANDSHAKE)  # one write: ART drops a handshake that arrives in pieces
+        early = bytearray()  # whole packets the VM sent before its echo, kept for the JDWP client
         buf = bytearray()
         with trio.fail_after(timeout):
-            while len(buf) < len(HANDSHAKE):
+            while True:
+                taken = early_packet(buf)
+                if taken:
+                    early += buf[:taken]
+                    del buf[:taken]
+                    if len(early) > EARLY_LIMIT:
+                        raise AdbProtocolError(f"process {self.pid} sent over {EARLY_LIMIT} bytes of packets "
+                                               "before echoing the JDWP handshake")
+                    continue
+                if buf[: len(HANDSHAKE)] == HANDSHAKE:
+                    break
+                if not HANDSHAKE.startswith(bytes(buf[: len(HANDSHAKE)])) and taken is None:
+                    raise AdbProtocolError(
+                        f"process {self.pid} answered the JDWP handshake with {bytes(buf[:14])!r}")
                 data = await self._inner.receive_some(4096)
                 if not data:
                     raise EOFError
                 buf += data
-        if bytes(buf[: len(HANDSHAKE)]) != HANDSHAKE:
-            raise AdbProtocolError(f"process {self.pid} answered the JDWP handshake with {bytes(buf[:14])!r}")
-        self._pending = buf[len(HANDSHAKE) :]
+        self._pending = early + buf[len(HANDSHAKE) :]
         self.handshake_done = True
+
+
+#: The most bytes of whole packets accepted before the handshake's echo (a DDM ``APNM`` is some 100 bytes).
+EARLY_LIMIT = 64 * 1024
+_HEADER_SIZE = 11
+
+
+def early_packet(buf: bytearray) -> int | None:
+    """How many bytes at the start of ``buf`` are one whole JDWP command packet the VM sent before echoing
+    the handshake: 0 when the packet is still arriving, ``None`` when ``buf`` does not start with one.
+
+    For years ART's adbconnection could send a DDM packet (``APNM``, the app's name) before the
+    ``JDWP-Handshake`` echo: Android bug 178655046, fixed by ART change 1569323
+    (android-review.googlesource.com/c/platform/art/+/1569323), pinned by CTS ``JdwpTunnelTest
+    .testDdmsWaitsForHandshake``; Android Studio's adblib reads the handshake by scanning past such packets
+    (its JDWP session's ``processEarlyJdwpPacket``). Such a packet is a VM command (flags 0; ART numbers its
+    own packets with the high bit set) of a sane length (at most :data:`EARLY_LIMIT` bytes, as are all of them
+    together); anything else is not a handshake at all.
+    """
+    if len(buf) < _HEADER_SIZE:
+        # A prefix of the handshake, or of a packet header: the caller reads on (or fails on a mismatch).
+        return 0 if not HANDSHAKE.startswith(bytes(buf)) and buf[:1] == b"\x00" else None
+    length = int.from_bytes(buf[:4], "big")
+    if buf[8] != 0 or not _HEADER_SIZE <= length <= EARLY_LIMIT:
+        return None
+    return length if len(buf) >= length else 0
 
 
 async def open_jdwp_stream(

@@ -60,6 +60,7 @@ R = TypeVar("R")
 RECEIVE_SIZE = 65536
 DDM_BUFFER = 256
 DEFAULT_REQUEST_TIMEOUT = 10.0
+DDM_REPLY_WINDOW = 2.0  # ART answers DDM in process at once; silence that long is an empty answer
 DEFAULT_HANDSHAKE_TIMEOUT = 10.0
 DEFAULT_WRITE_TIMEOUT = 10.0
 
@@ -515,13 +516,22 @@ class JdwpClient(Mirrors):
             raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
         return DDM.Chunk.decode_out(packet.body, self._sizes)
 
-    async def ddm_request(self, chunk: DdmChunk, *, timeout: float | None = None) -> list[DdmChunk]:
+    async def ddm_request(self, chunk: DdmChunk, *, timeout: float = DDM_REPLY_WINDOW) -> list[DdmChunk]:
         """Send a DDM chunk to the VM and return the chunks of its reply (Android only).
+
+        From API 28 ART sends no reply at all to a DDM command whose answer is empty (a handler that returns
+        nothing, such as one that answers later with a chunk of its own; docs/reliability.md, "ART as devices
+        show it"), so silence is an answer: after ``timeout`` seconds without a reply this returns ``[]``, and a
+        reply that comes later is dropped as any late reply is.
 
         Raises:
             CommandError: a VM without DDM answers NOT_IMPLEMENTED; see :meth:`request`.
+            ConnectionClosed: the connection ended first.
         """
-        reply = await self.request(DDM.Chunk, chunk, timeout=timeout)
+        try:
+            reply = await self.request(DDM.Chunk, chunk, timeout=timeout)
+        except CommandTimeout:
+            return []
         return list(reply.chunks)
 
     # --- the reader --------------------------------------------------------------------------------

@@ -288,8 +288,10 @@ class DebugSession:
             if not isinstance(target, AndroidTarget):
                 continue
             app = target.app or AppFacts()
-            if isinstance(info, ddm.Hello | ddm.AppName) and info.app_name:
-                app = dataclasses.replace(app, app_name=info.app_name)
+            if isinstance(info, ddm.Hello | ddm.AppName):
+                # A placeholder (<pre-initialized>, "") never replaces a name: HELO and APNM come in either order.
+                app = dataclasses.replace(app, app_name=ddm.real_name(info.app_name) or app.app_name,
+                                          package_name=info.package_name or app.package_name)
             elif isinstance(info, ddm.Waiting):
                 app = dataclasses.replace(app, waiting_for_debugger=True)
             elif isinstance(info, ddm.BootStage):

@@ -28,7 +28,7 @@ import trio
 import jdwp
 from android import AdbClient, AdbError, DebuggerBusy, ServerAddress, resolve_target
 from android.debuggability import read_app_debuggability
-from android.frozen import ProcessFrozen, open_app_jdwp_stream, still_registered
+from android.frozen import ProcessFrozen, open_app_jdwp_stream, still_registered, why_silent
 
 from .doctor_inspect import FRAMEWORK_METHODS, Check, FrameworkMethod, inspect_framework_stop
 from .targets import FIRST_REPLY_LIMIT_S
@@ -142,8 +142,8 @@ async def _inspect(doc: Doctor, adb: AdbClient, args: argparse.Namespace, pid: i
         doc.report(Check("slot", False, str(DebuggerBusy(pid)) if busy else f"the process went away: {exc}",
                          _ms(started)))
     except jdwp.CommandTimeout as exc:
-        frozen = "handshake" in str(exc).split(",")[0] and await still_registered(adb, args.serial, pid)
-        doc.report(Check("slot", False, str(ProcessFrozen(pid, "did not answer the JDWP handshake")) if frozen
+        silent = "handshake" in str(exc).split(",")[0] and await still_registered(adb, args.serial, pid)
+        doc.report(Check("slot", False, str(await why_silent(adb, args.serial, pid, HANDSHAKE_S)) if silent
                          else str(exc), _ms(started)))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from android import AdbClient, AdbError
+from android import AdbClient, AdbError, ddm
 from android.anr import ANR_INPUT_TIMEOUT_S, DUMPSYS_COMMAND, parse_debugging, read_debugging
 from android.hello import FirstContact
 from android.launch import Launched
@@ -31,10 +31,17 @@ def app_facts(contact: FirstContact | None, anr_exempt: bool | None) -> AppFacts
     """The app's facts from its HELO reply (and the WAIT that came with it)."""
     hello = contact.hello if contact is not None else None
     waiting = True if contact is not None and contact.waiting else None
+    # HELO and APNM come in either order, each with the real name or a placeholder: the last real one wins.
+    # The APNMs here came before the HELO reply; later ones reach the session's DDM reader.
+    names = [c for c in contact.chunks if isinstance(c, ddm.AppName)] if contact is not None else []
+    said = [*(c.app_name for c in names), hello.app_name if hello is not None else None]
+    name = next((n for n in reversed(said) if ddm.real_name(n)), None)
+    packages = [hello.package_name if hello is not None else None, *(c.package_name for c in reversed(names))]
+    package = next((p for p in packages if p), None)
     if hello is None:
-        return AppFacts(waiting_for_debugger=waiting, anr_exempt=anr_exempt)
-    return AppFacts(hello.app_name or None, waiting, hello.package_name or None, hello.user_id, hello.abi,
-                    hello.pointer_size, hello.boot_stage, anr_exempt)
+        return AppFacts(name, waiting, package, anr_exempt=anr_exempt)
+    return AppFacts(name, waiting, package, hello.user_id, hello.abi, hello.pointer_size, hello.boot_stage,
+                    anr_exempt)
 
 
 async def anr_exempt_of(adb: AdbClient, conn: Connected) -> bool | None:

@@ -138,8 +138,8 @@ async def test_doctor_command_line(testbed: Testbed, apps: Apps, tmp_path: Path)
 
 async def test_doctor_reports_a_busy_and_a_frozen_app(testbed: Testbed, apps: Apps, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another debugger holding the app (a JDWP stream we keep open), then a frozen app (the registrar
-    stopped, as in test_server_art): the slot check fails and says which."""
+    """Another debugger holding the app (a JDWP stream we keep open), then a frozen app (the app and its
+    registrar stopped, as in test_server_art): the slot check fails and says which."""
     app = await apps.start(APP)
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(testbed.server_port))
     with trio.fail_after(90):
@@ -149,11 +149,13 @@ async def test_doctor_reports_a_busy_and_a_frozen_app(testbed: Testbed, apps: Ap
             assert not await run_doctor(_args(testbed, tmp_path / "busy.jsonl"), out)
             assert "FAIL  slot" in out.getvalue() and "another debugger" in out.getvalue(), out.getvalue()
         await apps.wait_visible(app.pid, True)
-        registrar = app.procs[1]
-        registrar.send_signal(signal.SIGSTOP)
+        stopped = app.procs[:2]  # the app and its registrar, as in test_server_art
+        for proc in stopped:
+            proc.send_signal(signal.SIGSTOP)
         try:
             out = io.StringIO()
             assert not await run_doctor(_args(testbed, None), out)
             assert "FAIL  slot" in out.getvalue() and "cached or frozen" in out.getvalue(), out.getvalue()
         finally:
-            registrar.send_signal(signal.SIGCONT)
+            for proc in stopped:
+                proc.send_signal(signal.SIGCONT)

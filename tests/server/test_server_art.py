@@ -50,14 +50,18 @@ async def test_a_slow_first_reply_has_its_own_deadline_and_is_reported(testbed: 
 
 
 async def test_a_frozen_app_is_reported_as_such_and_attaches_once_thawed(testbed: Testbed, apps: Apps) -> None:
-    """The registrar stopped (SIGSTOP) plays a frozen app: registered, handed the fd by adbd, never answering.
+    """The app and its registrar stopped (SIGSTOP) play a frozen app: registered, handed the fd by adbd, never
+    answering, and not run by the kernel (``T`` in ``/proc/<pid>/stat``, where a frozen cgroup says
+    ``cgroup.freeze`` 1). A running app that is silent is a busy one on this API 29 testbed
+    (tests/server/test_server_art_quirks.py).
 
     That is what an adbd without the freezer check (Android 13 and older) shows for an app in the cached
     apps freezer; a newer adbd refuses ``jdwp:<pid>`` instead (tests/adb/test_frozen.py).
     """
     app = await apps.start("com.example.frozen")
-    registrar = app.procs[1]
-    registrar.send_signal(signal.SIGSTOP)
+    stopped = app.procs[:2]  # the app, then its registrar
+    for proc in stopped:
+        proc.send_signal(signal.SIGSTOP)
     try:
         with trio.fail_after(60):
             async with connect(adb=testbed.client()) as mcp:
@@ -67,12 +71,14 @@ async def test_a_frozen_app_is_reported_as_such_and_attaches_once_thawed(testbed
                 assert trio.current_time() - started < 15
                 assert "cached or frozen" in body["error"]["message"]
                 assert "foreground" in body["error"]["message"]
-                registrar.send_signal(signal.SIGCONT)  # "brought to the foreground"
+                for proc in stopped:
+                    proc.send_signal(signal.SIGCONT)  # "brought to the foreground"
                 await apps.wait_visible(app.pid, True)
                 attached = await mcp.ok("attach_debugger", **target(testbed, app.name))
                 await mcp.ok("detach_debugger", debugSessionId=attached["result"]["debug_session_id"])
     finally:
-        registrar.send_signal(signal.SIGCONT)
+        for proc in stopped:
+            proc.send_signal(signal.SIGCONT)
 
 
 async def test_a_release_build_on_a_userdebug_device(testbed: Testbed, apps: Apps, tmp_path: Path) -> None:

@@ -463,6 +463,8 @@ class Debugger(Inspection):
             return made
 
     async def _release_current(self, state: StopState) -> None:
+        # Cleared before the release is sent: ART may write the event set the release causes before the release's
+        # reply (docs/reliability.md, "ART as devices show it"), and that stop must find no current one.
         self._stops.current = None  # every ID of this stop is stale from here on, whatever the VM says
         try:
             await release(self.vm, state.suspension)

@@ -57,6 +57,9 @@ class NeedData(enum.Enum):
 #: ``next_event()`` returns this when no whole packet is buffered yet.
 NEED_DATA: Final = NeedData.NEED_DATA
 
+#: The most bytes of whole VM commands taken before the handshake's echo (an ``APNM`` is some 100 bytes).
+EARLY_LIMIT: Final = 64 * 1024
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Closed:
@@ -102,6 +105,7 @@ class JdwpConnection:
         self._skip = 0  # bytes of an oversized packet's body still to drop
         self._skipping = 0  # that packet's full length (0 when none is being skipped)
         self._buf = bytearray()
+        self._early = bytearray()  # whole VM commands that came before the handshake's echo
         self._eof = False
         self._next_id = 1
         self._error: ProtocolError | None = None
@@ -176,14 +180,46 @@ class JdwpConnection:
             self._check_handshake()
 
     def _check_handshake(self) -> None:
+        while self._skip_early_packet():
+            pass
         got = bytes(self._buf[: len(HANDSHAKE)])
-        if got != HANDSHAKE[: len(got)]:
+        if got != HANDSHAKE[: len(got)] and not self._early_packet_coming():
             self._fail(FramingError(f"the peer is not a JDWP agent: its handshake starts {got!r}"))
         if len(got) == len(HANDSHAKE):
-            del self._buf[: len(HANDSHAKE)]
+            # The packets that came first are read as the first packets after the handshake.
+            self._buf[: len(HANDSHAKE)] = self._early
+            self._early = bytearray()
             self.state = State.OPEN
         elif self._eof:
             self.state = State.CLOSED
+
+    def _skip_early_packet(self) -> bool:
+        """Move one whole VM command at the front of the buffer, sent before the handshake's echo, aside.
+
+        ART sent DDM packets (``APNM``) before its echo for years: Android bug 178655046, fixed by ART change
+        1569323 (android-review.googlesource.com/c/platform/art/+/1569323); CTS ``JdwpTunnelTest
+        .testDdmsWaitsForHandshake`` pins the fix, and Android Studio's adblib still skips such packets while
+        it looks for the echo. A command (flags 0) of at most :data:`EARLY_LIMIT` bytes is one of those.
+        """
+        if len(self._buf) < HEADER_SIZE or self._buf.startswith(HANDSHAKE[:HEADER_SIZE]):
+            return False
+        length, _packet_id, flags, _code = HEADER.unpack_from(self._buf)
+        if flags or not HEADER_SIZE <= length <= EARLY_LIMIT or len(self._buf) < length:
+            return False
+        if len(self._early) + length > EARLY_LIMIT:
+            self._fail(FramingError(f"the peer sent over {EARLY_LIMIT} bytes of packets before its handshake"))
+        self._early += self._buf[:length]
+        del self._buf[:length]
+        return True
+
+    def _early_packet_coming(self) -> bool:
+        """The buffer starts with what may yet be an early VM command (see :meth:`_skip_early_packet`)."""
+        if not self._buf or self._buf[0] != 0:  # a length under 16 MiB starts with a zero byte; "J" does not
+            return False
+        if len(self._buf) < HEADER_SIZE:
+            return True
+        length, _packet_id, flags, _code = HEADER.unpack_from(self._buf)
+        return not flags and HEADER_SIZE <= length <= EARLY_LIMIT
 
     def _fail(self, error: ProtocolError) -> NoReturn:
         self.state = State.ERROR

@@ -28,7 +28,11 @@ class WireString(str):
 
 
 def decode_string(data: bytes) -> str:
-    """Decode a JDWP string body (without its length)."""
+    """Decode a JDWP string body (without its length): by its byte length, never its character count.
+
+    Standard UTF-8 first: ART sends a non-BMP character as one 4-byte sequence (its JNI does the same where the
+    JNI specification says modified UTF-8: android/ndk issue #283).
+    """
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -42,7 +42,7 @@ from typing import Literal
 
 from ...protocol.commands.reftypes import VariableSlot
 from ..errors import InvalidArgument
-from .synthetic import captured_name, is_inline_marker, source_name
+from .synthetic import captured_name, is_inline_marker, lambda_holder_host, source_name
 
 LambdaChoice = Literal["all", "line"] | int
 
@@ -120,7 +120,7 @@ def method_lambda(class_name: str, method_name: str) -> str | None:
     simple = class_name.rpartition(".")[2]
     if _JAVAC_LAMBDA.fullmatch(method_name) or _KOTLIN_INDY.fullmatch(method_name):
         return f"{simple}.{method_name}"
-    if "$$ExternalSyntheticLambda" in simple:  # D8's holder of a desugared lambda (it forwards to lambda$…)
+    if lambda_holder_host(class_name) is not None:  # D8's holder of a desugared lambda (it forwards to lambda$…)
         return simple
     parts = simple.split("$")
     # kotlinc's lambda class: Outer$method$1 (nested in a method: a top-level anonymous class is Outer$1)

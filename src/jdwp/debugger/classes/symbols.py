@@ -131,6 +131,8 @@ class Symbols:
         return self._learn(reply, self._vm.version_info)
 
     def _learn(self, reply: CapabilitiesNewReply | None, version: VersionReply | None) -> Capabilities:
+        # From the capabilities and the JDWP version only, never ``vmVersion``: ART's is no Java version (its
+        # ``vmName`` is ``Dalvik``; docs/reliability.md, "ART as devices show it").
         if self._capabilities is None:  # learnt once: a second answer changes nothing
             names = bool(reply and reply.can_use_source_name_filters) or bool(
                 version and (version.jdwp_major, version.jdwp_minor) >= (1, 6))
@@ -609,7 +611,9 @@ def line_locations(table: LineTableReply) -> list[tuple[int, int]]:
     if cached is not None and cached[0] is table:
         return cached[1]
     by_index: dict[int, int] = {}
-    for entry in sorted(table.lines, key=lambda e: e.line_code_index):  # stable: table order within an index
+    # Sorted here, never assumed: ART's tables come unsorted by code index (docs/reliability.md, "ART as devices
+    # show it"). The sort is stable, so entries of one index keep their table order.
+    for entry in sorted(table.lines, key=lambda e: e.line_code_index):
         by_index[entry.line_code_index] = entry.line_number
     found = sorted(by_index.items())
     if len(_LOCATIONS) >= _LOCATIONS_KEPT:

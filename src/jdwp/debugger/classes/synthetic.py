@@ -5,8 +5,8 @@ Layer: ``jdwp.debugger`` (pure functions; no I/O). The rules are the compilers' 
 
 - Nested classes are ``Outer$…``: javac's ``Outer$Inner``, ``Outer$1`` (anonymous), ``Outer$1Local``;
   Kotlin's ``Outer$Companion``, ``Outer$main$1`` and ``Outer$main$lambda$0`` (lambdas compiled to classes),
-  ``Outer$main$$inlined$map$1`` (an inline function's object copied into the caller); D8's
-  ``Outer$$ExternalSyntheticLambda0`` holders.
+  ``Outer$main$$inlined$map$1`` (an inline function's object copied into the caller); D8's lambda holders
+  (:func:`lambda_holder_host`).
 - Kotlin top-level code of ``foo.kt`` is its file facade ``FooKt`` (:func:`kotlin_facade`: the file's name
   capitalised, made an identifier); a multi-file facade's part is ``Facade__FooKt``. ``@file:JvmName("X")``
   names it ``X`` instead: then only the class's source file (``ReferenceType.SourceFile``) tells.
@@ -30,17 +30,41 @@ _RECEIVER = "$this$"
 _CAPTURED_INLINED = "$inlined"
 
 
+_D8_HOLDER = "$$ExternalSyntheticLambda"
+_OLD_D8_HOLDER = "-$$Lambda$"
+
+
+def lambda_holder_host(class_name: str) -> str | None:
+    """The class whose lambda a D8 lambda holder forwards to, or ``None`` for any other class.
+
+    D8 desugars a lambda into a synthetic holder class that only forwards to the host's ``lambda$…`` method
+    (its captured values in fields ``f$0``, ``f$1``…): ``Host$$ExternalSyntheticLambda0`` (source file
+    ``D8$$SyntheticClass``) since AGP 7, and ``-$$Lambda$Host$<hash>`` (source file ``lambda``) before, in the
+    host's package; the host may itself be nested (``-$$Lambda$Outer$Inner$<hash>``). Both as apps' dex files
+    show them (their smali, ``.class public final synthetic``).
+    """
+    package, dot, simple = class_name.rpartition(".")
+    if simple.startswith(_OLD_D8_HOLDER):
+        host = simple[len(_OLD_D8_HOLDER):].rpartition("$")[0]
+        return f"{package}{dot}{host}" if host else None
+    at = simple.find(_D8_HOLDER)
+    return f"{package}{dot}{simple[:at]}" if at > 0 else None
+
+
 def is_nested_in(class_name: str, outer: str) -> bool:
-    """Whether a binary class name is ``outer`` itself or a class nested in it (``outer$…``)."""
-    return class_name == outer or class_name.startswith(outer + "$")
+    """Whether a binary class name is ``outer`` itself or a class nested in it (``outer$…``), a D8 lambda
+    holder of either counting as nested in its host (:func:`lambda_holder_host`)."""
+    name = lambda_holder_host(class_name) or class_name
+    return name == outer or name.startswith(outer + "$")
 
 
 def outermost(class_name: str) -> str:
-    """The top-level class of a binary name: ``com.x.Foo$Inner$1`` → ``com.x.Foo``.
+    """The top-level class of a binary name: ``com.x.Foo$Inner$1`` → ``com.x.Foo``; a D8 lambda holder's is
+    its host's.
 
     A name that starts with ``$`` after the package (``com.x.$Proxy``) is its own top level.
     """
-    package, _, simple = class_name.rpartition(".")
+    package, _, simple = (lambda_holder_host(class_name) or class_name).rpartition(".")
     head = simple.split("$", 1)[0] or simple
     return f"{package}.{head}" if package else head
 

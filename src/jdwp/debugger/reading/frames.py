@@ -350,7 +350,10 @@ def _captured(fields: list[FieldInfo], taken: set[str]) -> list[tuple[str, Field
     return out
 
 
-_SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME)
+# What ART answers for one slot it cannot read: INVALID_SLOT (a register without a name on Android 9-10, smali
+# issues #651 and #737, jadx PR #1137), TYPE_MISMATCH, OPAQUE_FRAME, and INVALID_OBJECT (a register the table
+# calls an object that holds an int at that point; docs/reliability.md, "ART as devices show it").
+_SLOT_ERRORS = (ErrorCode.INVALID_SLOT, ErrorCode.TYPE_MISMATCH, ErrorCode.OPAQUE_FRAME, ErrorCode.INVALID_OBJECT)
 
 
 async def _confirm_top(vm: JdwpClient, ref: FrameRef, requests: list[tuple[Command[Any, Any], Any]]) -> list[Any]:

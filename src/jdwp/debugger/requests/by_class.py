@@ -142,6 +142,8 @@ class ByClassName(OwnedRequests, Generic[E, S]):
             entry.watch = (ClassMatch(entry.class_name),)
             await self._prepares.watch(entry.watch)
         for ref in await self._vm.classes_by_signature(signature_of(entry.class_name)):
+            # Status as bits: ART reports 3 or 7 for the same kind of class, and interfaces with tag 2 (a capture
+            # of real ART events, docs/reliability.md "ART as devices show it").
             if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
                 await self._bind(entry, ref.type_id, ref.ref_type_tag)
 

@@ -87,6 +87,7 @@ from ...protocol.values import Value
 from .._gather import gather, nothing
 from ..classes.coroutine_machinery import SUSPENDED_MARKER
 from ..classes.symbols import Symbols, line_at, line_locations
+from ..classes.synthetic import lambda_holder_host
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
 from ..reading.objects import Layouts
@@ -523,7 +524,12 @@ class Steps:
         if not step.filters or step.resteps >= MAX_RESTEPS:
             return False
         method = (await self._symbols.methods(location.class_id)).get(location.method_id)
-        if method is None or not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC) or _is_lambda(method.name):
+        if method is None or _is_lambda(method.name):
+            return False
+        # A D8 lambda holder's method is not marked synthetic (its class is) and only forwards to the lambda's
+        # body: step on through it as through a bridge, to the user's lambda (R8's extra frame alike).
+        holder = lambda_holder_host(binary_name_of(await self._symbols.signature(location.class_id))) is not None
+        if not holder and not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC):
             return False
         depth = StepDepth.INTO if step.kind == "into" else StepDepth.OUT
         await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, capture=step.capture)

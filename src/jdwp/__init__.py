@@ -144,7 +144,9 @@ from .protocol.types import (
     ThreadId,
 )
 from .protocol.values import ArrayRegion, Value
+from .recording import RecordingError
 from .recording_proxy import record_session
+from .replay import ReplayMismatch, ReplayResult, ReplayVm, open_replay
 
 __all__ = [
     "AbsentInformation",
@@ -225,8 +227,12 @@ __all__ = [
     "ObjectRefCount",
     "PlatformThreadsOnly",
     "ProtocolError",
+    "RecordingError",
     "ReferenceTypeId",
     "ReferenceTypeReply",
+    "ReplayMismatch",
+    "ReplayResult",
+    "ReplayVm",
     "ReplyTooLarge",
     "SignatureWithGenericReply",
     "SingleStepEvent",
@@ -262,5 +268,6 @@ __all__ = [
     "commands",
     "open_jdwp",
     "open_jdwp_tcp",
+    "open_replay",
     "record_session",
 ]

@@ -24,6 +24,7 @@ Design (the MCP SDK's dispatcher, in trio):
 
 from __future__ import annotations
 
+import copy as copy_module
 import logging
 import math
 import os
@@ -135,8 +136,8 @@ def _socket_fd(stream: trio.abc.Stream) -> int | None:
 def _again(error: JdwpError) -> JdwpError:
     """A fresh copy of a shared terminal error, so each raise gets its own traceback."""
     try:
-        copy = type(error)(*error.args)
-    except TypeError:
+        copy = copy_module.copy(error)  # keeps the attributes of errors that carry more than a message
+    except Exception:  # an error whose constructor its args do not fit
         copy = ConnectionClosed(str(error))
     copy.__cause__ = error.__cause__
     return copy

@@ -19,7 +19,9 @@ Quick start::
     trio.run(main)
 """
 
+from . import signatures
 from .client import JdwpClient, open_jdwp, open_jdwp_tcp
+from .mirrors.arguments import Argument, ArgumentLayout
 from .protocol import commands
 from .protocol.commands import Command
 from .protocol.commands.events import (
@@ -98,12 +100,32 @@ from .protocol.commands.vm import (
     VersionReply,
 )
 from .protocol.constants import (
+    ACC_ABSTRACT,
+    ACC_ANNOTATION,
+    ACC_BRIDGE,
+    ACC_ENUM,
+    ACC_FINAL,
+    ACC_INTERFACE,
+    ACC_NATIVE,
+    ACC_PRIVATE,
+    ACC_PROTECTED,
+    ACC_PUBLIC,
+    ACC_STATIC,
+    ACC_STRICT,
+    ACC_SYNCHRONIZED,
+    ACC_SYNTHETIC,
+    ACC_TRANSIENT,
+    ACC_VARARGS,
+    ACC_VOLATILE,
+    JDWP_SYNTHETIC,
+    AccessFlags,
     ClassStatus,
     ErrorCode,
     EventKind,
     StepDepth,
     StepSize,
     SuspendPolicy,
+    SuspendStatus,
     Tag,
     ThreadStatus,
     TypeTag,
@@ -149,7 +171,28 @@ from .recording_proxy import record_session
 from .replay import ReplayMismatch, ReplayResult, ReplayVm, open_replay
 
 __all__ = [
+    "ACC_ABSTRACT",
+    "ACC_ANNOTATION",
+    "ACC_BRIDGE",
+    "ACC_ENUM",
+    "ACC_FINAL",
+    "ACC_INTERFACE",
+    "ACC_NATIVE",
+    "ACC_PRIVATE",
+    "ACC_PROTECTED",
+    "ACC_PUBLIC",
+    "ACC_STATIC",
+    "ACC_STRICT",
+    "ACC_SYNCHRONIZED",
+    "ACC_SYNTHETIC",
+    "ACC_TRANSIENT",
+    "ACC_VARARGS",
+    "ACC_VOLATILE",
+    "JDWP_SYNTHETIC",
     "AbsentInformation",
+    "AccessFlags",
+    "Argument",
+    "ArgumentLayout",
     "ArrayId",
     "ArrayRegion",
     "ArrayTypeId",
@@ -244,6 +287,7 @@ __all__ = [
     "StepSize",
     "StringId",
     "SuspendPolicy",
+    "SuspendStatus",
     "Tag",
     "ThreadDeathEvent",
     "ThreadGroupChildrenReply",

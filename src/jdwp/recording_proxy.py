@@ -29,7 +29,7 @@ from .protocol.errors import ProtocolError
 from .protocol.wire import DEFAULT_MAX_PACKET, HANDSHAKE, encode_packet
 from .recording import IN, OUT, Writer, load, save, tidy
 
-__all__ = ["main", "open_listener", "read_packets", "record_session", "serve_recording_proxy"]
+__all__ = ["main", "open_listener", "parse_address", "read_packets", "record_session", "serve_recording_proxy"]
 
 
 async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
@@ -117,7 +117,8 @@ async def serve_recording_proxy(listen_host: str, listen_port: int, target_host:
     await record_session(debugger, vm, out, header, times=times)
 
 
-def _address(text: str) -> tuple[str, int]:
+def parse_address(text: str) -> tuple[str, int]:
+    """``host:port`` (``:port`` means 127.0.0.1) as a pair; ``argparse.ArgumentTypeError`` for anything else."""
     host, sep, port = text.rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()):
         raise argparse.ArgumentTypeError(f"expected host:port, got {text!r}")
@@ -126,8 +127,8 @@ def _address(text: str) -> tuple[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pyjdwp-record", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--target", type=_address, required=True, help="the VM's JDWP address, host:port")
-    parser.add_argument("--listen", type=_address, default=("127.0.0.1", 0),
+    parser.add_argument("--target", type=parse_address, required=True, help="the VM's JDWP address, host:port")
+    parser.add_argument("--listen", type=parse_address, default=("127.0.0.1", 0),
                         help="where the debugger connects (default 127.0.0.1:0, a free port)")
     parser.add_argument("--out", required=True, help="the recording file to write (JSON lines)")
     parser.add_argument("--vm", default="", help="what VM this is, for the header (e.g. 'OpenJDK 17.0.15')")

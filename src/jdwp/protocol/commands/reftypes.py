@@ -9,6 +9,7 @@ import construct as c
 
 from .. import fast, fast_encode
 from .._frozen import maker
+from ..constants import AccessFlags
 from ..fast_encode import FIELD, METHOD, REFERENCE_TYPE
 from ..records import record, spec_of, wire
 from ..types import (
@@ -66,6 +67,11 @@ class FieldInfo:
     signature: str = wire(String)
     mod_bits: int = wire(Int)
 
+    @property
+    def modifiers(self) -> AccessFlags:
+        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
+        return AccessFlags(self.mod_bits)
+
 
 @record
 class FieldsReply:
@@ -78,6 +84,11 @@ class MethodInfo:
     name: str = wire(String)
     signature: str = wire(String)
     mod_bits: int = wire(Int)
+
+    @property
+    def modifiers(self) -> AccessFlags:
+        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
+        return AccessFlags(self.mod_bits)
 
 
 @record
@@ -146,6 +157,11 @@ class GenericFieldInfo:
     generic_signature: str = wire(String)
     mod_bits: int = wire(Int)
 
+    @property
+    def modifiers(self) -> AccessFlags:
+        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
+        return AccessFlags(self.mod_bits)
+
 
 @record
 class FieldsWithGenericReply:
@@ -159,6 +175,11 @@ class GenericMethodInfo:
     signature: str = wire(String)
     generic_signature: str = wire(String)
     mod_bits: int = wire(Int)
+
+    @property
+    def modifiers(self) -> AccessFlags:
+        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
+        return AccessFlags(self.mod_bits)
 
 
 @record

@@ -59,6 +59,16 @@ class ClassRef:
     type_id: ReferenceTypeId = wire(ReferenceTypeIdSpec)
     status: int = wire(Int)
 
+    @property
+    def tag(self) -> TypeTag:
+        """``ref_type_tag`` as its enum (class, interface or array)."""
+        return TypeTag(self.ref_type_tag)
+
+    @property
+    def class_status(self) -> ClassStatus:
+        """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
+        return ClassStatus(self.status)
+
 
 @record
 class ClassesBySignatureReply:
@@ -71,6 +81,16 @@ class ClassInfo:
     type_id: ReferenceTypeId = wire(ReferenceTypeIdSpec)
     signature: str = wire(String)
     status: int = wire(Int)
+
+    @property
+    def tag(self) -> TypeTag:
+        """``ref_type_tag`` as its enum (class, interface or array)."""
+        return TypeTag(self.ref_type_tag)
+
+    @property
+    def class_status(self) -> ClassStatus:
+        """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
+        return ClassStatus(self.status)
 
 
 @record
@@ -181,6 +201,16 @@ class GenericClassInfo:
     signature: str = wire(String)
     generic_signature: str = wire(String)
     status: int = wire(Int)
+
+    @property
+    def tag(self) -> TypeTag:
+        """``ref_type_tag`` as its enum (class, interface or array)."""
+        return TypeTag(self.ref_type_tag)
+
+    @property
+    def class_status(self) -> ClassStatus:
+        """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
+        return ClassStatus(self.status)
 
 
 @record

@@ -19,7 +19,7 @@ Quick start::
     trio.run(main)
 """
 
-from . import signatures
+from . import signatures  # noqa: F401 - jdwp.signatures without an import of its own
 from .client import JdwpClient, open_jdwp, open_jdwp_tcp
 from .mirrors.arguments import Argument, ArgumentLayout
 from .protocol import commands
@@ -169,6 +169,7 @@ from .protocol.values import ArrayRegion, Value
 from .recording import RecordingError
 from .recording_proxy import record_session
 from .replay import ReplayMismatch, ReplayResult, ReplayVm, open_replay
+from .tracing import TraceEvent, Tracer, open_tracer
 
 __all__ = [
     "ACC_ABSTRACT",
@@ -298,6 +299,8 @@ __all__ = [
     "ThreadStartEvent",
     "ThreadStatus",
     "ThreadStatusReply",
+    "TraceEvent",
+    "Tracer",
     "TypeRef",
     "TypeTag",
     "UsageError",
@@ -313,5 +316,6 @@ __all__ = [
     "open_jdwp",
     "open_jdwp_tcp",
     "open_replay",
+    "open_tracer",
     "record_session",
 ]

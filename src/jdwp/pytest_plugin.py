@@ -18,11 +18,13 @@ that catches library errors cannot hide it).
 (``java -agentlib:jdwp=transport=dt_socket,server=y,address=HOST:PORT``) and writes each recording anew:
 bodies decoded, IDs renumbered, no times, so the diff shows what changed. ``--jdwp-max-reply BYTES``
 keeps bigger replies in files beside the recording. Paths are relative to the test file's directory.
+An ``async def`` test that uses the fixture runs under trio (the plugin marks it for pytest-trio).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import io
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -51,6 +53,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--jdwp-stall-timeout", metavar="SECONDS", type=float, default=DEFAULT_STALL_TIMEOUT,
                     help="seconds of silence from the code, while a recording waits for its next command, "
                          f"that make that command 'never sent' (default {DEFAULT_STALL_TIMEOUT:g})")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """An ``async def`` test that asks for ``jdwp_replay`` runs under trio (pytest-trio's ``trio`` marker),
+    whether or not the project sets ``trio_mode``."""
+    for item in items:
+        function = getattr(item, "obj", None)
+        if ("jdwp_replay" in getattr(item, "fixturenames", ()) and inspect.iscoroutinefunction(function)
+                and item.get_closest_marker("trio") is None):
+            item.add_marker(pytest.mark.trio)
 
 
 class JdwpReplay:

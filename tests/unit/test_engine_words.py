@@ -6,9 +6,8 @@ import ast
 import json
 from pathlib import Path
 
-from server.failures import failure_of, in_tool_words
-
 from jdwp.debugger import errors
+from server.failures import failure_of, in_tool_words
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 TOOLS = [tool["name"] for tool in json.loads((SRC / "server" / "tool_list.json").read_text())["tools"]]

@@ -40,6 +40,15 @@ __all__ = ["ArrayType", "ClassType", "Field", "InterfaceType", "Method", "Refere
 # --- ReferenceType (2) ---------------------------------------------------------------------------
 
 
+def _modifiers(self: FieldInfo | MethodInfo | GenericFieldInfo | GenericMethodInfo) -> AccessFlags:
+    """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
+    return AccessFlags(self.mod_bits)
+
+
+#: ``mod_bits`` as :class:`AccessFlags`, shared by the field and method records.
+MODIFIERS_PROPERTY = property(_modifiers)
+
+
 @record
 class RefTypeOut:
     ref_type: ReferenceTypeId = wire(ReferenceTypeIdSpec)
@@ -67,10 +76,7 @@ class FieldInfo:
     signature: str = wire(String)
     mod_bits: int = wire(Int)
 
-    @property
-    def modifiers(self) -> AccessFlags:
-        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
-        return AccessFlags(self.mod_bits)
+    modifiers = MODIFIERS_PROPERTY
 
 
 @record
@@ -85,10 +91,7 @@ class MethodInfo:
     signature: str = wire(String)
     mod_bits: int = wire(Int)
 
-    @property
-    def modifiers(self) -> AccessFlags:
-        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
-        return AccessFlags(self.mod_bits)
+    modifiers = MODIFIERS_PROPERTY
 
 
 @record
@@ -157,10 +160,7 @@ class GenericFieldInfo:
     generic_signature: str = wire(String)
     mod_bits: int = wire(Int)
 
-    @property
-    def modifiers(self) -> AccessFlags:
-        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
-        return AccessFlags(self.mod_bits)
+    modifiers = MODIFIERS_PROPERTY
 
 
 @record
@@ -176,10 +176,7 @@ class GenericMethodInfo:
     generic_signature: str = wire(String)
     mod_bits: int = wire(Int)
 
-    @property
-    def modifiers(self) -> AccessFlags:
-        """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
-        return AccessFlags(self.mod_bits)
+    modifiers = MODIFIERS_PROPERTY
 
 
 @record

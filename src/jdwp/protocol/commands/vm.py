@@ -37,6 +37,21 @@ from ._base import DECODE_FAILURES, Command, Empty, _undecodable
 __all__ = ["VirtualMachine", "prepared_classes"]
 
 
+def _tag(self: ClassRef | ClassInfo | GenericClassInfo) -> TypeTag:
+    """``ref_type_tag`` as its enum (class, interface or array)."""
+    return TypeTag(self.ref_type_tag)
+
+
+def _class_status(self: ClassRef | ClassInfo | GenericClassInfo) -> ClassStatus:
+    """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
+    return ClassStatus(self.status)
+
+
+#: Read-only views of a class record's fields as enums, shared by the three class records.
+TAG_PROPERTY = property(_tag)
+CLASS_STATUS_PROPERTY = property(_class_status)
+
+
 @record
 class VersionReply:
     description: str = wire(String)
@@ -59,15 +74,8 @@ class ClassRef:
     type_id: ReferenceTypeId = wire(ReferenceTypeIdSpec)
     status: int = wire(Int)
 
-    @property
-    def tag(self) -> TypeTag:
-        """``ref_type_tag`` as its enum (class, interface or array)."""
-        return TypeTag(self.ref_type_tag)
-
-    @property
-    def class_status(self) -> ClassStatus:
-        """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
-        return ClassStatus(self.status)
+    tag = TAG_PROPERTY
+    class_status = CLASS_STATUS_PROPERTY
 
 
 @record
@@ -82,15 +90,8 @@ class ClassInfo:
     signature: str = wire(String)
     status: int = wire(Int)
 
-    @property
-    def tag(self) -> TypeTag:
-        """``ref_type_tag`` as its enum (class, interface or array)."""
-        return TypeTag(self.ref_type_tag)
-
-    @property
-    def class_status(self) -> ClassStatus:
-        """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
-        return ClassStatus(self.status)
+    tag = TAG_PROPERTY
+    class_status = CLASS_STATUS_PROPERTY
 
 
 @record
@@ -202,15 +203,8 @@ class GenericClassInfo:
     generic_signature: str = wire(String)
     status: int = wire(Int)
 
-    @property
-    def tag(self) -> TypeTag:
-        """``ref_type_tag`` as its enum (class, interface or array)."""
-        return TypeTag(self.ref_type_tag)
-
-    @property
-    def class_status(self) -> ClassStatus:
-        """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
-        return ClassStatus(self.status)
+    tag = TAG_PROPERTY
+    class_status = CLASS_STATUS_PROPERTY
 
 
 @record

@@ -8,7 +8,7 @@ pyjdwp (a pytest plugin); a command the code sends that the recording does not h
 ``jdwp.ReplayMismatch``, naming the command, the one recorded there and the fields that differ.
 """
 
-import inspect_heap
+import inspect_heap  # the code under test: examples/inspect_heap.py
 
 
 async def test_the_shop_is_named_and_stocked(jdwp_replay):

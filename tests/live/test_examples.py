@@ -98,3 +98,11 @@ def test_a_diverging_replay_fails_the_test_with_the_difference(tmp_path: Path) -
     assert result.returncode == 1
     assert "jdwp.replay.ReplayMismatch" in result.stdout
     assert 'signature: recorded "Lcom/example/debuggee/Shop;", sent "Lcom/example/debuggee/Main;"' in result.stdout
+
+
+def test_the_readme_shows_the_replay_test_in_ten_lines() -> None:
+    section = (REPO / "README.md").read_text(encoding="utf-8").split("### Test against a recording", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match
+    body = (EXAMPLES / "test_replay_shop.py").read_text(encoding="utf-8").split('"""', 2)[2].lstrip("\n")
+    assert match.group(1) == body and len(body.splitlines()) <= 10

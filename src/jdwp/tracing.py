@@ -22,15 +22,14 @@ one else should; event sets of other requests are resumed as their suspend polic
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-import math
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 import trio
 
-from ._groups import unwrap
 from .client import JdwpClient
 from .mirrors.arguments import Argument
 from .protocol.commands import Empty, EventRequest, StackFrame, ThreadReference, VirtualMachine
@@ -91,42 +90,50 @@ def _text(value: Value) -> str:
 
 class Tracer:
     """Trace events, in the order the VM sent them (per thread, calls and returns nest). Iterate it with
-    ``async for``; :meth:`statistics` counts what was seen."""
+    ``async for`` (it ends when the connection does); :meth:`statistics` counts what was seen.
 
-    def __init__(self, vm: JdwpClient, receive: trio.MemoryReceiveChannel[TraceEvent], *, arguments: bool) -> None:
+    Event sets are read and handled in the iterating task itself, when it asks for the next event: no task
+    and no channel between the VM and the reader, which is what a high event rate pays for. A thread that
+    hit an entry waits (suspended) until its arguments are read, so a reader that stops iterating for a
+    while holds the traced threads there, and the VM's other events queue in the client.
+    """
+
+    def __init__(self, vm: JdwpClient, requests: set[int], *, arguments: bool) -> None:
         self._vm = vm
-        self._receive = receive
+        self._requests = requests
         self._arguments = arguments
+        self._ready: collections.deque[TraceEvent] = collections.deque()
         self._classes: dict[ReferenceTypeId, str] = {}
         self._frames = _FrameSteps()
         self._counts = {"calls": 0, "returns": 0, "argument_errors": 0, "other_events": 0, "resume_errors": 0,
                         "frame_guesses_missed": 0}
 
     def statistics(self) -> dict[str, int]:
-        """Calls and returns seen, entries whose arguments could not be read, other events dropped."""
+        """Calls and returns seen, entries whose arguments could not be read, other events dropped, resumes
+        the VM refused, and entries whose frame ID was not the one guessed (a second round trip)."""
         return dict(self._counts)
 
-    def __aiter__(self) -> AsyncIterator[TraceEvent]:
-        return self._receive.__aiter__()
+    def __aiter__(self) -> Tracer:
+        return self
+
+    async def __anext__(self) -> TraceEvent:
+        try:
+            return await self.receive()
+        except ConnectionClosed:
+            raise StopAsyncIteration from None
 
     async def receive(self) -> TraceEvent:
         """The next trace event.
 
         Raises:
-            trio.EndOfChannel: the tracer stopped (the connection ended: see the client's ``terminal_error``).
+            ConnectionClosed: the connection ended (the VM exited or was disposed).
         """
-        return await self._receive.receive()
+        while not self._ready:
+            await self._handle(await self._vm.receive_event())
+        return self._ready.popleft()
 
-    async def _run(self, send: trio.MemorySendChannel[TraceEvent], requests: set[int]) -> None:
-        async with send:
-            try:
-                while True:
-                    composite = await self._vm.receive_event()
-                    await self._handle(composite, send, requests)
-            except (ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
-                return
-
-    async def _handle(self, composite: Composite, send: trio.MemorySendChannel[TraceEvent], requests: set[int]) -> None:
+    async def _handle(self, composite: Composite) -> None:
+        requests = self._requests
         policy = composite.suspend_policy
         # The usual set, one entry whose thread waits: released as soon as its arguments are in, before
         # anything else is done with them.
@@ -140,12 +147,12 @@ class Tracer:
                     await self._release(event.thread)
                 else:
                     suspended = event.thread
-                await send.send(await self._event("call", event.thread, event.location, arguments, None))
+                self._ready.append(await self._event("call", event.thread, event.location, arguments, None))
             elif isinstance(event, MethodExitWithReturnValueEvent | MethodExitEvent) and event.request_id in requests:
                 self._counts["returns"] += 1
                 value = event.value if isinstance(event, MethodExitWithReturnValueEvent) else None
                 suspended = event.thread
-                await send.send(await self._event("return", event.thread, event.location, (), value))
+                self._ready.append(await self._event("return", event.thread, event.location, (), value))
             else:
                 self._counts["other_events"] += 1
                 suspended = getattr(event, "thread", suspended)
@@ -242,8 +249,7 @@ class _FrameSteps:
 
 @asynccontextmanager
 async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequence[str] = (),
-                      arguments: bool = True, return_values: bool = True,
-                      buffer: int | float = math.inf) -> AsyncIterator[Tracer]:
+                      arguments: bool = True, return_values: bool = True) -> AsyncIterator[Tracer]:
     """Trace calls and returns of methods of ``classes`` (``ClassMatch`` patterns: ``com.example.*``,
     ``*.Shop``, exact names) for the duration of the block; the requests are cleared when it ends.
 
@@ -254,7 +260,6 @@ async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequen
             nothing is suspended.
         return_values: ask for return values (``MethodExitWithReturnValue``, JDWP 1.6+); a VM without
             them gives returns without values.
-        buffer: trace events held for a slow reader (then the VM's threads wait on the reader).
 
     Raises:
         CommandError: the VM refused a request (``NOT_IMPLEMENTED`` on a VM without method events).
@@ -262,22 +267,13 @@ async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequen
     requests: list[tuple[EventKind, int]] = []
     entry_policy = SuspendPolicy.EVENT_THREAD if arguments else SuspendPolicy.NONE
     excluded: list[Modifier] = [ClassExclude(pattern) for pattern in exclude]
-    send, receive = trio.open_memory_channel[TraceEvent](buffer)
-    tracer = Tracer(vm, receive, arguments=arguments)
     try:
         for pattern in classes:
             modifiers: list[Modifier] = [ClassMatch(pattern), *excluded]
             requests.append((EventKind.METHOD_ENTRY,
                              await vm.event_request.set(EventKind.METHOD_ENTRY, entry_policy, modifiers)))
             requests.append(await _set_exit(vm, modifiers, return_values))
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(tracer._run, send, {request_id for _, request_id in requests})
-            try:
-                yield tracer
-            finally:
-                nursery.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        raise unwrap(group)  # noqa: B904 - the group is what we unwrap (the reader task never raises)
+        yield Tracer(vm, {request_id for _, request_id in requests}, arguments=arguments)
     finally:
         with trio.CancelScope(shield=True):
             await _clear(vm, requests)

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import trio
-import trio.testing
 
 from ._groups import unwrap
 from .client import JdwpClient, open_jdwp
@@ -343,7 +342,9 @@ async def open_replay(recording: Recording | str | Path, *, stall_timeout: float
         for client in clients:
             client._finish(mismatch)  # the reason every waiter gets, instead of "connection closed"
 
-    debugger_end, vm_end = trio.testing.memory_stream_pair()
+    from trio.testing import memory_stream_pair  # here: trio.testing costs an import of the whole library
+
+    debugger_end, vm_end = memory_stream_pair()
     vm = ReplayVm(rec, stall_timeout=stall_timeout, on_mismatch=fail_clients)
     try:
         async with trio.open_nursery() as nursery:

@@ -17,7 +17,7 @@ async def main(host: str, port: int) -> None:
         for thread in await vm.all_threads():
             name = await vm.thread_reference.name(thread)
             status = await vm.thread_reference.status(thread)
-            print(f"  thread {name!r}: {jdwp.ThreadStatus(status.thread_status).name.lower()}")
+            print(f"  thread {name!r}: {status.status.name.lower()}")
         await vm.dispose()  # the VM forgets us and keeps running
 
 

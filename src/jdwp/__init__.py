@@ -19,7 +19,9 @@ Quick start::
     trio.run(main)
 """
 
+from . import signatures  # noqa: F401 - jdwp.signatures without an import of its own
 from .client import JdwpClient, open_jdwp, open_jdwp_tcp
+from .mirrors.arguments import Argument, ArgumentLayout
 from .protocol import commands
 from .protocol.commands import Command
 from .protocol.commands.events import (
@@ -98,12 +100,32 @@ from .protocol.commands.vm import (
     VersionReply,
 )
 from .protocol.constants import (
+    ACC_ABSTRACT,
+    ACC_ANNOTATION,
+    ACC_BRIDGE,
+    ACC_ENUM,
+    ACC_FINAL,
+    ACC_INTERFACE,
+    ACC_NATIVE,
+    ACC_PRIVATE,
+    ACC_PROTECTED,
+    ACC_PUBLIC,
+    ACC_STATIC,
+    ACC_STRICT,
+    ACC_SYNCHRONIZED,
+    ACC_SYNTHETIC,
+    ACC_TRANSIENT,
+    ACC_VARARGS,
+    ACC_VOLATILE,
+    JDWP_SYNTHETIC,
+    AccessFlags,
     ClassStatus,
     ErrorCode,
     EventKind,
     StepDepth,
     StepSize,
     SuspendPolicy,
+    SuspendStatus,
     Tag,
     ThreadStatus,
     TypeTag,
@@ -145,10 +167,34 @@ from .protocol.types import (
     ThreadId,
 )
 from .protocol.values import ArrayRegion, Value
+from .recording import RecordingError
 from .recording_proxy import record_session
+from .replay import ReplayMismatch, ReplayResult, ReplayVm, open_replay
+from .tracing import TraceEvent, Tracer, open_tracer
 
 __all__ = [
+    "ACC_ABSTRACT",
+    "ACC_ANNOTATION",
+    "ACC_BRIDGE",
+    "ACC_ENUM",
+    "ACC_FINAL",
+    "ACC_INTERFACE",
+    "ACC_NATIVE",
+    "ACC_PRIVATE",
+    "ACC_PROTECTED",
+    "ACC_PUBLIC",
+    "ACC_STATIC",
+    "ACC_STRICT",
+    "ACC_SYNCHRONIZED",
+    "ACC_SYNTHETIC",
+    "ACC_TRANSIENT",
+    "ACC_VARARGS",
+    "ACC_VOLATILE",
+    "JDWP_SYNTHETIC",
     "AbsentInformation",
+    "AccessFlags",
+    "Argument",
+    "ArgumentLayout",
     "ArrayId",
     "ArrayRegion",
     "ArrayTypeId",
@@ -227,8 +273,12 @@ __all__ = [
     "ObjectRefCount",
     "PlatformThreadsOnly",
     "ProtocolError",
+    "RecordingError",
     "ReferenceTypeId",
     "ReferenceTypeReply",
+    "ReplayMismatch",
+    "ReplayResult",
+    "ReplayVm",
     "ReplyTooLarge",
     "SignatureWithGenericReply",
     "SingleStepEvent",
@@ -240,6 +290,7 @@ __all__ = [
     "StepSize",
     "StringId",
     "SuspendPolicy",
+    "SuspendStatus",
     "Tag",
     "ThreadDeathEvent",
     "ThreadGroupChildrenReply",
@@ -250,6 +301,8 @@ __all__ = [
     "ThreadStartEvent",
     "ThreadStatus",
     "ThreadStatusReply",
+    "TraceEvent",
+    "Tracer",
     "TypeRef",
     "TypeTag",
     "UsageError",
@@ -264,5 +317,7 @@ __all__ = [
     "commands",
     "open_jdwp",
     "open_jdwp_tcp",
+    "open_replay",
+    "open_tracer",
     "record_session",
 ]

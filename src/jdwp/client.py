@@ -24,6 +24,7 @@ Design (the MCP SDK's dispatcher, in trio):
 
 from __future__ import annotations
 
+import copy as copy_module
 import logging
 import math
 import os
@@ -136,8 +137,8 @@ def _socket_fd(stream: trio.abc.Stream) -> int | None:
 def _again(error: JdwpError) -> JdwpError:
     """A fresh copy of a shared terminal error, so each raise gets its own traceback."""
     try:
-        copy = type(error)(*error.args)
-    except TypeError:
+        copy = copy_module.copy(error)  # keeps the attributes of errors that carry more than a message
+    except Exception:  # an error whose constructor its args do not fit
         copy = ConnectionClosed(str(error))
     copy.__cause__ = error.__cause__
     return copy
@@ -149,6 +150,20 @@ class JdwpClient(Mirrors):
     Every command of the specification is reachable two ways: typed methods (``await
     vm.classes_by_signature("Lcom/x/Foo;")``, ``await vm.thread_reference.frames(thread, 0, -1)``), and
     :meth:`request` with a :class:`~jdwp.protocol.commands.Command` from the table.
+
+    VirtualMachine commands (set 1) are methods of the client itself. Every other command set is a
+    namespace attribute (``help(vm.thread_reference)`` lists its methods):
+
+    - ``reference_type`` (2), ``class_type`` (3), ``array_type`` (4), ``interface_type`` (5),
+      ``method`` (6): classes, their methods, fields, line and variable tables;
+    - ``object_reference`` (9), ``string_reference`` (10), ``thread_reference`` (11),
+      ``thread_group_reference`` (12), ``array_reference`` (13), ``class_loader_reference`` (14),
+      ``class_object_reference`` (17), ``module_reference`` (18): objects of each kind;
+    - ``event_request`` (15): set and clear event requests; events arrive through :meth:`events`;
+    - ``stack_frame`` (16): locals of a frame, ``this``, and :meth:`~.mirrors.threads.StackFrameCommands.arguments`.
+
+    Typed methods return the reply's single field when it has one (a list of frames, a name), else the
+    reply record; :meth:`request` and :meth:`request_all` always return the reply record.
     """
 
     def __init__(
@@ -293,6 +308,20 @@ class JdwpClient(Mirrors):
         One round trip for all of them, in the calling task: nothing is spawned, which is what makes it
         cheaper than gathering :meth:`request` calls. The VM runs them in the order given (a JDWP back end
         answers one connection's commands in arrival order).
+
+        Each out-data record is an instance of the command's ``out`` class, built from the fields the
+        specification lists for that command, in its order (``help(command.out)`` shows them)::
+
+            from jdwp.protocol.commands import ThreadReference
+            frames, name = await vm.request_all([
+                (ThreadReference.Frames, ThreadReference.Frames.out(thread, 0, -1)),
+                (ThreadReference.Name, ThreadReference.Name.out(thread)),
+            ])
+            frames.frames[0].location, name.thread_name
+
+        Unlike the typed methods (``vm.thread_reference.frames`` returns the list of frames), the replies
+        are the whole reply records (an instance of the command's ``reply`` class, here ``FramesReply``
+        with its one field ``frames``), as :meth:`request` returns them.
 
         Args:
             requests: ``(command, out-data record)`` pairs.

@@ -8,7 +8,10 @@ Command line::
 
     pyjdwp-record --target 127.0.0.1:5005 --listen 127.0.0.1:0 --out session.jsonl
 
-Point the debugger at the printed address. One debugger connection is recorded, then the proxy exits.
+Point the debugger at the address printed on stdout (``pyjdwp-record: connect the debugger to
+127.0.0.1:N``). One debugger connection is recorded, then the proxy exits. The file is then tidied
+(:func:`jdwp.recording.tidy`: bodies decoded, IDs renumbered, no times) unless ``--raw``; ``--times``
+keeps times, ``--max-reply N`` keeps replies over N bytes in files beside the recording.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any, TextIO
 
 import trio
@@ -23,9 +27,9 @@ import trio
 from .protocol.connection import NEED_DATA, Closed, JdwpConnection, Oversized, State
 from .protocol.errors import ProtocolError
 from .protocol.wire import DEFAULT_MAX_PACKET, HANDSHAKE, encode_packet
-from .recording import IN, OUT, Writer
+from .recording import IN, OUT, Writer, load, save, tidy
 
-__all__ = ["main", "open_listener", "read_packets", "record_session", "serve_recording_proxy"]
+__all__ = ["main", "open_listener", "parse_address", "read_packets", "record_session", "serve_recording_proxy"]
 
 
 async def open_listener(host: str = "127.0.0.1", port: int = 0) -> trio.SocketListener:
@@ -89,16 +93,17 @@ async def _pump(source: trio.abc.Stream, sink: trio.abc.Stream, direction: str, 
 
 
 async def record_session(debugger: trio.abc.Stream, vm: trio.abc.Stream, out: TextIO,
-                         header: dict[str, Any]) -> None:
-    """Relay one session between two open streams, writing every packet to ``out``."""
-    writer = Writer(out, header)
+                         header: dict[str, Any], *, times: bool = False) -> None:
+    """Relay one session between two open streams, writing every packet to ``out`` as it passes (times
+    only when ``times``)."""
+    writer = Writer(out, header, times=times)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_pump, debugger, vm, OUT, writer)
         nursery.start_soon(_pump, vm, debugger, IN, writer)
 
 
 async def serve_recording_proxy(listen_host: str, listen_port: int, target_host: str, target_port: int,
-                                 out: TextIO, header: dict[str, Any], *,
+                                 out: TextIO, header: dict[str, Any], *, times: bool = False,
                                  task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Accept one debugger on ``listen_host:listen_port``, connect it to the target VM, record the session.
 
@@ -109,10 +114,11 @@ async def serve_recording_proxy(listen_host: str, listen_port: int, target_host:
         task_status.started(listener.socket.getsockname()[1])
         debugger = await listener.accept()
     vm = await trio.open_tcp_stream(target_host, target_port)
-    await record_session(debugger, vm, out, header)
+    await record_session(debugger, vm, out, header, times=times)
 
 
-def _address(text: str) -> tuple[str, int]:
+def parse_address(text: str) -> tuple[str, int]:
+    """``host:port`` (``:port`` means 127.0.0.1) as a pair; ``argparse.ArgumentTypeError`` for anything else."""
     host, sep, port = text.rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()):
         raise argparse.ArgumentTypeError(f"expected host:port, got {text!r}")
@@ -121,24 +127,32 @@ def _address(text: str) -> tuple[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pyjdwp-record", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--target", type=_address, required=True, help="the VM's JDWP address, host:port")
-    parser.add_argument("--listen", type=_address, default=("127.0.0.1", 0),
+    parser.add_argument("--target", type=parse_address, required=True, help="the VM's JDWP address, host:port")
+    parser.add_argument("--listen", type=parse_address, default=("127.0.0.1", 0),
                         help="where the debugger connects (default 127.0.0.1:0, a free port)")
     parser.add_argument("--out", required=True, help="the recording file to write (JSON lines)")
     parser.add_argument("--vm", default="", help="what VM this is, for the header (e.g. 'OpenJDK 17.0.15')")
     parser.add_argument("--note", default="", help="what the session does, for the header")
+    parser.add_argument("--times", action="store_true", help="keep each packet's time (seconds since the start)")
+    parser.add_argument("--raw", action="store_true",
+                        help="keep the file as recorded: no decoded bodies, IDs as the VM gave them")
+    parser.add_argument("--max-reply", type=int, default=None, metavar="BYTES",
+                        help="keep replies longer than BYTES in files beside the recording (<stem>.blobs/)")
     args = parser.parse_args(argv)
     header = {"vm": args.vm, "synthetic": False, "note": args.note}
 
     async def run() -> None:
         with open(args.out, "w", encoding="utf-8") as out:
             async with trio.open_nursery() as nursery:
-                port = await nursery.start(serve_recording_proxy, args.listen[0], args.listen[1],
-                                           args.target[0], args.target[1], out, header)
-                print(f"pyjdwp-record: connect the debugger to {args.listen[0]}:{port}", file=sys.stderr,
-                      flush=True)
+                port = await nursery.start(partial(serve_recording_proxy, times=args.times), args.listen[0],
+                                           args.listen[1], args.target[0], args.target[1], out, header)
+                # stdout: the one line a script waits for; diagnostics go to stderr
+                print(f"pyjdwp-record: connect the debugger to {args.listen[0]}:{port}", flush=True)
 
     trio.run(run)
+    if not args.raw or args.max_reply is not None:
+        rec = load(args.out)
+        save(rec if args.raw else tidy(rec, times=args.times), args.out, max_reply=args.max_reply)
     return 0
 
 

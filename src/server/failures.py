@@ -63,6 +63,28 @@ class ToolFailure(Exception):
         return ErrorBody(self.code, self.message, self.retryable)
 
 
+#: The engine's errors speak the library's words (its methods); an agent calls tools, so the server says those.
+_TOOL_WORDS = (
+    ("Debugger.object()", "get_debugger_object"),
+    ("Debugger.locals()", "get_debugger_locals"),
+    ("Debugger.stack()", "get_debugger_stack"),
+    ("Debugger.threads()", "get_debugger_threads"),
+    ("Debugger.set_value()", "set_debugger_value"),
+    ("Debugger.remove_breakpoint()", "remove_debugger_breakpoint"),
+    ("resume it (Debugger.resume())", "resume_debugger it"),
+    ("set the debugger's allow_mutation to True", "start the server with --allow-mutation"),
+    ("give frame_id,", "give frameId,"),
+    ("with this stop_id", "with this stopId"),
+)
+
+
+def in_tool_words(message: str) -> str:
+    """An engine error's text with its library words (``Debugger.stack()``) as the tools' (``get_debugger_stack``)."""
+    for library, tool in _TOOL_WORDS:
+        message = message.replace(library, tool)
+    return message
+
+
 def _with_hint(code: str, message: str) -> str:
     hint = _HINTS.get(code)
     return f"{message}. {hint}" if hint and hint not in message else message
@@ -76,7 +98,7 @@ def failure_of(exc: BaseException) -> ToolFailure:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in exc.errors())
         return ToolFailure("INVALID_ARGUMENT", f"invalid input: {problems}")
     if isinstance(exc, DebuggerError):
-        return ToolFailure(exc.code, _with_hint(exc.code, str(exc)), exc.retryable)
+        return ToolFailure(exc.code, _with_hint(exc.code, in_tool_words(str(exc))), exc.retryable)
     if isinstance(exc, AdbError):
         return ToolFailure(exc.code, str(exc), exc.retryable)
     if isinstance(exc, CommandTimeout | trio.TooSlowError):

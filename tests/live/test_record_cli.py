@@ -24,10 +24,10 @@ async def test_recording_a_session_from_the_command_line(debuggee: Debuggee, tmp
     out = tmp_path / "session.jsonl"
     process = subprocess.Popen([*recorder_command(), "--target", f"127.0.0.1:{debuggee.port}", "--out", str(out),
                                 "--vm", "OpenJDK 17", "--note", "version and threads"],
-                               stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, text=True)
     try:
-        assert process.stderr is not None
-        line = await trio.to_thread.run_sync(process.stderr.readline)
+        assert process.stdout is not None
+        line = await trio.to_thread.run_sync(process.stdout.readline)  # the port is on stdout
         match = re.search(r"connect the debugger to 127\.0\.0\.1:(\d+)", line)
         assert match, line
         with trio.fail_after(30):
@@ -47,11 +47,18 @@ async def test_recording_a_session_from_the_command_line(debuggee: Debuggee, tmp
     assert notes == ["VirtualMachine.IDSizes", "VirtualMachine.Version", "VirtualMachine.AllThreads",
                      "VirtualMachine.Dispose"]
     sizes = rec.id_sizes()
-    for _, reply in rec.exchanges():
+    assert all(line.t is None for line in rec.lines) and rec.header["ids"]  # tidied: no times, IDs renumbered
+    for line, reply in rec.exchanges():
         if reply is not None and reply[0] is BY_ID[(1, 1)]:
             assert reply[0].decode_reply(reply[1].body, sizes) == version
         if reply is not None and reply[0] is BY_ID[(1, 4)]:
-            assert reply[0].decode_reply(reply[1].body, sizes).threads == threads
+            renumbered = reply[0].decode_reply(reply[1].body, sizes).threads
+            assert sorted(renumbered) == list(range(1, len(threads) + 1))  # in order of first appearance
+            assert line.decoded == f"ThreadsReply(threads={renumbered})"
+    with trio.fail_after(10):
+        async with jdwp.open_replay(out) as replayed:  # the tidied file still replays
+            assert len(await replayed.all_threads()) == len(threads)
+            await replayed.dispose()
     debuggee.wait_for_more_heartbeats()
 
 

@@ -383,7 +383,7 @@ class Debugger(Inspection):
                 raise EngineClosed("the session is detaching; nothing was paused", "detached")
             if self._stops.current is not None:
                 raise AlreadyPaused(f"already paused at stop {self._stops.current.stop.stop_id}; inspect it, or "
-                                    "resume_debugger it and pause again")
+                                    "resume it (Debugger.resume()) and pause again")
             try:
                 await self.vm.suspend()
             except JdwpError:

@@ -225,8 +225,8 @@ class Inspection:
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop or session.
         """
         if not self.allow_mutation:
-            raise Unsupported("setting values is off: start the server with --allow-mutation to allow "
-                              "set_debugger_value (it changes the app's state)")
+            raise Unsupported("setting values is off: set the debugger's allow_mutation to True to allow "
+                              "Debugger.set_value() (it changes the app's state)")
         state = self._stop_for(stop_id)
         if (frame_id is None) == (object_id is None):
             raise InvalidArgument("give exactly one of frameId (a local) or objectId (a field or an element)")
@@ -300,7 +300,7 @@ class Inspection:
             frame_id = state.stop.frame_id
             if frame_id is None:
                 raise InvalidArgument("this stop has no frame of its own (a pause, or a thread with no frames): give "
-                                      "frameId, from get_debugger_threads or get_debugger_stack")
+                                      "frame_id, from Debugger.threads() or Debugger.stack()")
         ref = state.frames.get(frame_id)
         if ref is None:
             self._stops.raise_for_handle(state, frame_id, "frame")

@@ -11,57 +11,22 @@ import re
 import struct
 
 from ..protocol.constants import Tag
+from ..signatures import binary_name_of, signature_of, type_name
 
-_PRIMITIVE_NAMES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long",
-                    "F": "float", "D": "double", "V": "void"}
 _IDENTIFIER = r"[A-Za-z_$\u00c0-\uffff][A-Za-z0-9_$\u00c0-\uffff]*"
-#: A hidden class's name (below) ends in ``/`` and the suffix its VM chose: HotSpot's is ``0x``
-#: and hex digits (an address); a path such as ``com/example/Foo`` stays no class name.
+#: A hidden class's name ends in ``/`` and the suffix its VM chose (see :mod:`jdwp.signatures`): HotSpot's is
+#: ``0x`` and hex digits (an address); a path such as ``com/example/Foo`` stays no class name.
 BINARY_NAME = re.compile(rf"^{_IDENTIFIER}(?:\.{_IDENTIFIER})*(?:/0x[0-9A-Fa-f]+)?$")
 
-# Hidden classes (JDK 15+, JEP 371: lambdas' proxies, ``Lookup.defineHiddenClass``) are named by the VM: the
-# class file's name, then a suffix. In a JDWP signature a '.' separates the suffix (``Lcom/x/Foo$$Lambda$11.
-# 0x0000000800c03000;``), since '/' separates packages there; ``Class.getName()``, JDI and jdb write the
-# binary name with '/' before it (``com.x.Foo$$Lambda$11/0x0000000800c03000``), as OpenJDK's
-# src/jdk.jdi/share/classes/com/sun/tools/jdi/JNITypeParser.java converts both ways (nextTypeName,
-# typeNameToSignature). No other class's signature or binary name holds that character.
+#: Signatures ↔ names live in the library (:mod:`jdwp.signatures`); the engine's modules import them here.
+__all__ = ["BINARY_NAME", "binary_name_of", "is_binary_name", "java_length", "java_prefix", "java_text", "signature_of",
+           "type_name"]
 
 
 def is_binary_name(name: str) -> bool:
     """A binary class name as ``Class.getName()`` prints it: ``com.example.Outer$Inner``, or a hidden class's
     ``com.example.Foo$$Lambda$11/0x0000000800c03000``."""
     return bool(BINARY_NAME.match(name)) and len(name) <= 512
-
-
-def signature_of(binary_name: str) -> str:
-    """``com.example.Foo`` → ``Lcom/example/Foo;``; a hidden class's ``com.x.Foo$$Lambda$11/0x…`` →
-    ``Lcom/x/Foo$$Lambda$11.0x…;``."""
-    name, hidden, suffix = binary_name.partition("/")
-    return "L" + name.replace(".", "/") + (f".{suffix}" if hidden else "") + ";"
-
-
-def _class_name(internal: str) -> str:
-    """A class's name inside ``L…;`` → its binary name, a hidden class's with ``/`` before its suffix."""
-    name, hidden, suffix = internal.partition(".")
-    return name.replace("/", ".") + (f"/{suffix}" if hidden else "")
-
-
-def binary_name_of(signature: str) -> str:
-    """``Lcom/example/Foo;`` → ``com.example.Foo``; array and primitive signatures → :func:`type_name`."""
-    if signature.startswith("L") and signature.endswith(";"):
-        return _class_name(signature[1:-1])
-    return type_name(signature)
-
-
-def type_name(signature: str) -> str:
-    """A type as Java source writes it: ``I`` → ``int``, ``[Ljava/lang/String;`` → ``java.lang.String[]``."""
-    dims = len(signature) - len(signature.lstrip("["))
-    element = signature[dims:]
-    if element.startswith("L") and element.endswith(";"):
-        base = _class_name(element[1:-1])
-    else:
-        base = _PRIMITIVE_NAMES.get(element, element)
-    return base + "[]" * dims
 
 
 def _java_decimal(value: float, digits: str, exponent: int) -> str:

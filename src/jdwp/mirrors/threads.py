@@ -21,6 +21,7 @@ from ..protocol.constants import EventKind, SuspendPolicy
 from ..protocol.types import FrameId, ObjectId, ThreadGroupId, ThreadId
 from ..protocol.values import Value
 from ._base import Namespace
+from .arguments import ArgumentReader
 
 
 class ThreadReferenceCommands(Namespace):
@@ -136,8 +137,12 @@ class EventRequestCommands(Namespace):
         await self._client.request(EventRequest.ClearAllBreakpoints)
 
 
-class StackFrameCommands(Namespace):
-    """StackFrame (16): frames are valid only while their thread stays suspended."""
+class StackFrameCommands(ArgumentReader):
+    """StackFrame (16): frames are valid only while their thread stays suspended.
+
+    Besides the commands: :meth:`arguments` (a frame's argument values, as JDI's ``getArgumentValues``)
+    and :meth:`argument_layout` (where a method keeps them).
+    """
 
     async def get_values(self, thread: ThreadId, frame: FrameId, slots: Sequence[SlotRequest]) -> list[Value]:
         """StackFrame.GetValues (16,1): local variable values, one per requested slot."""

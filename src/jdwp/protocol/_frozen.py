@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -39,6 +40,11 @@ def fast_init(cls: type[T]) -> type[T]:
     namespace = dict(setters)
     exec(f"def __init__(self{params}{defaults}):{body}", namespace)
     init = namespace["__init__"]
+    # The setters are default arguments (the fastest lookup); the signature ``help()`` and ``inspect`` show
+    # is the record's own, without ``_set_x=<method-wrapper …>`` noise.
+    init.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+         *(inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=f.type) for f in fields)])
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - replacing a dataclass's generated method
     return cls

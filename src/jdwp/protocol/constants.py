@@ -6,7 +6,7 @@ Member names are the specification's names verbatim, so a value prints the way t
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 
 
 class ErrorCode(IntEnum):
@@ -124,7 +124,7 @@ class SuspendStatus(IntEnum):
     SUSPEND_STATUS_SUSPENDED = 1
 
 
-class ClassStatus(IntEnum):
+class ClassStatus(IntFlag):
     """Bit flags: a prepared class reports ``VERIFIED | PREPARED`` (3)."""
 
     VERIFIED = 1
@@ -221,12 +221,53 @@ class ModKind(IntEnum):
 
 
 # Modifier bits: the ``modBits`` of ``ReferenceType.Fields`` (2,4), ``Methods`` (2,5) and ``Modifiers`` (2,3),
-# "as defined in Chapter 4 of The Java Virtual Machine Specification" (JVMS §4.5 fields, §4.6 methods), plus
-# JDWP's own synthetic bit for methods. Plain ints: they are tested on every field of every class read.
+# "as defined in Chapter 4 of The Java Virtual Machine Specification" (JVMS §4.1 classes, §4.5 fields, §4.6
+# methods), plus JDWP's own synthetic bit for methods. Plain ints, the one home of these numbers: they are
+# tested on every field of every class read. :class:`AccessFlags` names the same bits for people.
+ACC_PUBLIC = 0x0001
+ACC_PRIVATE = 0x0002
+ACC_PROTECTED = 0x0004
 ACC_STATIC = 0x0008
+ACC_FINAL = 0x0010
+ACC_SYNCHRONIZED = 0x0020  # ACC_SUPER on a class
+ACC_VOLATILE = 0x0040  # ACC_BRIDGE on a method
+ACC_BRIDGE = 0x0040
+ACC_TRANSIENT = 0x0080  # ACC_VARARGS on a method
+ACC_VARARGS = 0x0080
 ACC_NATIVE = 0x0100
+ACC_INTERFACE = 0x0200
 ACC_ABSTRACT = 0x0400
+ACC_STRICT = 0x0800
 ACC_SYNTHETIC = 0x1000
+ACC_ANNOTATION = 0x2000
+ACC_ENUM = 0x4000
 #: JDWP marks a synthetic method with this bit of its modBits where the class file has no ACC_SYNTHETIC
 #: (ReferenceType.Methods 2,5: "if present, it is set in the JDWP modifier bits as 0xf0000000").
 JDWP_SYNTHETIC = 0xF0000000
+
+
+class AccessFlags(IntFlag):
+    """The modifier bits of a class, field or method (``mod_bits``; see ``MethodInfo.modifiers``).
+
+    One bit means different things on fields and methods (``VOLATILE``/``BRIDGE``, ``TRANSIENT``/``VARARGS``);
+    both names are members of the same value. Bits no member names are kept.
+    """
+
+    PUBLIC = ACC_PUBLIC
+    PRIVATE = ACC_PRIVATE
+    PROTECTED = ACC_PROTECTED
+    STATIC = ACC_STATIC
+    FINAL = ACC_FINAL
+    SYNCHRONIZED = ACC_SYNCHRONIZED
+    VOLATILE = ACC_VOLATILE
+    BRIDGE = ACC_BRIDGE
+    TRANSIENT = ACC_TRANSIENT
+    VARARGS = ACC_VARARGS
+    NATIVE = ACC_NATIVE
+    INTERFACE = ACC_INTERFACE
+    ABSTRACT = ACC_ABSTRACT
+    STRICT = ACC_STRICT
+    SYNTHETIC = ACC_SYNTHETIC
+    ANNOTATION = ACC_ANNOTATION
+    ENUM = ACC_ENUM
+    JDWP_SYNTHETIC = JDWP_SYNTHETIC

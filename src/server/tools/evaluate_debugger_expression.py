@@ -9,6 +9,7 @@ from pydantic import Field, WithJsonSchema, model_validator
 
 from jdwp.debugger import Evaluated, Summary
 
+from ..failures import in_tool_words
 from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
@@ -49,9 +50,17 @@ async def evaluate(call: Call) -> Summary | Evaluations:
     inp: EvaluateInput = call.input
     _, engine = call.attached(inp.stopId)
     if inp.expressions is not None:
-        return Evaluations(tuple(await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions)))
+        results = await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions)
+        return Evaluations(tuple(_in_tool_words(item) for item in results))
     assert inp.expression is not None  # one of the two, by the model
     return await engine.evaluate(inp.stopId, inp.frameId, inp.expression)
+
+
+def _in_tool_words(item: Evaluated) -> Evaluated:
+    """An item's error in the tools' words, as :func:`..failures.failure_of` gives a whole call's."""
+    if item.error is None:
+        return item
+    return dataclasses.replace(item, error=dataclasses.replace(item.error, message=in_tool_words(item.error.message)))
 
 
 TOOL = Tool("evaluate_debugger_expression", "Evaluate an expression", DESCRIPTION,

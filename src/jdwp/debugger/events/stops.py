@@ -178,9 +178,9 @@ class Stops:
         thread = state.threads.get(handle.rpartition(".")[0]) if what == "frame" else None
         if thread is not None and not any(ref.thread == thread for ref in state.frames.values()):
             raise NotFound(f"{handle!r} was not listed: frame IDs come from the stack listing; list this thread's "
-                           "stack for this stop first (get_debugger_stack) and use its frame_id values")
+                           "stack for this stop first (Debugger.stack()) and use its frame_id values")
         if thread is not None:
-            raise NotFound(f"{handle!r} is not a frame listed for this stop; list the stack (get_debugger_stack, "
+            raise NotFound(f"{handle!r} is not a frame listed for this stop; list the stack (Debugger.stack(), "
                            "with an offset for deeper frames) and use its frame_id values")
-        hint = "; other threads' IDs come from get_debugger_threads with this stopId" if what == "thread" else ""
+        hint = "; other threads' IDs come from Debugger.threads() with this stop_id" if what == "thread" else ""
         raise NotFound(f"{handle!r} is not a {what} ID of the current stop{hint}")

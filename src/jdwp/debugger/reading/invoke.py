@@ -39,8 +39,8 @@ from ...protocol.constants import ErrorCode, InvokeOptions, Tag
 from ...protocol.errors import CommandError, JdwpError
 from ...protocol.types import MethodId, ReferenceTypeId, ThreadId
 from ...protocol.values import Value
+from ...signatures import parse_method_signature, type_name
 from ..errors import EvaluationFailed
-from ..names import type_name
 
 #: Seconds an evaluation waits for an invoked method before giving up on it (DESIGN.md §7.6).
 INVOKE_DEADLINE = 2.0
@@ -71,14 +71,7 @@ class Argument:
 
 def parameter_types(signature: str) -> list[str]:
     """A method signature's parameter types as Java names (``(I[Ljava/lang/String;)V`` → int, String[])."""
-    inner, types, k = signature[1:signature.index(")")], [], 0
-    while k < len(inner):
-        start = k
-        while inner[k] == "[":
-            k += 1
-        k = inner.index(";", k) + 1 if inner[k] == "L" else k + 1
-        types.append(type_name(inner[start:k]))
-    return types
+    return [type_name(p) for p in parse_method_signature(signature).parameters]
 
 
 def _applies(parameter: str, argument: Argument) -> bool:

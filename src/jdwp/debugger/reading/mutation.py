@@ -89,7 +89,7 @@ async def find_in_frame(values: Values, layouts: Layouts, ref: FrameRef, name: s
     found = await _declared(values, location.class_id, name, static_only=True)
     if found is None:
         raise InvalidArgument(f"{name!r} is not a live local of this frame, a field of its this or a static field "
-                              "of its class (get_debugger_locals lists the locals)")
+                              "of its class (Debugger.locals() lists the locals)")
     return _field_place(values, None, *found)
 
 

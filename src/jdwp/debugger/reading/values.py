@@ -124,7 +124,7 @@ def stale_on_collected(handle: str) -> Iterator[None]:
     except CommandError as exc:
         if exc.code == ErrorCode.INVALID_OBJECT:
             raise StaleReference(f"object {handle} no longer exists: the VM has garbage-collected it; read a "
-                                 "fresh value (get_debugger_locals) for a live object") from None
+                                 "fresh value (Debugger.locals()) for a live object") from None
         raise
 
 

@@ -378,7 +378,7 @@ class Breakpoints(OwnedRequests):
         held = len(self._entries) + len(self.exceptions) + len(self.watchpoints) + len(self.methods)
         if held >= self._limit:
             raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
-                               "remove one (remove_debugger_breakpoint) to set another")
+                               "remove one (Debugger.remove_breakpoint()) to set another")
         self._issued += 1
         return self._ids.breakpoint(self._issued)
 

@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from ...client import JdwpClient
 from ...protocol.commands.events import ClassOnly, LocationOnly
-from ...protocol.constants import ACC_NATIVE, EventKind, SuspendPolicy
+from ...protocol.constants import ACC_ABSTRACT, ACC_NATIVE, EventKind, SuspendPolicy
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, MethodId, ReferenceTypeId
 from ..classes.symbols import Symbols
@@ -51,7 +51,6 @@ __all__ = ["MethodBreakpoints", "MethodOn"]
 log = logging.getLogger("jdwp.debugger")
 
 MethodOn = Literal["entry", "exit"]
-ACC_ABSTRACT = 0x0400
 OLD_VM_NOTE = ("this VM cannot tell the values methods return (JDWP before 1.6, or it refused "
                "MethodExitWithReturnValue): exit stops come without return_value")
 

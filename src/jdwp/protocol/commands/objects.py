@@ -7,6 +7,7 @@ ClassLoaderReference (14), ClassObjectReference (17), ModuleReference (18).
 from __future__ import annotations
 
 from .. import fast_encode
+from ..constants import TypeTag
 from ..fast_encode import FIELD, INT, OBJECT
 from ..records import record, spec_of, wire
 from ..types import (
@@ -49,6 +50,11 @@ class ObjectOut:
 class ReferenceTypeReply:
     ref_type_tag: int = wire(Byte)
     type_id: ReferenceTypeId = wire(ReferenceTypeIdSpec)
+
+    @property
+    def tag(self) -> TypeTag:
+        """``ref_type_tag`` as its enum (class, interface or array)."""
+        return TypeTag(self.ref_type_tag)
 
 
 @record

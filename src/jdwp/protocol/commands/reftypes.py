@@ -9,6 +9,7 @@ import construct as c
 
 from .. import fast, fast_encode
 from .._frozen import maker
+from ..constants import AccessFlags
 from ..fast_encode import FIELD, METHOD, REFERENCE_TYPE
 from ..records import record, spec_of, wire
 from ..types import (
@@ -39,6 +40,15 @@ __all__ = ["ArrayType", "ClassType", "Field", "InterfaceType", "Method", "Refere
 # --- ReferenceType (2) ---------------------------------------------------------------------------
 
 
+def _modifiers(self: FieldInfo | MethodInfo | GenericFieldInfo | GenericMethodInfo) -> AccessFlags:
+    """``mod_bits`` as flags: ``AccessFlags.STATIC in method.modifiers``."""
+    return AccessFlags(self.mod_bits)
+
+
+#: ``mod_bits`` as :class:`AccessFlags`, shared by the field and method records.
+MODIFIERS_PROPERTY = property(_modifiers)
+
+
 @record
 class RefTypeOut:
     ref_type: ReferenceTypeId = wire(ReferenceTypeIdSpec)
@@ -66,6 +76,8 @@ class FieldInfo:
     signature: str = wire(String)
     mod_bits: int = wire(Int)
 
+    modifiers = MODIFIERS_PROPERTY
+
 
 @record
 class FieldsReply:
@@ -78,6 +90,8 @@ class MethodInfo:
     name: str = wire(String)
     signature: str = wire(String)
     mod_bits: int = wire(Int)
+
+    modifiers = MODIFIERS_PROPERTY
 
 
 @record
@@ -146,6 +160,8 @@ class GenericFieldInfo:
     generic_signature: str = wire(String)
     mod_bits: int = wire(Int)
 
+    modifiers = MODIFIERS_PROPERTY
+
 
 @record
 class FieldsWithGenericReply:
@@ -159,6 +175,8 @@ class GenericMethodInfo:
     signature: str = wire(String)
     generic_signature: str = wire(String)
     mod_bits: int = wire(Int)
+
+    modifiers = MODIFIERS_PROPERTY
 
 
 @record

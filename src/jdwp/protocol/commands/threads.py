@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import fast, fast_encode
 from .._frozen import maker
+from ..constants import SuspendStatus, ThreadStatus
 from ..fast_encode import BYTE, FRAME, INT, OBJECT
 from ..records import record, spec_of, wire
 from ..types import (
@@ -48,6 +49,16 @@ class ThreadStatusReply:
 
     thread_status: int = wire(Int)
     suspend_status: int = wire(Int)
+
+    @property
+    def status(self) -> ThreadStatus:
+        """``thread_status`` as its enum (``ThreadStatus.SLEEPING``…)."""
+        return ThreadStatus(self.thread_status)
+
+    @property
+    def suspended(self) -> bool:
+        """Whether the thread is suspended (``suspend_status`` is ``SUSPEND_STATUS_SUSPENDED``)."""
+        return bool(self.suspend_status & SuspendStatus.SUSPEND_STATUS_SUSPENDED)
 
 
 @record

@@ -37,6 +37,21 @@ from ._base import DECODE_FAILURES, Command, Empty, _undecodable
 __all__ = ["VirtualMachine", "prepared_classes"]
 
 
+def _tag(self: ClassRef | ClassInfo | GenericClassInfo) -> TypeTag:
+    """``ref_type_tag`` as its enum (class, interface or array)."""
+    return TypeTag(self.ref_type_tag)
+
+
+def _class_status(self: ClassRef | ClassInfo | GenericClassInfo) -> ClassStatus:
+    """``status`` as flags: ``ClassStatus.PREPARED in info.class_status``."""
+    return ClassStatus(self.status)
+
+
+#: Read-only views of a class record's fields as enums, shared by the three class records.
+TAG_PROPERTY = property(_tag)
+CLASS_STATUS_PROPERTY = property(_class_status)
+
+
 @record
 class VersionReply:
     description: str = wire(String)
@@ -59,6 +74,9 @@ class ClassRef:
     type_id: ReferenceTypeId = wire(ReferenceTypeIdSpec)
     status: int = wire(Int)
 
+    tag = TAG_PROPERTY
+    class_status = CLASS_STATUS_PROPERTY
+
 
 @record
 class ClassesBySignatureReply:
@@ -71,6 +89,9 @@ class ClassInfo:
     type_id: ReferenceTypeId = wire(ReferenceTypeIdSpec)
     signature: str = wire(String)
     status: int = wire(Int)
+
+    tag = TAG_PROPERTY
+    class_status = CLASS_STATUS_PROPERTY
 
 
 @record
@@ -181,6 +202,9 @@ class GenericClassInfo:
     signature: str = wire(String)
     generic_signature: str = wire(String)
     status: int = wire(Int)
+
+    tag = TAG_PROPERTY
+    class_status = CLASS_STATUS_PROPERTY
 
 
 @record

@@ -70,7 +70,7 @@ MAX_EXPRESSION_TEXT = 65_536
 def _too_long(read: StringText, expr: Expr) -> str:
     length = f"{read.length:,} characters" if read.length is not None else "too long for the VM to send"
     return (f"column {expr.column}: the string is {length}; expressions read strings of at most "
-            f"{MAX_EXPRESSION_TEXT:,} (read a page of it with get_debugger_object)")
+            f"{MAX_EXPRESSION_TEXT:,} (read a page of it with Debugger.object())")
 #: Entries a map lookup reads per round: small pages find early keys fast; the 2 s deadline bounds the rest.
 MAP_PAGE = 100
 
@@ -343,7 +343,7 @@ class Evaluator(Calling, KotlinForms):
         runtime = await self._values.type_name(self._values.handle(target))
         if first is None or first.view == "set":
             raise EvaluationFailed(f"column {expr.column}: {runtime} is not an array, a list or a map this "
-                                   "version reads (see get_debugger_object for its fields)")
+                                   "version reads (see Debugger.object() for its fields)")
         total = first.total
         if first.view == "list":
             if isinstance(index, Text) or index.tag not in num.INTEGRAL or index.tag == Tag.LONG:

@@ -1,0 +1,99 @@
+"""The library's method tracer (``jdwp.open_tracer``) side by side with the same tracer written on JDI.
+
+    python bench/tracing.py                  # 3000 rounds: 6000 calls and 6000 returns per run
+    python bench/tracing.py --rounds 1000 --runs 3
+
+The debuggee is ``com.example.debuggee.Shop`` (fixtures/java) with ``-Drounds=N``: N rounds of ``add(String,
+int)`` and ``sell(String, int, double)`` as fast as it goes, started with ``suspend=y``. Each tracer attaches,
+asks for method entry (the event's thread suspended while the arguments are read) and method exit (nothing
+suspended, the return value in the event) on ``Shop``, resumes the VM and counts until it has seen every
+call: traced calls per second, from the resume to the last call.
+
+The JDI side is ``bench/java/JdiTrace.java``, compiled here with javac: ``frame(0).getArgumentValues()`` on
+each entry, ``returnValue()`` on each exit, ``EventSet.resume()``. Runs alternate (JDI, pyjdwp, JDI, …) on
+fresh JVMs; the table gives each run and the median ratio. Goal (issue 35): pyjdwp ≥ 1.5 × JDI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+from common import REPO, Table, java_env, java_tools, machine
+
+import jdwp
+from support.jvm import Debuggee, compile_fixtures
+
+SHOP = "com.example.debuggee.Shop"
+
+
+async def trace_with_pyjdwp(port: int, calls: int) -> float:
+    """Seconds from the resume to the last of ``calls`` traced calls."""
+    async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm, jdwp.open_tracer(vm, [SHOP]) as tracer:
+        start = time.perf_counter()
+        await vm.resume()
+        seen = 0
+        async for event in tracer:
+            if event.kind == "call":
+                seen += 1
+                if seen == calls:
+                    break
+        seconds = time.perf_counter() - start
+    return seconds
+
+
+def run_pyjdwp(classes: Path, rounds: int) -> float:
+    debuggee = Debuggee(classes, SHOP, suspend=True, extra_args=(f"-Drounds={rounds}",))
+    try:
+        return 2 * rounds / trio.run(trace_with_pyjdwp, debuggee.port, 2 * rounds)
+    finally:
+        debuggee.stop()
+
+
+def run_jdi(classes: Path, tracer: Path, rounds: int) -> float:
+    debuggee = Debuggee(classes, SHOP, suspend=True, extra_args=(f"-Drounds={rounds}",))
+    try:
+        out = subprocess.run(["java", "-cp", str(tracer), "JdiTrace", str(debuggee.port), SHOP, str(2 * rounds)],
+                             capture_output=True, text=True, timeout=600, env=java_env(), check=True).stdout
+    finally:
+        debuggee.stop()
+    words = out.split()
+    calls, seconds = int(words[words.index("calls") + 1]), float(words[words.index("seconds") + 1])
+    if calls != 2 * rounds:
+        sys.exit(f"JdiTrace saw {calls} calls, not {2 * rounds}: {out}")
+    return calls / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3000, help="rounds of the debuggee (2 calls each)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each tracer")
+    args = parser.parse_args()
+    _, javac, _ = java_tools()
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = compile_fixtures(Path(tmp) / "classes", javac=javac)
+        tracer = Path(tmp) / "jdi"
+        subprocess.run([javac, "-d", str(tracer), str(REPO / "bench" / "java" / "JdiTrace.java")], check=True)
+        jdi: list[float] = []
+        ours: list[float] = []
+        for _ in range(args.runs):
+            jdi.append(run_jdi(classes, tracer, args.rounds))
+            ours.append(run_pyjdwp(classes, args.rounds))
+    ratios = [o / j for o, j in zip(ours, jdi, strict=True)]
+    table = Table(f"Method tracing: traced calls per second ({2 * args.rounds} calls a run, arguments and "
+                  "return values)", ["run", "JDI (JdiTrace.java)", "pyjdwp (jdwp.open_tracer)", "pyjdwp / JDI"],
+                  [[str(i + 1), f"{j:,.0f}", f"{o:,.0f}", f"{r:.2f}x"]
+                   for i, (j, o, r) in enumerate(zip(jdi, ours, ratios, strict=True))])
+    table.notes.append(f"median ratio {statistics.median(ratios):.2f}x (goal ≥ 1.5x)")
+    table.notes += [f"{key}: {value}" for key, value in machine()]
+    print(table.text())
+
+
+if __name__ == "__main__":
+    main()

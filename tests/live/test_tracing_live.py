@@ -1,0 +1,87 @@
+"""The library's tracing path and frame arguments against a real JVM (``com.example.debuggee.Shop``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trio
+
+import jdwp
+from jdwp.protocol.constants import Tag
+from support.jvm import Debuggee, debuggees
+from support.live import require_tool
+
+SHOP = "com.example.debuggee.Shop"
+
+
+@pytest.fixture
+def shop(java_classes: Path) -> Iterator[Debuggee]:
+    yield from debuggees(java_classes, SHOP, java=require_tool("java"))
+
+
+@pytest.fixture
+def shop_nodebug(java_classes_nodebug: Path) -> Iterator[Debuggee]:
+    yield from debuggees(java_classes_nodebug, SHOP, java=require_tool("java"))
+
+
+async def first_events(port: int, count: int) -> tuple[list[jdwp.TraceEvent], dict[str, int]]:
+    events: list[jdwp.TraceEvent] = []
+    with trio.fail_after(60):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm:
+            async with jdwp.open_tracer(vm, [SHOP]) as tracer:
+                async for event in tracer:
+                    events.append(event)
+                    if len(events) == count:
+                        break
+                statistics = tracer.statistics()
+            await vm.dispose()
+    return events, statistics
+
+
+async def test_calls_come_with_named_arguments_and_returns_with_values(shop: Debuggee) -> None:
+    events, statistics = await first_events(shop.port, 12)
+    calls = [e for e in events if e.kind == "call"]
+    returns = [e for e in events if e.kind == "return"]
+    assert {e.method for e in calls} == {"add", "sell"} and all(e.class_name == SHOP for e in events)
+    sell = next(e for e in calls if e.method == "sell")
+    assert [(a.name, a.type_name) for a in sell.arguments] == [("item", "java.lang.String"), ("count", "int"),
+                                                               ("price", "double")]
+    assert sell.arguments[0].value.tag == Tag.STRING and sell.arguments[1].value == jdwp.Value(Tag.INT, 1)
+    assert sell.signature == "(Ljava/lang/String;ID)J" and str(sell).startswith(f"→ {SHOP}.sell(item=<string #")
+    add_return = next(e for e in returns if e.method == "add")
+    assert add_return.value == jdwp.Value(Tag.BOOLEAN, True)
+    assert all(e.value is not None and e.value.tag == Tag.LONG for e in returns if e.method == "sell")
+    assert statistics["argument_errors"] == 0 and statistics["calls"] == len(calls)
+    assert shop.process.poll() is None  # released and running
+
+
+async def test_without_a_variable_table_arguments_are_named_by_position(shop_nodebug: Debuggee) -> None:
+    events, _ = await first_events(shop_nodebug.port, 8)
+    sell = next(e for e in events if e.kind == "call" and e.method == "sell")
+    assert [(a.name, a.type_name) for a in sell.arguments] == [("arg0", "java.lang.String"), ("arg1", "int"),
+                                                               ("arg2", "double")]
+    assert sell.arguments[2].value.tag == Tag.DOUBLE and sell.arguments[1].value == jdwp.Value(Tag.INT, 1)
+
+
+async def test_the_arguments_of_a_frame_deeper_in_the_stack(shop: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", shop.port) as vm:
+            await vm.suspend()
+            try:
+                for thread in await vm.all_threads():
+                    if await vm.thread_reference.name(thread) == "main":
+                        frames = await vm.thread_reference.frames(thread)
+                        break
+                main_frame = frames[-1]  # Shop.main(String[]) at the bottom
+                layout = await vm.stack_frame.argument_layout(main_frame.location.class_id,
+                                                              main_frame.location.method_id)
+                (args,) = await vm.stack_frame.arguments(thread, main_frame)
+                status = await vm.thread_reference.status(thread)
+            finally:
+                await vm.resume()
+            await vm.dispose()
+    assert (layout.method, layout.static, layout.from_table) == ("main", True, True)
+    assert (args.name, args.type_name, args.value.tag) == ("args", "java.lang.String[]", Tag.ARRAY)
+    assert status.suspended and status.status in (jdwp.ThreadStatus.SLEEPING, jdwp.ThreadStatus.RUNNING)

@@ -87,3 +87,95 @@ async def test_every_stop_of_a_stepping_thread_keeps_its_previews(gson_app: Debu
             # A preview is of its own stop: the deque grows as the thread steps.
             assert sizes[:3] == ["ArrayDeque(size=1)", "ArrayDeque(size=2)", "ArrayDeque(size=3)"], sizes
             await debugger.resume(stop.stop_id)
+
+
+def contents(page: Any) -> Any:
+    """A page as plain data: its text, its entries (key, value) or elements, or its value; each item as its value
+    or else its preview."""
+    if page.text is not None:
+        return page.text
+    if page.entries is not None:
+        return [(e.key.value or e.key.preview, e.value.value or e.value.preview) for e in page.entries]
+    if page.elements is not None:
+        return [e.value or e.preview for e in page.elements]
+    if page.value is not None:
+        return page.value.value
+    return None
+
+
+#: Each local of the gson-look stop: its preview, and what get_debugger_object shows (text, entries, elements).
+SHOWN = {
+    "byUser": ("LinkedTreeMap(size=2)", None),  # Gson's map for Map<String, User>, in insertion order
+    "loose": ("LinkedTreeMap(size=3)", [("k", "v"), ("n", "2.5"), ("list", "ArrayList(size=2)")]),
+    "price": ("1234.50", "1234.50"),
+    "negative": ("-0.05", "-0.05"),
+    "big": ("12345678901234567890.12", "12345678901234567890.12"),  # intCompact INFLATED: intVal's digits
+    "scaled": ("1.2345E+7", "1.2345E+7"),
+    "serial": ("123456789012345678901234567890", "123456789012345678901234567890"),
+    "small": ("-42", "-42"),
+    "zero": ("0", "0"),
+    "colors": ("EnumMap(size=2)", [("RED", "1"), ("BLUE", "3")]),
+    "heap": ("PriorityQueue(size=5)", ["1", "2", "4", "5", "3"]),  # heap order, as the array holds them
+    "linkedQueue": ("ConcurrentLinkedQueue(size=3)", ["a", "b", "c"]),
+    "blocking": ("LinkedBlockingQueue(size=2)", ["x", "y"]),
+    "bounded": ("ArrayBlockingQueue(size=4)", ["8", "9", "10", "11"]),  # a ring that wrapped
+    "deque": ("ConcurrentLinkedDeque(size=2)", ["p", "q"]),
+    "blockingDeque": ("LinkedBlockingDeque(size=3)", ["m", "n", "o"]),
+    "guavaList": ("RegularImmutableList(size=3)", ["g1", "g2", "g3"]),
+    "guavaSet": ("RegularImmutableSet(size=2)", ["s1", "s2"]),
+    "guavaMap": ("RegularImmutableMap(size=2)", [("one", "1"), ("two", "2")]),
+    "guavaOne": ("SingletonImmutableList(size=1)", ["only"]),
+    "present": ('Optional(value="here")', "here"),
+    "absent": ("Optional(value=null)", None),
+    "counter": ("AtomicInteger(value=7)", "7"),
+    "total": ("AtomicLong(value=-9000000000)", "-9000000000"),
+    "flag": (None, "true"),
+    "holder": ('AtomicReference(value="held")', "held"),
+    "day": ("2026-12-07", "2026-12-07"),
+    "instant": ("2023-11-14T22:13:20.123Z", "2023-11-14T22:13:20.123Z"),
+    "duration": ("PT1H2M3.5S", "PT1H2M3.5S"),
+}
+
+
+async def test_library_values_are_shown_as_intellij_shows_them(gson_app: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with at_mark(gson_app, "gson-look") as (debugger, stop, by_name):
+            for name, (preview, shown) in SHOWN.items():
+                if preview is not None:
+                    assert by_name[name].preview == preview, name
+                page = await debugger.object(stop.stop_id, by_name[name].object_id)
+                if shown is not None:
+                    assert contents(page) == shown, name
+            heap = await debugger.object(stop.stop_id, by_name["heap"].object_id)
+            assert heap.note is not None and "heap order" in heap.note
+            users = await debugger.object(stop.stop_id, by_name["byUser"].object_id)
+            assert [e.key.value for e in users.entries] == ["bob", "ann"]
+            # the second page of a linked map starts where the first ended
+            second = await debugger.object(stop.stop_id, by_name["loose"].object_id, offset=2, limit=1)
+            assert contents(second) == [("list", "ArrayList(size=2)")] and second.next_offset is None
+            bob = await debugger.object(stop.stop_id, by_name["bob"].object_id, depth=2)
+            assert {f.name: f.preview for f in bob.fields}["balance"] == "1234.50"
+            await debugger.resume(stop.stop_id)
+        assert not any("Exception" in line for line in gson_app.lines)
+
+
+async def test_expressions_read_them_sizes_and_keys(gson_app: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with at_mark(gson_app, "gson-look") as (debugger, stop, _):
+            async def value(expression: str) -> str | None:
+                return (await debugger.evaluate(stop.stop_id, None, expression)).value
+
+            assert (await debugger.evaluate(stop.stop_id, None, 'byUser["bob"]')).preview.startswith(
+                'User(name="Bob", age=41')
+            assert await value('byUser["bob"].age') == "41"
+            assert await value('loose["k"]') == "v"
+            assert await value('colors["RED"]') == "1" and await value('colors["BLUE"]') == "3"
+            assert await value("colors.size") == "2" and await value("colors.isEmpty()") == "false"
+            assert await value("byUser.size()") == "2" and await value("heap.size") == "5"
+            assert await value("linkedQueue.size") == "3" and await value("bounded[0]") == "8"
+            assert await value('guavaMap["two"]') == "2" and await value("guavaList[2]") == "g3"
+            assert await value("guavaSet.isEmpty") == "false" and await value("blockingDeque.size()") == "3"
+            assert await value("byUser.size == 2 && colors.size < heap.size") == "true"
+            with pytest.raises(Exception, match="no such key"):
+                await value('colors["GREEN"]')
+            await debugger.resume(stop.stop_id)

@@ -24,6 +24,8 @@ from ..values import Values, stale_on_collected
 Answer = tuple[ObjectPage | None, str | None]
 #: One row of the table: how the objects of one class (named by the row's key, passed as ``owner``) are read.
 ReadFn = Callable[["Reader", str], Awaitable[Answer]]
+#: How an object shown as a text (``BigDecimal``) makes it from its fields: ``None`` when the layout differs.
+TextFn = Callable[["Reader", str], Awaitable["str | None"]]
 #: How deep wrappers are followed into the containers they wrap.
 MAX_DEPTH = 4
 

@@ -15,7 +15,7 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, open_debugger
+from jdwp.debugger import BreakpointVerified, Debugger, InvalidArgument, LogpointHit, Stop, Stopped, open_debugger
 from jdwp.debugger.model import Capture
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
@@ -178,4 +178,38 @@ async def test_expressions_read_them_sizes_and_keys(gson_app: Debuggee) -> None:
             assert await value("byUser.size == 2 && colors.size < heap.size") == "true"
             with pytest.raises(Exception, match="no such key"):
                 await value('colors["GREEN"]')
+            await debugger.resume(stop.stop_id)
+
+
+async def test_conditions_and_log_messages_call_methods_only_with_allow_invoke(gson_app: Debuggee) -> None:
+    """A type whose text only its code knows is read through its methods where the user accepts running app
+    code (``--allow-invoke``): the breakpoint says once that each hit runs it."""
+    line = gson_mark("gson-step")
+    with trio.fail_after(120):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", gson_app.port) as vm, open_debugger(vm) as debugger:
+            with pytest.raises(InvalidArgument, match="--allow-invoke"):
+                await debugger.set_breakpoint(GSON_MAIN, line, condition='price.toPlainString().equals("1234.50")')
+            debugger.allow_invoke = True
+            logged = await debugger.set_breakpoint(GSON_MAIN, line, action="log",
+                                                   log_message="plain={price.toPlainString()} "
+                                                               "json={gson.toJson(colors).length()}")
+            assert logged.note is not None and "each hit runs app code" in logged.note
+            stopping = await debugger.set_breakpoint(GSON_MAIN, line, condition='price.toPlainString().equals("1234.50")'
+                                                     ' && !serial.toString().isEmpty()')
+            assert stopping.note is not None
+            plain = await debugger.set_breakpoint(GSON_MAIN, gson_mark("gson-look"), condition="heap.size > 1")
+            assert plain.note is None  # reads fields only
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (plain.breakpoint_id,)
+            await debugger.resume(stop.stop_id)
+            hit: LogpointHit | None = None
+            stop = None
+            while stop is None or hit is None:
+                event = await debugger.events.receive()
+                if isinstance(event, LogpointHit):
+                    hit = event
+                elif isinstance(event, Stopped):
+                    stop = event.stop
+            assert hit is not None and hit.message == "plain=1234.50 json=18", hit.message
+            assert stop.breakpoint_ids == (stopping.breakpoint_id,) and stop.condition_error is None
             await debugger.resume(stop.stop_id)

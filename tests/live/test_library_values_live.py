@@ -194,8 +194,8 @@ async def test_conditions_and_log_messages_call_methods_only_with_allow_invoke(g
                                                    log_message="plain={price.toPlainString()} "
                                                                "json={gson.toJson(colors).length()}")
             assert logged.note is not None and "each hit runs app code" in logged.note
-            stopping = await debugger.set_breakpoint(GSON_MAIN, line, condition='price.toPlainString().equals("1234.50")'
-                                                     ' && !serial.toString().isEmpty()')
+            stopping = await debugger.set_breakpoint(
+                GSON_MAIN, line, condition='price.toPlainString().equals("1234.50") && !serial.toString().isEmpty()')
             assert stopping.note is not None
             plain = await debugger.set_breakpoint(GSON_MAIN, gson_mark("gson-look"), condition="heap.size > 1")
             assert plain.note is None  # reads fields only

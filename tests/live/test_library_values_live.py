@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -212,4 +213,50 @@ async def test_conditions_and_log_messages_call_methods_only_with_allow_invoke(g
                     stop = event.stop
             assert hit is not None and hit.message == "plain=1234.50 json=18", hit.message
             assert stop.breakpoint_ids == (stopping.breakpoint_id,) and stop.condition_error is None
+            await debugger.resume(stop.stop_id)
+
+
+JAVAC_MAIN = "com.sun.tools.javac.Main"
+ATTR = "com.sun.tools.javac.comp.Attr"
+#: The first line of ``Attr.visitMethodDef(JCMethodDecl tree)`` in OpenJDK 17's jdk.compiler (with its
+#: variable table: ``tree`` is named).
+VISIT_METHOD_DEF = 991
+
+
+@pytest.fixture
+def javac_app(tmp_path: Path) -> Iterator[Debuggee]:
+    """javac itself (``jdk.compiler``, in every JDK) compiling a two-method class, suspended at start."""
+    source = tmp_path / "Hello.java"
+    source.write_text("class Hello {\n  static int add(int a, int b) { return a + b; }\n"
+                      "  public static void main(String[] args) { System.out.println(add(1, 2)); }\n}\n",
+                      encoding="utf-8")
+    yield from debuggees(tmp_path, JAVAC_MAIN, ready=False, suspend=True, java=require_tool("java"),
+                         args=("-d", str(tmp_path / "out"), str(source)))
+
+
+async def test_javac_s_own_list_and_names(javac_app: Debuggee) -> None:
+    """javac's cons list (``tree.params``) has a size and elements; its ``Name`` keeps its fields (its text is
+    only its code's), and with --allow-invoke a condition may call ``toString()`` on it."""
+    with trio.fail_after(120):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", javac_app.port) as vm, open_debugger(vm) as debugger:
+            debugger.allow_invoke = True
+            bp = await debugger.set_breakpoint(ATTR, VISIT_METHOD_DEF,
+                                               condition='tree.name.toString().equals("add")')
+            assert bp.note is not None and "app code" in bp.note
+            stop = await next_stop(debugger)
+            assert stop.condition_error is None, stop.condition_error
+
+            async def value(expression: str) -> Any:
+                return await debugger.evaluate(stop.stop_id, None, expression)
+
+            assert (await value("tree.params.size")).value == "2"
+            assert (await value("tree.params.size()")).value == "2"
+            assert (await value("tree.params.isEmpty")).value == "false"
+            first = await value("tree.params[0]")
+            assert first.runtime_type == "com.sun.tools.javac.tree.JCTree$JCVariableDecl"
+            assert (await value("tree.params[1].name.toString()")).value == "b"
+            params = await debugger.object(stop.stop_id, (await value("tree.params")).object_id)
+            assert params.view == "list" and params.size == 2 and (await value("tree.params")).preview == "List(size=2)"
+            name = await debugger.object(stop.stop_id, (await value("tree.name")).object_id)
+            assert name.view == "fields"  # a Name's text is in javac's shared table: only its code reads it
             await debugger.resume(stop.stop_id)

@@ -257,18 +257,28 @@ def _jdb_place(match: re.Match[str]) -> str:
     return place(match[2], match[3], int(match[4].replace(",", "")))
 
 
-def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
-    """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
-    :func:`engine_trace`."""
-    trace: Trace = {}
+def _armed_jdb(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> tuple[Jdb, dict[tuple[str, int], Case]]:
+    """``jdb -attach`` to a suspended VM, a breakpoint at every case, the VM let go; with the cases by place.
+    Closed on failure; the caller closes it otherwise."""
     jdb = Jdb(jdb_path, debuggee.port)
     try:
         jdb.until(_JDB_VM_STARTED)
         jdb.until(_JDB_PROMPT)
-        armed = {(c.class_name, c.line): c for c in cases}
         for case in cases:
             jdb.send(f"stop at {case.class_name}:{case.line}")
         jdb.send("cont")
+    except BaseException:
+        jdb.close()
+        raise
+    return jdb, {(c.class_name, c.line): c for c in cases}
+
+
+def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
+    """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
+    :func:`engine_trace`."""
+    trace: Trace = {}
+    jdb, armed = _armed_jdb(jdb_path, debuggee, cases)
+    try:
         while armed:
             stop = jdb.stop()
             if stop is None:
@@ -348,14 +358,8 @@ def jdb_values(jdb_path: str, debuggee: Debuggee, cases: list[Case], compared: V
     """Each case's variables at its first hit through ``jdb -attach`` (blocking): jdb's ``locals``, the names
     :func:`engine_values` compared (``compared``) kept, so that objects (by jdb's IDs) are left out alike."""
     found: ValueTrace = {}
-    jdb = Jdb(jdb_path, debuggee.port)
+    jdb, armed = _armed_jdb(jdb_path, debuggee, cases)
     try:
-        jdb.until(_JDB_VM_STARTED)
-        jdb.until(_JDB_PROMPT)
-        armed = {(c.class_name, c.line): c for c in cases}
-        for case in cases:
-            jdb.send(f"stop at {case.class_name}:{case.line}")
-        jdb.send("cont")
         while armed:
             stop = jdb.stop()
             if stop is None:
@@ -405,18 +409,26 @@ class ValueOutcome:
         return "\n".join(lines)
 
 
+def _on_fresh_jvms(start: Callable[[], Debuggee], ours: Callable[[Debuggee], Any],
+                   theirs: Callable[[Debuggee, Any], Any]) -> tuple[Any, Any]:
+    """``ours`` (through the engine), then ``theirs`` (through jdb, handed what ours found), each on a fresh
+    JVM from ``start``."""
+    debuggee = start()
+    try:
+        engine = ours(debuggee)
+    finally:
+        debuggee.stop()
+    debuggee = start()
+    try:
+        return engine, theirs(debuggee, engine)
+    finally:
+        debuggee.stop()
+
+
 def compare_values(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> ValueOutcome:
     """Both value traces of ``cases``, each on a fresh JVM from ``start``."""
-    debuggee = start()
-    try:
-        engine: ValueTrace = trio.run(engine_values, debuggee, cases)
-    finally:
-        debuggee.stop()
-    debuggee = start()
-    try:
-        other = jdb_values(jdb_path, debuggee, cases, engine)
-    finally:
-        debuggee.stop()
+    engine, other = _on_fresh_jvms(start, lambda debuggee: trio.run(engine_values, debuggee, cases),
+                                   lambda debuggee, found: jdb_values(jdb_path, debuggee, cases, found))
     return ValueOutcome(cases, engine, other)
 
 
@@ -450,16 +462,8 @@ class Outcome:
 
 def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> Outcome:
     """Both traces of ``cases``, each on a fresh JVM from ``start``."""
-    debuggee = start()
-    try:
-        engine = trio.run(engine_trace, debuggee, cases)
-    finally:
-        debuggee.stop()
-    debuggee = start()
-    try:
-        other = jdb_trace(jdb_path, debuggee, cases)
-    finally:
-        debuggee.stop()
+    engine, other = _on_fresh_jvms(start, lambda debuggee: trio.run(engine_trace, debuggee, cases),
+                                   lambda debuggee, _: jdb_trace(jdb_path, debuggee, cases))
     return Outcome(cases, engine, other)
 
 

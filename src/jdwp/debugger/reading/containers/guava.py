@@ -11,7 +11,7 @@ Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/tools.md ("Va
 from __future__ import annotations
 
 from ....protocol.values import Value
-from ..objects import ELEMENT_LIMITS, Entry, as_values, element, page_bounds
+from ..objects import ELEMENT_LIMITS, as_values, page_bounds
 from ..tables import read_region
 from ..values import stale_on_collected
 from .base import Answer, Reader, wire
@@ -55,12 +55,4 @@ async def backed(reader: Reader, owner: str) -> Answer:
 
 async def single(reader: Reader, owner: str) -> Answer:
     names, view = SINGLES[owner]
-    read = await reader.own_fields(owner, *names)
-    if read is None:
-        return reader.missing(owner, ", ".join(names))
-    start, end = page_bounds(reader.offset, reader.limit, 1, ELEMENT_LIMITS, "entries" if view == "map" else
-                             "elements")
-    flat = await reader.values.summarize([read[n] for n in names]) if end > start else []
-    if view == "map":
-        return reader.page(view, 1, start, end, entries=(Entry(0, flat[0], flat[1]),) if flat else ()), None
-    return reader.page(view, 1, start, end, elements=(element(0, flat[0]),) if flat else ()), None
+    return await reader.one_item(owner, names, view)

@@ -34,24 +34,22 @@ _HEAP_NOTE = ("the elements in heap order (the queue's array): poll() takes them
               "the first one is certain to have")
 
 
-async def walk_items(reader: Reader, first: Value, node_owner: str | None, wanted: int, item: str = "item",
-                     link: str = "next", skip_null: bool = True, stop_at: frozenset[int] = frozenset()
-                     ) -> list[Value] | None:
-    """The items of linked nodes from ``first`` along ``link``, at most ``wanted`` (null items skipped when
-    ``skip_null``); the walk ends at a null link, a node met before, or one of ``stop_at``. ``None`` when the
-    nodes lack the fields."""
+async def walk_items(reader: Reader, first: Value, node_owner: str, wanted: int) -> list[Value] | None:
+    r"""The non-null ``item``\ s of linked nodes from ``first`` along ``next``, at most ``wanted``; the walk ends
+    at a null link or a node met before (one linked to itself: unlinked by a removal). ``None`` when the nodes
+    lack the fields."""
     if first.is_null or wanted <= 0:
         return []
-    ids = await reader.node_fields(first, node_owner, item, link)
+    ids = await reader.node_fields(first, node_owner, "item", "next")
     if ids is None:
         return None
     items: list[Value] = []
-    seen: set[int] = set(stop_at)
+    seen: set[int] = set()
     here = first
-    while len(items) < wanted and not here.is_null and here.object_id not in seen and len(seen) < MAX_WALK + 2:
+    while len(items) < wanted and not here.is_null and here.object_id not in seen and len(seen) <= MAX_WALK:
         seen.add(here.object_id)
         ((value, following),) = await reader.read_nodes([here], ids)
-        if not (skip_null and value.is_null):
+        if not value.is_null:
             items.append(value)
         here = following
     return items

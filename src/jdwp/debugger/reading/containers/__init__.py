@@ -88,6 +88,7 @@ TEXTS: dict[str, TextFn] = {
     "java.math.BigDecimal": numbers.big_decimal_text,
     "java.math.BigInteger": numbers.big_integer_text,
     **{name: times.time_value_text for name in times.TIMES},
+    **{name: boxes.atomic_text for name in boxes.ATOMIC_PRIMITIVES},
 }
 
 #: Readers whose size a preview learns from a one-item page (:mod:`.sizes` reads the others' size fields).

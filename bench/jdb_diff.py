@@ -1,12 +1,13 @@
-"""The differential test against jdb, at scale: a few dozen breakpoints in kotlinc's and Guava's real classes
-that a run hits; the stop's line and the lines of the next three step-overs, through pyjdwp's engine and through
-``jdb -attach``. Prints ``K/N agree`` per program and in all, and every case that differs.
+"""The differential test against jdb, at scale: a few dozen breakpoints in kotlinc's, Guava's and Gson's real
+classes that a run hits; the stop's line and the lines of the next three step-overs, through pyjdwp's engine and
+through ``jdb -attach``; in Gson, also frame 0's primitive and string variables at each stop as jdb's ``locals``
+prints them. Prints ``K/N agree`` per program and in all, and every case that differs.
 
     python bench/jdb_diff.py [--walk 150] [--cases 24]
 
 How cases are chosen and traced: ``tests/support/jdb_diff.py`` (the live test ``tests/live/test_jdb_diff_live.py``
 runs a smaller set). Needs OpenJDK 17 (java, javac, jdb), kotlinc and Debian's guava.jar (``scripts/test``
-installs them). Asserts nothing; the figure goes into docs/reliability.md.
+installs them), and Debian's gson.jar. Asserts nothing; the figure goes into docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -20,11 +21,16 @@ import common
 from reliability_doc import machine, write_section
 
 from support.jdb_diff import (
+    GSON_ENTRIES,
+    GSON_VALUE_CASES,
     GUAVA_ENTRIES,
     KOTLINC_ENTRIES,
     Outcome,
+    ValueOutcome,
     compare,
+    compare_values,
     discover_cases,
+    gson_start,
     guava_start,
     kotlinc_start,
 )
@@ -38,24 +44,31 @@ def main() -> None:
     args = parser.parse_args()
     _, _, jdb = common.java_tools()
     outcomes: list[tuple[str, Outcome]] = []
+    values: ValueOutcome | None = None
     with tempfile.TemporaryDirectory(prefix="jdb-diff-") as scratch:
         work = Path(scratch)
         programs = [("kotlinc", kotlinc_start(work), KOTLINC_ENTRIES, "org.jetbrains.kotlin."),
-                    ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common.")]
+                    ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common."),
+                    ("gson", gson_start(work), GSON_ENTRIES, "com.google.gson.")]
         for name, start, entries, prefix in programs:
             began = time.monotonic()
             cases = discover_cases(start, entries, prefix, walk=args.walk, want=args.cases)
             outcome = compare(start, jdb, cases)
             outcomes.append((name, outcome))
             print(f"{name}: {outcome.report()}  ({len(cases)} cases chosen, {time.monotonic() - began:.0f} s)")
+            if name == "gson":  # values too: at each case inside Gson, and at the fixed ones with many variables
+                inside = [c for c in cases if c.class_name.startswith(prefix) and c not in GSON_VALUE_CASES]
+                values = compare_values(start, jdb, GSON_VALUE_CASES + inside)
+                print(f"gson values: {values.report()}")
     agreed = sum(len(o.agreed) for _, o in outcomes)
     compared = sum(len(o.compared) for _, o in outcomes)
     print(f"all: {agreed}/{compared} agree")
     if args.write:
-        write_section("jdb_diff", section(outcomes, agreed, compared, args))
+        write_section("jdb_diff", section(outcomes, agreed, compared, args, values))
 
 
-def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, args: argparse.Namespace) -> str:
+def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, args: argparse.Namespace,
+            values: ValueOutcome | None = None) -> str:
     rows = [f"| {name} | {len(o.cases)} | {len(o.compared)} | {len(o.agreed)} |" for name, o in outcomes]
     differing = [f"- {name} `{case}`: pyjdwp {o.engine.get(case)}, jdb {o.jdb.get(case)}"
                  for name, o in outcomes for case in o.differing]
@@ -64,8 +77,9 @@ def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, arg
         "",
         f"`python bench/jdb_diff.py --walk {args.walk} --cases {args.cases} --write` ({machine()}).",
         "",
-        "Breakpoints in kotlinc's own classes (kotlinc 1.3.31 compiling a small file; Debian's kotlin-compiler.jar) "
-        "and Guava's (Debian's guava.jar, called by fixtures/guava), chosen from lines a run stops at (step-intos "
+        "Breakpoints in kotlinc's own classes (kotlinc 1.3.31 compiling a small file; Debian's kotlin-compiler.jar), "
+        "Guava's (Debian's guava.jar, called by fixtures/guava) and Gson's (Debian's gson.jar, called by "
+        "fixtures/gson), chosen from lines a run stops at (step-intos "
         "from a few entry lines, through our engine) whose breakpoint binds at one code index. Per case: the "
         "breakpoint's stop and the next three step-overs, `Class.method:line`, through pyjdwp's engine and through "
         "`jdb -attach` on fresh JVMs; a case agrees when all four places are equal. Compared: the cases either tool "
@@ -84,8 +98,17 @@ def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, arg
             "`NaturalOrdering.compare(Comparable, Comparable)`, at the class's line) steps on to the real caller; "
             "jdb stops in the bridge. "
             "jdb's own exclusions (`java.*`, `javax.*`, `sun.*`, `com.sun.*`, `jdk.*`) we share."]),
+        *([] if values is None else [
+            "",
+            f"Values in Gson: at each case's first hit inside Gson (and two fixed lines of `JsonReader` with many "
+            f"variables), frame 0's primitive and string variables through our engine and jdb's `locals`: "
+            f"**{len(values.compared) - len(values.differing)}/{len(values.compared)} stops agree on "
+            f"{values.variables} variables.**",
+            *[f"- `{case}`: pyjdwp {values.engine.get(case)}, jdb {values.jdb.get(case)}"
+              for case in values.differing]]),
         "",
-        "The CI-sized version is `tests/live/test_jdb_diff_live.py` (6 cases a program, all must agree).",
+        "The CI-sized version is `tests/live/test_jdb_diff_live.py` (6 to 8 cases a program, all must agree; "
+        "Gson's values too).",
     ]) + "\n"
 
 

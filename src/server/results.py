@@ -299,11 +299,13 @@ class BreakpointAnswer:
     lambda_choice: str | int | None = optional()
     skipped: tuple[SkippedLocation, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     capture: Capture | None = optional()
+    #: Said when the condition or message calls a method (--allow-invoke): each hit runs app code.
+    note: str | None = optional()
 
     @classmethod
     def of(cls, bp: Breakpoint) -> BreakpointAnswer:
         return cls(bp.breakpoint_id, bp.kind, LineRequest(bp.line, bp.class_name, bp.file), bp.status,
-                   bp.locations, bp.reason, lambda_choice=bp.lambda_choice, skipped=bp.skipped,
+                   bp.locations, bp.reason, lambda_choice=bp.lambda_choice, skipped=bp.skipped, note=bp.note,
                    **_options_shown(bp.options, bp.hits, bp.dropped))
 
 

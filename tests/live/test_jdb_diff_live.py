@@ -10,7 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from support.jdb_diff import GUAVA_ENTRIES, KOTLINC_ENTRIES, compare, discover_cases, guava_start, kotlinc_start
+from support.jdb_diff import (
+    GSON_ENTRIES,
+    GSON_VALUE_CASES,
+    GUAVA_ENTRIES,
+    KOTLINC_ENTRIES,
+    compare,
+    compare_values,
+    discover_cases,
+    gson_start,
+    guava_start,
+    kotlinc_start,
+)
 from support.real_programs import have_jdb
 
 
@@ -27,3 +38,20 @@ def test_lines_and_steps_agree_with_jdb(program: str, walk: int, want: int, tmp_
     outcome = compare(start, jdb, cases)
     assert len(outcome.compared) >= 3, outcome.report()
     assert outcome.agreed == outcome.compared, outcome.report()
+
+
+@pytest.mark.live
+def test_gson_lines_steps_and_values_agree_with_jdb(tmp_path: Path) -> None:
+    """Gson's real code (Debian's gson.jar) reading and writing fixtures/gson's graph: lines and step-overs as
+    above, and at each case's stop frame 0's primitive and string variables as jdb's ``locals`` prints them."""
+    jdb = have_jdb()
+    start = gson_start(tmp_path)
+    cases = discover_cases(start, GSON_ENTRIES, "com.google.gson.", walk=40, want=8)
+    assert len(cases) >= 3, cases
+    outcome = compare(start, jdb, cases)
+    assert len(outcome.compared) >= 3, outcome.report()
+    assert outcome.agreed == outcome.compared, outcome.report()
+    inside = [c for c in cases if c.class_name.startswith("com.google.gson.") and c not in GSON_VALUE_CASES]
+    values = compare_values(start, jdb, GSON_VALUE_CASES + inside)
+    assert all(c in values.compared for c in GSON_VALUE_CASES) and values.variables >= 9, values.report()
+    assert not values.differing, values.report()

@@ -205,8 +205,8 @@ async def test_containers_show_their_contents_without_running_app_code(shapes: D
             assert selfish.entries[0].value.object_id == by_name["selfish"].object_id  # a cycle, not followed
             raw = await view("many", view="fields")
             assert raw.view == "fields" and "elementData" in [f.name for f in raw.fields]
-            unknown = await view("unknownQueue")  # PriorityQueue: no reader, so its fields
-            assert unknown.view == "fields" and unknown.note is None
+            queue = await view("unknownQueue")  # PriorityQueue: its heap's array, in heap order (said)
+            assert queue.view == "list" and [e.value for e in queue.elements] == ["p"] and "heap order" in queue.note
             assert not any("APP CODE RAN" in line for line in shapes.lines[printed_before:])
             await debugger.resume(stop.stop_id)
 

@@ -210,7 +210,9 @@ async def test_a_threads_third_captured_stop_reads_its_locals_with_its_first_que
             await debugger.resume(stopped.stop.stop_id)
         waves = [sorted(wave) for wave in vm.waves[before:]]
         # Its variable table, and the values' texts and lengths, are the session's from the first stops: the
-        # whole capture is the stop's first write, and the resume the next.
+        # whole capture is the stop's first write; then the int[]'s first elements, its preview (read anew at
+        # each stop: the app may have changed them, and a capture's locals carry previews as
+        # get_debugger_locals' do); the resume the next.
         assert waves == [["StackFrame.GetValues", "StackFrame.ThisObject", "ThreadReference.FrameCount",
                           "ThreadReference.Frames", "ThreadReference.Frames", "ThreadReference.Name"],
-                         ["VirtualMachine.Resume"]]
+                         ["ArrayReference.GetValues"], ["VirtualMachine.Resume"]]

@@ -63,3 +63,26 @@ async def test_method_calls_only_with_allow_invoke(invokable: Debuggee, allow: b
                 assert any("APP CODE RAN: plus(int) 2" in line for line in invokable.lines[before:])
             await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"])
             await mcp.ok("detach_debugger", debugSessionId=sid)
+
+
+@pytest.mark.parametrize("allow", [False, True])
+async def test_a_condition_calls_a_method_only_with_allow_invoke(invokable: Debuggee, allow: bool) -> None:
+    """With --allow-invoke a condition may call a method: each hit runs it, which the breakpoint's answer says
+    once (``note``); without it the call is INVALID_ARGUMENT naming the flag."""
+    with trio.fail_after(60):
+        address = await agent_address(invokable)
+        async with connect(Config(allow_invoke=allow)) as mcp:
+            attach = await mcp.ok("attach_debugger", platform="jvm", address=address)
+            sid = attach["result"]["debug_session_id"]
+            answer = await mcp.call("set_debugger_breakpoint", debugSessionId=sid, className=INVOKABLE,
+                                    line=find_mark("invoke")[1], condition="plus(2) == 42")
+            if not allow:
+                assert answer["error"]["code"] == "INVALID_ARGUMENT" and "--allow-invoke" in answer["error"]["message"]
+            else:
+                assert "each hit runs app code" in answer["result"]["note"]
+                event, _ = await mcp.wait_for(sid, "stopped", 0)
+                assert answer["result"]["breakpoint_id"] in event["stop"]["breakpoint_ids"]
+                assert "condition_error" not in event["stop"]
+                assert any("APP CODE RAN: plus(int) 2" in line for line in invokable.lines)
+                await mcp.ok("resume_debugger", debugSessionId=sid, stopId=event["stop"]["stop_id"])
+            await mcp.ok("detach_debugger", debugSessionId=sid)

@@ -13,6 +13,11 @@ Used by ``tests/live/test_jdb_diff_live.py`` (a few cases) and ``bench/jdb_diff.
    breakpoint armed at a time: set it, run to it, clear it, three step-overs, set the next, run on. Each stop
    is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Both follow the same policy on a
    deterministic program, so a case one reaches and the other does not is a disagreement too.
+3. **Values** (:func:`engine_values`, :func:`jdb_values`): a fresh JVM each; every case armed, and at each
+   case's first hit frame 0's primitive and string variables (arguments and locals), through
+   ``get_debugger_locals``' engine call and through jdb's ``locals``, as jdb prints them (``n = 5``,
+   ``s = "text"``). Objects are left out: jdb shows them by its own IDs (``instance of Foo(id=123)``); a string
+   our summary cut (past 256 units) or that spans lines is left out too.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, Terminated, open_debugger
 from support.jvm import REPO, Debuggee
 from support.live import require_tool
-from support.real_programs import GUAVA, classpath, kotlinc_debuggee, require_jar
+from support.real_programs import GSON_MAIN, GUAVA, classpath, gson_classpath, kotlinc_debuggee, require_jar
 
 STEPS = 3
 EVENT_TIMEOUT = 90.0  # a step over a call that compiles a whole file is slow on a loaded machine
@@ -252,18 +257,28 @@ def _jdb_place(match: re.Match[str]) -> str:
     return place(match[2], match[3], int(match[4].replace(",", "")))
 
 
-def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
-    """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
-    :func:`engine_trace`."""
-    trace: Trace = {}
+def _armed_jdb(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> tuple[Jdb, dict[tuple[str, int], Case]]:
+    """``jdb -attach`` to a suspended VM, a breakpoint at every case, the VM let go; with the cases by place.
+    Closed on failure; the caller closes it otherwise."""
     jdb = Jdb(jdb_path, debuggee.port)
     try:
         jdb.until(_JDB_VM_STARTED)
         jdb.until(_JDB_PROMPT)
-        armed = {(c.class_name, c.line): c for c in cases}
         for case in cases:
             jdb.send(f"stop at {case.class_name}:{case.line}")
         jdb.send("cont")
+    except BaseException:
+        jdb.close()
+        raise
+    return jdb, {(c.class_name, c.line): c for c in cases}
+
+
+def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
+    """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
+    :func:`engine_trace`."""
+    trace: Trace = {}
+    jdb, armed = _armed_jdb(jdb_path, debuggee, cases)
+    try:
         while armed:
             stop = jdb.stop()
             if stop is None:
@@ -297,6 +312,126 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
     return trace
 
 
+# --- values at the cases' stops ----------------------------------------------------------------------------
+
+#: Per case: frame 0's primitive and string variables at its first hit, ``name -> text`` as jdb prints them.
+ValueTrace = dict[Case, dict[str, str]]
+_JDB_VARIABLE = re.compile(r"^(\w+) = (.*)$")
+# A prompt at a line's start: inside ``locals``' output an array's type looks like one (``char[1024] ``).
+_JDB_LINE_PROMPT = re.compile(r"\n[\w-]+\[\d+\] ")
+
+
+def _comparable(kind: str, value: str | None, truncated: bool) -> str | None:
+    """A variable's text as jdb's ``locals`` prints it, or ``None`` when it is not compared."""
+    if kind == "primitive" and value is not None:
+        return value
+    if kind == "null":
+        return "null"
+    if kind == "string" and value is not None and not truncated and "\n" not in value and "\r" not in value:
+        return f'"{value}"'
+    return None
+
+
+async def engine_values(debuggee: Debuggee, cases: list[Case]) -> ValueTrace:
+    """Each case's variables at its first hit, through pyjdwp's engine (every case armed from the start)."""
+    found: ValueTrace = {}
+    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
+        owners = {(await debugger.set_breakpoint(c.class_name, c.line)).breakpoint_id: c for c in cases}
+        stop = await _next_stop(debugger)
+        while stop is not None:
+            for bp in [bp for bp in stop.breakpoint_ids if bp in owners]:
+                await debugger.remove_breakpoint(bp)
+                case = owners.pop(bp)
+                if case not in found and stop.frame_id is not None:
+                    listed = await debugger.locals(stop.stop_id, stop.frame_id)
+                    found[case] = {local.name: text for local in listed.locals
+                                   if local.name != "this" and (text := _comparable(
+                                       local.kind, local.value, local.truncated)) is not None}
+            await debugger.resume(stop.stop_id)
+            stop = await _next_stop(debugger) if owners else None
+        if debugger.current_stop is not None:
+            await debugger.resume(debugger.current_stop.stop_id)
+    return found
+
+
+def jdb_values(jdb_path: str, debuggee: Debuggee, cases: list[Case], compared: ValueTrace) -> ValueTrace:
+    """Each case's variables at its first hit through ``jdb -attach`` (blocking): jdb's ``locals``, the names
+    :func:`engine_values` compared (``compared``) kept, so that objects (by jdb's IDs) are left out alike."""
+    found: ValueTrace = {}
+    jdb, armed = _armed_jdb(jdb_path, debuggee, cases)
+    try:
+        while armed:
+            stop = jdb.stop()
+            if stop is None:
+                break
+            for key in stop[1]:
+                case = armed.pop(key, None)
+                if case is None:
+                    continue
+                jdb.send(f"clear {case.class_name}:{case.line}")
+                jdb.send("locals")
+                jdb.until(re.compile(r"(Method arguments|Local variable information not available|No local variables)"))
+                prompt = jdb.until(_JDB_LINE_PROMPT)
+                printed = dict(m.groups() for line in prompt.string[:prompt.start()].splitlines()
+                               if (m := _JDB_VARIABLE.match(line.strip())) is not None)
+                wanted = compared.get(case, {})
+                found[case] = {name: text for name, text in printed.items() if name in wanted}
+            jdb.send("cont")
+    finally:
+        jdb.close()
+    return found
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ValueOutcome:
+    cases: list[Case]
+    engine: ValueTrace
+    jdb: ValueTrace
+
+    @property
+    def compared(self) -> list[Case]:
+        """Cases both reached that have a variable to compare."""
+        return [c for c in self.cases if self.engine.get(c) and c in self.jdb]
+
+    @property
+    def differing(self) -> list[Case]:
+        return [c for c in self.compared if self.engine[c] != self.jdb[c]]
+
+    @property
+    def variables(self) -> int:
+        return sum(len(self.engine[c]) for c in self.compared)
+
+    def report(self) -> str:
+        lines = [f"{len(self.compared) - len(self.differing)}/{len(self.compared)} stops agree on "
+                 f"{self.variables} variables"]
+        for case in self.differing:
+            lines.append(f"  {case}: pyjdwp {self.engine.get(case)} jdb {self.jdb.get(case)}")
+        return "\n".join(lines)
+
+
+def _on_fresh_jvms(start: Callable[[], Debuggee], ours: Callable[[Debuggee], Any],
+                   theirs: Callable[[Debuggee, Any], Any]) -> tuple[Any, Any]:
+    """``ours`` (through the engine), then ``theirs`` (through jdb, handed what ours found), each on a fresh
+    JVM from ``start``."""
+    debuggee = start()
+    try:
+        engine = ours(debuggee)
+    finally:
+        debuggee.stop()
+    debuggee = start()
+    try:
+        return engine, theirs(debuggee, engine)
+    finally:
+        debuggee.stop()
+
+
+def compare_values(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> ValueOutcome:
+    """Both value traces of ``cases``, each on a fresh JVM from ``start``."""
+    engine, other = _on_fresh_jvms(start, lambda debuggee: trio.run(engine_values, debuggee, cases),
+                                   lambda debuggee, found: jdb_values(jdb_path, debuggee, cases, found))
+    return ValueOutcome(cases, engine, other)
+
+
 # --- both ------------------------------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -327,16 +462,8 @@ class Outcome:
 
 def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> Outcome:
     """Both traces of ``cases``, each on a fresh JVM from ``start``."""
-    debuggee = start()
-    try:
-        engine = trio.run(engine_trace, debuggee, cases)
-    finally:
-        debuggee.stop()
-    debuggee = start()
-    try:
-        other = jdb_trace(jdb_path, debuggee, cases)
-    finally:
-        debuggee.stop()
+    engine, other = _on_fresh_jvms(start, lambda debuggee: trio.run(engine_trace, debuggee, cases),
+                                   lambda debuggee, _: jdb_trace(jdb_path, debuggee, cases))
     return Outcome(cases, engine, other)
 
 
@@ -367,6 +494,13 @@ KOTLINC_ENTRIES = [Case(f"{KOTLINC}.K2JVMCompiler", 89), Case(f"{KOTLINC}.K2JVMC
 GUAVA_MAIN = "com.example.guava.GuavaMain"
 #: GuavaMain's lines that call Guava (fixtures/guava), in the order they run.
 GUAVA_ENTRIES = [Case(GUAVA_MAIN, 18), Case(GUAVA_MAIN, 19), Case(GUAVA_MAIN, 20), Case(GUAVA_MAIN, 22)]
+#: GsonMain's lines that call Gson (fixtures/gson), in the order they run: a record graph read into maps, lists
+#: and BigDecimal; an object written; one read back.
+GSON_ENTRIES = [Case(GSON_MAIN, 61), Case(GSON_MAIN, 106), Case(GSON_MAIN, 108)]
+#: Lines of Gson 2.10's JsonReader (Debian's gson.jar, compiled with variable tables) where frame 0 holds
+#: primitives and a string: ``peekNumber``'s end (``p``, ``l``, ``value``, ``negative``, ``fitsInLong``,
+#: ``last``, ``i``) and ``nextName``'s (``p`` and the name read, ``result``).
+GSON_VALUE_CASES = [Case("com.google.gson.stream.JsonReader", 740), Case("com.google.gson.stream.JsonReader", 801)]
 KOTLIN_SOURCE = """fun main(args: Array<String>) {
     val xs = listOf(1, 2, 3)
     println(xs.map { it * 2 }.sum())
@@ -390,3 +524,10 @@ def guava_start(work: Path) -> Callable[[], Debuggee]:
     subprocess.run([require_tool("javac"), "-g", "-cp", str(guava), "-d", str(classes), *sources], check=True,
                    capture_output=True, text=True)
     return lambda: Debuggee(classpath(classes, guava), GUAVA_MAIN, suspend=True, java=require_tool("java"))
+
+
+def gson_start(work: Path) -> Callable[[], Debuggee]:
+    """Compiles fixtures/gson against Debian's gson.jar (and guava.jar) into ``work``; starts GsonMain
+    (suspended)."""
+    path = gson_classpath(work)
+    return lambda: Debuggee(path, GSON_MAIN, suspend=True, java=require_tool("java"))

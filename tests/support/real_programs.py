@@ -9,11 +9,13 @@ for a debugger, so a test can set its breakpoints before the first line of the p
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from support.jvm import Debuggee
+from support.jvm import REPO, Debuggee
 from support.live import require_tool, unavailable
 
 JAVA_SHARE = Path("/usr/share/java")
@@ -24,6 +26,10 @@ ANT_LAUNCHER = JAVA_SHARE / "ant-launcher.jar"
 COROUTINES = JAVA_SHARE / "kotlinx-coroutines-core.jar"
 ATOMICFU = JAVA_SHARE / "atomicfu.jar"
 KOTLIN_STDLIB = JAVA_SHARE / "kotlin-stdlib.jar"
+GSON = JAVA_SHARE / "gson.jar"
+#: Our program calling Debian's Gson (and Guava): fixtures/gson, compiled apart from fixtures/java.
+GSON_SOURCES = REPO / "fixtures" / "gson"
+GSON_MAIN = "com.example.gson.GsonMain"
 
 # kotlinc's launcher (/usr/bin/kotlinc) runs the compiler through its preloader, which loads
 # kotlin-compiler.jar in a class loader of its own: debugging it is debugging a real, big Kotlin program.
@@ -88,3 +94,25 @@ def have_jdb() -> str:
         unavailable("`jdb` is not on PATH (it comes with openjdk-17-jdk-headless)")
     assert jdb is not None
     return jdb
+
+
+def gson_classpath(work: Path) -> str:
+    """fixtures/gson compiled (``javac -g``) against Debian's gson.jar and guava.jar into ``work``; the
+    classpath that runs it."""
+    jars = (require_jar(GSON), require_jar(GUAVA))
+    classes = work / "gson-classes"
+    classes.mkdir(exist_ok=True)
+    sources = sorted(str(p) for p in GSON_SOURCES.rglob("*.java"))
+    subprocess.run([require_tool("javac"), "-g", "-cp", classpath(*jars), "-d", str(classes), *sources], check=True,
+                   capture_output=True, text=True)
+    return classpath(classes, *jars)
+
+
+def gson_mark(name: str) -> int:
+    """The line of fixtures/gson's GsonMain that carries ``// MARK: name``."""
+    source = GSON_SOURCES / "com" / "example" / "gson" / "GsonMain.java"
+    pattern = re.compile(rf"//\s*MARK:\s*{re.escape(name)}\s*$")
+    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+        if pattern.search(line):
+            return number
+    raise LookupError(f"no MARK: {name} in {source}")

@@ -83,7 +83,7 @@ from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
-from .requests.hits import KEEP, HitPlan, Keep, plan_of
+from .requests.hits import KEEP, HitPlan, Keep, allowing_calls, plan_of
 from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
@@ -133,7 +133,8 @@ class Debugger(Inspection):
         self.coroutines = MetadataSources(self.values, self._layouts, None)
         self._steps = Steps(vm, self.symbols, self._layouts)
         self._threads = Threads(vm, self.symbols, self.values)
-        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)
+        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish,
+                               calls=lambda: self._calls if self.allow_invoke else None)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._stops = Stops(self._ids, self._steps, self._publish)
@@ -236,7 +237,8 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        plan = plan_of(options)
+        with allowing_calls(self.allow_invoke):
+            plan = plan_of(options)
         if method is not None or signature is not None or on is not None:
             return await self._set_method_breakpoint(class_name, line, file, method, signature, on, plan)
         lambda_choice = parse_choice(lambda_choice)
@@ -308,7 +310,8 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        plan = plan_of(options)
+        with allowing_calls(self.allow_invoke):
+            plan = plan_of(options)
         self._check_open()
         async with self._lock:
             self._check_open()
@@ -363,8 +366,9 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
-                                                 log_message=log_message, enabled=enabled)
+            with allowing_calls(self.allow_invoke):
+                return await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
+                                                     log_message=log_message, enabled=enabled)
 
     # --- pause, resume and step ----------------------------------------------------------------------
 

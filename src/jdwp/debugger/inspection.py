@@ -41,7 +41,7 @@ from .reading.mutation import find_element, find_field, find_in_frame, write
 from .reading.objects import Layouts, ObjectPage, read_object
 from .reading.previews import Previews
 from .reading.threads import MAX_DEPTH, Threads, ThreadsPage
-from .reading.values import Summary, Values, previewing
+from .reading.values import Summary, Values, previewing, stale_on_collected
 
 __all__ = ["EVALUATION_DEADLINE", "Inspection"]
 
@@ -170,7 +170,7 @@ class Inspection:
         state = self._stop_for(stop_id)
         self.values.scans.begin(state)
         self._previews.begin(state)
-        with previewing(depth):
+        with previewing(depth), stale_on_collected(object_id):
             page = await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
         type_id = self.values.known_type(object_id) if page.kind == "object" else None
         chain = self._layouts.known_chain(type_id) if type_id is not None else None

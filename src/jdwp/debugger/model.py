@@ -241,6 +241,8 @@ class Breakpoint:
     #: because the condition or message names a variable out of scope there.
     lambda_choice: str | int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     skipped: tuple[SkippedLocation, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    #: Said when the condition or message calls a method (``--allow-invoke``): each hit runs app code.
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
     @property
     def kind(self) -> Literal["line"]:

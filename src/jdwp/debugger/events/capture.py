@@ -137,6 +137,16 @@ class CaptureReader:
             (frames, handles), shown, evaluated = await gather([stack, local_values, expressions])
         return Captured(frames, shown, tuple(evaluated), errors[0] if errors else None), handles
 
+    async def ahead(self, thread: ThreadId, location: Location, guess: int) -> Locals | None:
+        """:func:`guessed_locals` for a stop being made, with the previews a capture's locals carry: the guess is
+        read before the stop exists (in its first write), so the previews of the stop before are forgotten here
+        (the app ran since) rather than at :meth:`read`; a guess read without them would be the stop's locals,
+        kept for every later read of them, each object without its preview."""
+        if self.previews is not None:
+            self.previews.clear()
+        with previewing(self.preview_depth()):
+            return await guessed_locals(self.vm, self.symbols, self.values, thread, location, guess)
+
     async def _stack(self, thread: ThreadId, top: Top, thread_handle: str, wanted: int,
                      ) -> tuple[tuple[Frame, ...], dict[str, FrameRef]]:
         raw = list(top.frames)

@@ -43,7 +43,7 @@ from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
 from ..requests.steps import StepInFlight, Steps
 from ..requests.watchpoints import WatchedField
-from .capture import CaptureReader, Top, first_frames, frame0, guessed_locals, locals_reader, wants_locals
+from .capture import CaptureReader, Top, first_frames, frame0, locals_reader, wants_locals
 from .crashes import Crashes, Thrown
 from .field_changes import FieldEvent, read_change
 from .holds import LAUNCH_NOTE
@@ -262,7 +262,7 @@ class EventSets:
             # Frame 0 comes with it (the stop's frame_id), and the frames a capture lists.
             partial(first_frames, self.vm, thread, max(1, plan.capture.stack) if plan is not None else 1)]
         guess = self.judge.frame_guesses.guess(thread) if wants_locals(plan) and location is not None else None
-        thunks.append(partial(guessed_locals, self.vm, self.symbols, self.values, thread, location, guess)
+        thunks.append(partial(self.reader.ahead, thread, location, guess)
                       if guess is not None and location is not None else nothing)
         if found.exception is not None:
             thunks.append(partial(describe_thrown, self.values, self.layouts, self.symbols, found.exception))

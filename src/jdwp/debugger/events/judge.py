@@ -6,7 +6,9 @@ Such a breakpoint's requests suspend only the hitting thread (``EVENT_THREAD``; 
 hands each of its hits here, in its event loop, before it makes a stop:
 
 - the condition is evaluated in frame 0 of the hitting thread (``ThreadReference.Frames`` 11,6, then the
-  read-only evaluator of :mod:`.expressions`, under the 2 s deadline of §7.6). False: the hit does not count.
+  read-only evaluator of :mod:`.expressions`, under the 2 s deadline of §7.6); a method it calls (only with
+  ``--allow-invoke``) runs on that thread, which the breakpoint's event suspended (``ObjectReference.InvokeMethod``
+  9,6, single-threaded). False: the hit does not count.
   A condition that cannot be evaluated (unknown name, null dereference, not a boolean, past the deadline)
   stops anyway, with ``condition_error``; a logpoint logs the error instead, as it never stops;
 - hits are counted per breakpoint; before the ``hitCount``-th, a hit does not stop;
@@ -44,6 +46,7 @@ from ..reading.expressions.context import FrameContext, Result, Text
 from ..reading.expressions.evaluator import Evaluator
 from ..reading.frame_guess import FrameGuesses
 from ..reading.frames import FrameRef, WrongFrameGuess, frame_locals
+from ..reading.invoke import Calls, Invocation
 from ..reading.objects import Layouts
 from ..reading.values import MAX_STRING, Summary, ValueKind, Values
 from ..requests.breakpoints import Breakpoints
@@ -175,7 +178,9 @@ class _Hit:
         if self._evaluator is None:
             # The event's location is frame 0's place: no round trip for the frame before its locals.
             location = self._location if self._location is not None else (await self.frame()).location
-            context = FrameContext(location.class_id, self.raw_locals)
+            calls = self._judge.calls()
+            invocation = Invocation(calls, f"hit-{self.thread}", self.thread) if calls is not None else None
+            context = FrameContext(location.class_id, self.raw_locals, invocation)
             self._evaluator = Evaluator(self._judge.values, self._judge.layouts, context)
         self._judge.values.scans.begin(self)  # a hit's tables are read anew: the app ran since the last one
         with trio.move_on_after(EVALUATION_DEADLINE):
@@ -211,8 +216,13 @@ class HitJudge:
     """Applies the plans of one session's breakpoints to their hits (one per :class:`~.engine.Debugger`)."""
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, values: Values, layouts: Layouts, breakpoints: Breakpoints,
-                 publish: Callable[[EngineEvent], None], rate: RateLimit | None = None) -> None:
+                 publish: Callable[[EngineEvent], None], rate: RateLimit | None = None,
+                 calls: Callable[[], Calls | None] = lambda: None) -> None:
         self.vm = vm
+        #: The session's invocations while it may run app code (``--allow-invoke``), else ``None``: a
+        #: condition or message that calls a method (:attr:`.requests.hits.HitPlan.invokes`) runs it on the
+        #: hitting thread, which its event suspended.
+        self.calls = calls
         self.symbols = symbols
         self.values = values
         self.layouts = layouts

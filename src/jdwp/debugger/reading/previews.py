@@ -11,6 +11,8 @@ is above 0; strings are shown as their text already):
   :data:`MAX_FIELDS` instance fields in the order a fields page lists them (most derived class first; static
   and synthetic fields — ``this$0``, javac's captured ``val$x`` — left out): ``Item(sku="voucher",
   priceCents=-500, qty=1)``; ``, …`` when there are more;
+- a value shown as a text its fields make (:data:`.containers.TEXTS`): that text, ``1234.50`` for a
+  ``BigDecimal``, ``2026-12-07`` for a ``LocalDate``;
 - a well-known container: its size, from its size field alone (:mod:`.containers.sizes`):
   ``ArrayList(size=4)``, ``HashMap(size=3)`` (``ArrayList(…)`` when its layout is not the one read);
 - a box or an enum constant: its value (``1``, ``OK``), as the summary's ``value`` has it (:mod:`.inline`);
@@ -44,6 +46,8 @@ from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
+from ..errors import StaleReference
+from .containers import TEXTS, read_text
 from .containers.sizes import container_name, container_size
 from .objects import ClassInfo, Layouts, as_values
 from .values import Summary, Values, previewing
@@ -70,6 +74,7 @@ class _Plan:
 
     name: str
     container: bool = False
+    text: bool = False
     fields: tuple[tuple[str, FieldId, str], ...] = ()
     more: bool = False
 
@@ -127,10 +132,11 @@ class Previews:
             plan = self._plans.get(type_id)
             if plan is not None:
                 plain.append((handle, plan))
-        read_fields = [(h, p) for h, p in plain if not p.container and p.fields]
+        read_fields = [(h, p) for h, p in plain if not p.container and not p.text and p.fields]
         sized = [(h, p) for h, p in plain if p.container]
+        texted = [h for h, p in plain if p.text]
         for handle, plan in plain:
-            if not plan.container and not plan.fields:
+            if not plan.container and not plan.text and not plan.fields:
                 self._shown[(handle, depth)] = _cut(f"{plan.name}({'…' if plan.more else ''})")
         requests: list[tuple[Any, Any]] = []
         for handle, plan in read_fields:
@@ -143,9 +149,14 @@ class Previews:
                 array_object=ObjectId(wire), first_index=0, length=count)))
         thunks: list[Any] = [partial(values.vm.request_all, requests)] if requests else []
         thunks += [partial(self._size, h) for h, _ in sized]
+        thunks += [partial(self._text, h) for h in texted]
         answers = await gather(thunks) if thunks else []
         replies = answers[0] if requests else []
         sizes = answers[1:] if requests else answers
+        texts = sizes[len(sized):]
+        sizes = sizes[:len(sized)]
+        for handle, text in zip(texted, texts, strict=True):
+            self._shown[(handle, depth)] = _cut(text) if text is not None else None
         for (handle, plan), size in zip(sized, sizes, strict=True):
             self._shown[(handle, depth)] = _cut(f"{plan.name}(size={size})" if size is not None else f"{plan.name}(…)")
         # What the fields and elements held, summarised together: one summary for the whole page's previews.
@@ -197,6 +208,17 @@ class Previews:
             return
         self._plans[type_id] = plan_of(chain)
 
+    async def _text(self, handle: str) -> str | None:
+        """The text an object of a class in :data:`.containers.TEXTS` is shown as (``1234.50``), or ``None``."""
+        type_id = self._values.known(handle)[1]
+        chain = self._layouts.known_chain(ReferenceTypeId(type_id)) if type_id is not None else None
+        if not chain:
+            return None
+        try:
+            return await read_text(self._values, self._layouts, handle, chain)
+        except (CommandError, StaleReference):  # collected meanwhile: no preview
+            return None
+
     async def _size(self, handle: str) -> int | None:
         type_id = self._values.known(handle)[1]
         chain = self._layouts.known_chain(ReferenceTypeId(type_id)) if type_id is not None else None
@@ -206,6 +228,8 @@ class Previews:
 def plan_of(chain: tuple[ClassInfo, ...]) -> _Plan:
     """How objects of the class ``chain`` starts with are previewed."""
     name = short_name(chain[0].name)
+    if any(info.name in TEXTS for info in chain):
+        return _Plan(name, text=True)
     if container_name(chain) is not None:
         return _Plan(name, container=True)
     if chain[0].name in _OPAQUE:

@@ -118,13 +118,17 @@ class _Known:
 
 @contextmanager
 def stale_on_collected(handle: str) -> Iterator[None]:
-    """Report JDWP ``INVALID_OBJECT`` from the block as the handle's object having been collected."""
+    """Report JDWP ``INVALID_OBJECT`` from the block as the handle's object having been collected, and
+    ``INVALID_CLASS`` (a class its contents need was unloaded in the middle of the read) as its being stale too."""
     try:
         yield
     except CommandError as exc:
         if exc.code == ErrorCode.INVALID_OBJECT:
             raise StaleReference(f"object {handle} no longer exists: the VM has garbage-collected it; read a "
                                  "fresh value (Debugger.locals()) for a live object") from None
+        if exc.code == ErrorCode.INVALID_CLASS:
+            raise StaleReference(f"object {handle} cannot be read: a class it or its contents need was unloaded "
+                                 f"while it was read ({exc}); read a fresh value (Debugger.locals())") from None
         raise
 
 

@@ -73,7 +73,7 @@ from ..model import (
 from ..names import binary_name_of
 from .capture import CapturePlan
 from .exceptions import ExceptionBreakpoints
-from .hits import KEEP, HitCounts, HitPlan, Keep, revise_entry
+from .hits import INVOKES_NOTE, KEEP, HitCounts, HitPlan, Keep, revise_entry
 from .line_choice import LineChoice
 from .method_breakpoints import MethodBreakpoints
 from .owned import OwnedRequests
@@ -129,7 +129,8 @@ class _Entry:
                           self.reason, target.text if isinstance(target, FileTarget) else None,
                           plan.options if plan else None, self.counts.hits if plan else None,
                           self.counts.dropped if plan and plan.options.action == "log" else None,
-                          None if self.lambda_choice == "all" else self.lambda_choice, tuple(self.choosing.skipped))
+                          None if self.lambda_choice == "all" else self.lambda_choice, tuple(self.choosing.skipped),
+                          INVOKES_NOTE if plan is not None and plan.invokes else None)
 
     @property
     def suspend_policy(self) -> int:

@@ -10,12 +10,19 @@ the hitting thread while it is judged, and a hit that does not stop (a false con
 ``hitCount``-th, every logpoint hit) releases exactly that thread. JDWP's ``Count`` modifier is not used for
 ``hitCount``: it expires the request once it fires (JDWP spec, EventRequest.Set modifier 1), while a hit
 count keeps stopping on every later hit.
+
+A condition or message part that calls a method is refused unless the session may run app code
+(``--allow-invoke``, :func:`allowing_calls`); then each hit runs it (:attr:`HitPlan.invokes`, which the
+breakpoint's ``note`` says).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Protocol
 
 from ..errors import InvalidArgument
@@ -46,6 +53,9 @@ class HitPlan:
     #: the frame's ``this`` (:func:`.expressions.frame_names`). A hit skips ``this`` when all are locals.
     frame_names: frozenset[str] | None = None
     capture: CapturePlan | None = None
+    #: The condition or a part of the message calls a method (allowed by :func:`allowing_calls`): each hit
+    #: runs app code.
+    invokes: bool = False
 
 
 @dataclasses.dataclass(slots=True)
@@ -182,7 +192,9 @@ def plan_hits(options: HitOptions) -> HitPlan:
             raise ExpressionSyntaxError(f"in the condition: {exc.reason}", exc.column) from None
         _refuse_calls(condition, "the condition", 0)
     template = parse_template(options.log_message) if options.log_message is not None else None
-    return HitPlan(options, condition, template, _frame_names(condition, template), capture)
+    invokes = any(first_call(e) is not None for e in (condition, *(template or ()))
+                  if e is not None and not isinstance(e, str))
+    return HitPlan(options, condition, template, _frame_names(condition, template), capture, invokes)
 
 
 def _frame_names(condition: Expr | None, template: tuple[str | Expr, ...] | None) -> frozenset[str] | None:
@@ -241,16 +253,37 @@ def parse_template(text: str) -> tuple[str | Expr, ...]:
 
 
 def _refuse_calls(expr: Expr, where: str, offset: int) -> None:
-    """Hits are judged while the app runs on: a condition or log part never runs app code, even when the
-    session may call methods (``evaluate_debugger_expression`` with ``--allow-invoke``).
+    """A condition or log part calls a method only where the session may run app code (``--allow-invoke``,
+    :func:`allowing_calls`): then each hit runs it, on the hitting thread, as IntelliJ's conditions do.
 
     Raises:
-        InvalidArgument: ``expr`` calls a method; the column counts as the syntax errors' do.
+        InvalidArgument: ``expr`` calls a method and calls are not allowed; the column counts as the syntax
+            errors' do.
     """
     call = first_call(expr)
-    if call is not None:
+    if call is not None and not CALLS_ALLOWED.get():
         raise InvalidArgument(f"column {offset + call.column}: in {where}: {call.name}() is a method call; conditions "
-                              "and log messages read values only and never call methods")
+                              "and log messages read values only and never call methods (unless the server was "
+                              "started with --allow-invoke: then each hit runs app code)")
+
+
+#: What a breakpoint whose plan :attr:`~HitPlan.invokes` says, once, in its answer.
+INVOKES_NOTE = ("the condition or log message calls a method: each hit runs app code on the hitting thread (it may "
+                "change the app's state, and a breakpoint the method hits holds it until the call's deadline)")
+
+#: Whether the plans made in this context may call methods in their conditions and messages (the session's
+#: ``allow_invoke``): set by the engine around the calls that plan a breakpoint's options.
+CALLS_ALLOWED: ContextVar[bool] = ContextVar("calls_allowed", default=False)
+
+
+@contextmanager
+def allowing_calls(allowed: bool) -> Iterator[None]:
+    """Plans made inside the block accept method calls when ``allowed``."""
+    token = CALLS_ALLOWED.set(allowed)
+    try:
+        yield
+    finally:
+        CALLS_ALLOWED.reset(token)
 
 
 def _closing_brace(text: str, start: int) -> int:

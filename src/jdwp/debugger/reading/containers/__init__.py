@@ -21,11 +21,30 @@ from __future__ import annotations
 
 from ..objects import ClassInfo, Layouts
 from ..values import Values
-from . import arraymaps, boxes, builders, concurrent, deques, hashmaps, linked, lists, singletons, trees, wrappers
-from .base import Answer, Reader, ReadFn
+from . import (
+    arraymaps,
+    boxes,
+    builders,
+    concurrent,
+    deques,
+    enummaps,
+    gson,
+    guava,
+    hashmaps,
+    javac,
+    linked,
+    lists,
+    numbers,
+    queues,
+    singletons,
+    times,
+    trees,
+    wrappers,
+)
+from .base import Answer, Reader, ReadFn, TextFn
 from .lookup import bin_entries
 
-__all__ = ["READERS", "Answer", "bin_entries", "read_container"]
+__all__ = ["PAGED", "READERS", "TEXTS", "Answer", "bin_entries", "read_container", "read_text"]
 
 #: The table: a class's binary name → its reader.
 READERS: dict[str, ReadFn] = {
@@ -47,7 +66,36 @@ READERS: dict[str, ReadFn] = {
     "android.util.SparseArray": arraymaps.sparse_array,
     **{name: boxes.boxed for name in boxes.BOXED},
     "java.lang.AbstractStringBuilder": builders.builder,
+    **{name: boxes.holder for name in boxes.HOLDERS},
+    "java.math.BigDecimal": numbers.big_decimal,
+    "java.math.BigInteger": numbers.big_integer,
+    **{name: times.time_value for name in times.TIMES},
+    "java.util.EnumMap": enummaps.enum_map,
+    "java.util.PriorityQueue": queues.priority_queue,
+    "java.util.concurrent.PriorityBlockingQueue": queues.priority_queue,
+    "java.util.concurrent.ArrayBlockingQueue": queues.array_blocking_queue,
+    "java.util.concurrent.CopyOnWriteArrayList": queues.copy_on_write_list,
+    **{name: queues.linked_queue for name in queues.LINKED},
+    "com.google.gson.internal.LinkedTreeMap": gson.linked_tree_map,
+    **{name: guava.backed for name in guava.ARRAYS},
+    **{name: guava.single for name in guava.SINGLES},
+    javac.LIST: javac.cons_list,
 }
+
+#: Classes shown as a text their fields make (``BigDecimal`` as ``1234.50``): a page of the text, and the text
+#: as their preview. Each gives the text, or ``None`` when the layout differs.
+TEXTS: dict[str, TextFn] = {
+    "java.math.BigDecimal": numbers.big_decimal_text,
+    "java.math.BigInteger": numbers.big_integer_text,
+    **{name: times.time_value_text for name in times.TIMES},
+    **{name: boxes.atomic_text for name in boxes.ATOMIC_PRIMITIVES},
+}
+
+#: Readers whose size a preview learns from a one-item page (:mod:`.sizes` reads the others' size fields).
+PAGED = frozenset({"java.util.EnumMap", "java.util.PriorityQueue", "java.util.concurrent.PriorityBlockingQueue",
+                   "java.util.concurrent.ArrayBlockingQueue", "java.util.concurrent.CopyOnWriteArrayList",
+                   *queues.LINKED, "com.google.gson.internal.LinkedTreeMap", *guava.ARRAYS, *guava.SINGLES,
+                   javac.LIST})
 
 
 async def read_container(values: Values, layouts: Layouts, handle: str, chain: tuple[ClassInfo, ...], offset: int,
@@ -55,3 +103,12 @@ async def read_container(values: Values, layouts: Layouts, handle: str, chain: t
     """The object as its contents when its class (or a superclass) is a known container, else ``None``
     and a note (``None`` too when it is no container at all)."""
     return await Reader(values, layouts, handle, chain, offset, limit, depth, READERS).read()
+
+
+async def read_text(values: Values, layouts: Layouts, handle: str, chain: tuple[ClassInfo, ...]) -> str | None:
+    """The text of an object whose class (or a superclass) has a row in :data:`TEXTS`, else ``None``."""
+    for info in chain:
+        text = TEXTS.get(info.name)
+        if text is not None:
+            return await text(Reader(values, layouts, handle, chain, 0, None, 0), info.name)
+    return None

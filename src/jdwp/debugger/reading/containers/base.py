@@ -17,13 +17,15 @@ from ....protocol.types import FieldId, ObjectId
 from ....protocol.values import Value
 from ..._gather import gather
 from ..hashscan import PAGE_BUDGET, Unfinished
-from ..objects import ClassInfo, Entry, Layouts, ObjectPage, element, next_of
+from ..objects import ELEMENT_LIMITS, ClassInfo, Entry, Layouts, ObjectPage, element, next_of, page_bounds
 from ..values import Values, stale_on_collected
 
 #: A page of the object's contents, or ``None`` and a note saying why it is shown as fields.
 Answer = tuple[ObjectPage | None, str | None]
 #: One row of the table: how the objects of one class (named by the row's key, passed as ``owner``) are read.
 ReadFn = Callable[["Reader", str], Awaitable[Answer]]
+#: How an object shown as a text (``BigDecimal``) makes it from its fields: ``None`` when the layout differs.
+TextFn = Callable[["Reader", str], Awaitable["str | None"]]
 #: How deep wrappers are followed into the containers they wrap.
 MAX_DEPTH = 4
 
@@ -100,6 +102,19 @@ class Reader:
         vm = self.values.vm
         with stale_on_collected(self.handle):
             return await gather([partial(vm.object_reference.get_values, wire(n), ids) for n in nodes])
+
+    async def one_item(self, owner: str, names: tuple[str, ...], view: str) -> Answer:
+        """The page of a container of one item held in ``owner``'s fields ``names``: an element (one name), or
+        a map's key and value (two)."""
+        read = await self.own_fields(owner, *names)
+        if read is None:
+            return self.missing(owner, ", ".join(names))
+        start, end = page_bounds(self.offset, self.limit, 1, ELEMENT_LIMITS, "entries" if view == "map" else
+                                 "elements")
+        flat = await self.values.summarize([read[n] for n in names]) if end > start else []
+        if view == "map":
+            return self.page(view, 1, start, end, entries=(Entry(0, flat[0], flat[1]),) if flat else ()), None
+        return self.page(view, 1, start, end, elements=(element(0, flat[0]),) if flat else ()), None
 
     def missing(self, owner: str, names: str) -> Answer:
         return None, f"{owner} does not have the fields {names} this server reads; shown as fields"

@@ -7,7 +7,7 @@ Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (`
 
 from __future__ import annotations
 
-from ..objects import ELEMENT_LIMITS, Entry, element, page_bounds
+from ..objects import ELEMENT_LIMITS, page_bounds
 from .base import Answer, Reader
 
 #: Each class and the view it is shown as.
@@ -28,13 +28,4 @@ async def empty(reader: Reader, owner: str) -> Answer:
 
 async def singleton(reader: Reader, owner: str) -> Answer:
     view = SINGLETONS[owner]
-    names = ("k", "v") if view == "map" else ("element",)
-    read = await reader.own_fields(owner, *names)
-    if read is None:
-        return reader.missing(owner, ", ".join(names))
-    start, end = page_bounds(reader.offset, reader.limit, 1, ELEMENT_LIMITS, "entries" if view == "map" else
-                             "elements")
-    flat = await reader.values.summarize([read[n] for n in names]) if end > start else []
-    if view == "map":
-        return reader.page(view, 1, start, end, entries=(Entry(0, flat[0], flat[1]),) if flat else ()), None
-    return reader.page(view, 1, start, end, elements=(element(0, flat[0]),) if flat else ()), None
+    return await reader.one_item(owner, ("k", "v") if view == "map" else ("element",), view)

@@ -9,7 +9,10 @@ and their Kotlin releases' names, :data:`.arraymaps.MAP_LAYOUTS`); a few need a 
 (``Arrays$ArrayList.a``, ``ArrayDeque`` from its ``head``/``tail`` and its ring's length), an inner map or
 collection (``HashSet.map``, ``TreeSet.m``, the ``Collections`` wrappers' ``c``/``m``), or
 ``ConcurrentHashMap``'s ``baseCount`` plus its counter cells (one per CPU at most, as ``sumCount()`` adds them).
-No table, list or tree is walked: a 1,000,000-entry map's size costs what a 4-entry one's does. ``None`` when
+No table, list or tree is walked: a 1,000,000-entry map's size costs what a 4-entry one's does. The readers
+without a size field of their own (:data:`.PAGED`: ``EnumMap``, the queues, Gson's ``LinkedTreeMap``, Guava's
+immutable collections, javac's ``List``) answer a one-item page of themselves, whose size is their count field,
+their array's length or, for the ones that keep no count, a bounded walk. ``None`` when
 the layout is not the one these rules are for (the preview then shows ``(…)``), or for ``SparseArray`` while
 its ``mGarbage`` is set (only ``gc()``, which we must not call, knows the size then).
 """
@@ -19,7 +22,8 @@ from __future__ import annotations
 from ....protocol.errors import CommandError
 from ...errors import StaleReference
 from ..objects import ClassInfo, Layouts
-from ..values import Values
+from ..values import Values, previewing
+from . import PAGED, READERS
 from .arraymaps import MAP_LAYOUTS, SET_LAYOUTS
 from .base import Reader
 from .concurrent import counter_cells
@@ -46,7 +50,7 @@ def container_name(chain: tuple[ClassInfo, ...]) -> str | None:
         if (name in _SIZE_FIELD or name in _BY_MAP or name in _EMPTY or name in _SINGLETONS or name in _WRAPPERS
                 or name in _ARRAY_MAPS or name in ("java.util.Arrays$ArrayList", "java.util.ArrayDeque",
                                                    "java.util.concurrent.ConcurrentHashMap",
-                                                   "android.util.SparseArray")):
+                                                   "android.util.SparseArray") or name in PAGED):
             return name
     return None
 
@@ -100,6 +104,11 @@ async def _size(reader: Reader, name: str | None) -> int | None:
                 return None
             size += cells
         return max(size, 0)  # as the reader shows it: sumCount() may dip below zero while removals race
+    if name in PAGED:  # no size field: the size a one-item page of its reader finds (walked, for a linked one)
+        with previewing(0):
+            page, _ = await Reader(reader.values, reader.layouts, reader.handle, reader.chain, 0, 1, reader.depth,
+                                   READERS).read()
+        return page.size if page is not None else None
     if name == "android.util.SparseArray":
         read = await reader.fields(reader.handle, reader.chain, name, "mSize", "mGarbage")
         return None if read is None or read["mGarbage"].value else int(read["mSize"].value or 0)

@@ -1,5 +1,7 @@
 """Method calls of an expression, when invocation is allowed (``--allow-invoke``): the target and the
 arguments evaluated, the overload chosen (:mod:`..invoke`), the method run on the stop's event thread.
+``size()`` and ``isEmpty()`` of a container :mod:`..containers` reads are answered from its fields instead,
+with invocation allowed or not.
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3. Mixed into
 :class:`.evaluator.Evaluator`, whose reading of names, fields and supertypes it uses.
@@ -18,12 +20,14 @@ from ...errors import EvaluationFailed
 from ...model import Locals
 from ...names import binary_name_of
 from ..invoke import Argument, choose, converted, parameter_types
-from ..objects import Layouts
+from ..objects import Layouts, ObjectPage
 from ..supertypes import supertype_names
 from ..values import Values
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .parser import Call, Expr
 
+#: Calls answered from a container's fields when its reader knows its size (no app code runs).
+_READ_CALLS = frozenset({"size", "isEmpty"})
 _PRIMITIVES = frozenset({"int", "long", "float", "double", "char", "byte", "short", "boolean"})
 
 
@@ -40,11 +44,24 @@ class Calling:
         async def _frame_locals(self) -> Locals: ...
         async def _this(self) -> Value | None: ...
         async def _class_named(self, dotted: str) -> ReferenceTypeId | None: ...
+        async def _container(self, target: Value, offset: int, limit: int) -> ObjectPage | None: ...
         async def _supertypes(self, type_id: ReferenceTypeId
                               ) -> tuple[ReferenceTypeId | None, list[ReferenceTypeId]]: ...
 
     async def _call(self, expr: Call) -> Value:
         invocation = self._frame.invocation
+        evaluated: Result | None = None
+        if expr.target is not None and not expr.args and expr.name in _READ_CALLS:
+            # size() and isEmpty() of a container this version reads: answered from its fields, app code or not
+            try:
+                evaluated = await self.evaluate(expr.target)
+            except Unknown:
+                evaluated = None  # a class's name: a static call, below
+            if isinstance(evaluated, Value) and evaluated.is_object and not evaluated.is_null \
+                    and evaluated.tag != Tag.ARRAY:
+                page = await self._container(evaluated, 0, 1)
+                if page is not None and page.size is not None:
+                    return Value(Tag.INT, page.size) if expr.name == "size" else Value(Tag.BOOLEAN, page.size == 0)
         if invocation is None:
             raise EvaluationFailed(f"column {expr.column}: calling {expr.name}() needs method invocation, which is "
                                    "not enabled: expressions read fields, locals and elements only (start the "
@@ -52,7 +69,7 @@ class Calling:
         if invocation.refusal is not None:
             raise EvaluationFailed(f"column {expr.column}: cannot call {expr.name}() here: {invocation.refusal}")
         await self._frame_locals()  # read now: once the thread runs a method, its frame IDs change
-        target, type_id = await self._call_target(expr)
+        target, type_id = await self._call_target(expr, evaluated)
         arguments = [await self._argument(await self.evaluate(a)) for a in expr.args]
         candidates = await self._candidates(type_id, expr.name, len(arguments), static_only=target is None)
         if not candidates:
@@ -71,15 +88,17 @@ class Calling:
             raise Threw(outcome.exception)
         return outcome.value
 
-    async def _call_target(self, expr: Call) -> tuple[Value | None, ReferenceTypeId]:
-        """The object a method is called on (``None`` for a static call) and the class to look it up in."""
+    async def _call_target(self, expr: Call, evaluated: Result | None = None
+                           ) -> tuple[Value | None, ReferenceTypeId]:
+        """The object a method is called on (``None`` for a static call) and the class to look it up in;
+        ``evaluated``: the target's value, when it was evaluated already."""
         if expr.target is None:
             this = await self._this()
             return this, (await self._values.type_id(self._values.handle(this)) if this is not None
                           else self._frame.declaring_type)
         dotted = dotted_name(expr.target)
         try:
-            target = await self.evaluate(expr.target)
+            target = evaluated if evaluated is not None else await self.evaluate(expr.target)
         except Unknown:
             type_id = await self._class_named(dotted) if dotted is not None else None
             if type_id is None:

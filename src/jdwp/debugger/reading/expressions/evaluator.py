@@ -14,11 +14,13 @@ runtime type's superclasses and interfaces (``ClassType.Superclass`` 3,1, ``Refe
 2,10) and compares names, so the named type need not be loaded.
 
 Containers go through the ``view: "auto"`` readers of :mod:`..containers` (their fields, never their
-methods): ``.size`` of a list, set or map, ``list[i]`` (one element read), and ``map[key]``: on a ``HashMap``,
+methods): ``.size`` and ``.isEmpty`` (and ``size()``, ``isEmpty()``: :mod:`.calls`) of a list, set or map,
+``list[i]`` (one element read), and ``map[key]``: on a ``HashMap``,
 ``LinkedHashMap`` or ``ConcurrentHashMap`` with a string, number, boolean or null key, only the bins Java's
 ``hashCode`` of the key's type(s) puts it in (:mod:`..hashbins`); otherwise it walks
-the entries a page of :data:`MAP_PAGE` at a time in iteration order until a key matches (a string key by its text, a
-number or boolean by the boxed key's ``value`` field, any other object by identity); an absent key is an
+the entries a page of :data:`MAP_PAGE` at a time in iteration order until a key matches (a string key by its text, an
+enum constant by its name written as a string (``colors["RED"]`` on an ``EnumMap``), a number or boolean by the
+boxed key's ``value`` field, any other object by identity); an absent key is an
 error, as Java's ``get`` would answer ``null`` for it and for a null value alike. Strings are compared
 and concatenated by their text; an object in a concatenation is an error (its ``toString()`` would run
 app code). Method calls are refused unless the frame context allows invocation (``--allow-invoke``):
@@ -235,10 +237,10 @@ class Evaluator(Calling, KotlinForms):
             handle = self._values.handle(target)
             return Value(Tag.INT, await self._values.array_length(handle))
         found = await self._member(target, expr.name)
-        if found is None and expr.name == "size":
+        if found is None and expr.name in ("size", "isEmpty"):
             page = await self._container(target, 0, 1)
             if page is not None and page.size is not None:
-                return Value(Tag.INT, page.size)
+                return Value(Tag.INT, page.size) if expr.name == "size" else Value(Tag.BOOLEAN, page.size == 0)
         if found is None and await self._kotlin():
             found = await self._kotlin_property(target, expr)
         if found is None and (found := await outer_static(self._values, self._layouts, target, expr.name)) is None:
@@ -406,7 +408,11 @@ class Evaluator(Calling, KotlinForms):
             return [key.kind == "null" for key in keys]
         if self._is_string(wanted):
             text = await self._text_of(wanted, expr)
-            return [key.kind == "string" and await self._key_text(key, expr) == text for key in keys]
+            # An enum constant by its name (an EnumMap's key, ``colors["RED"]``): an object whose inline value is a
+            # name, not a box's primitive.
+            return [(key.kind == "string" and await self._key_text(key, expr) == text)
+                    or (key.kind == "object" and key.value == text and key.object_id is not None
+                        and self._values.boxed(key.object_id) is None) for key in keys]
         if isinstance(wanted, Text):
             return [False] * len(keys)
         if wanted.is_object:

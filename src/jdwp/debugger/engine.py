@@ -41,7 +41,7 @@ from .._groups import unwrap
 from ..client import JdwpClient
 from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
-from ..protocol.errors import CommandTimeout, ConnectionClosed, JdwpError
+from ..protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._held import Held
 from .classes.lambdas import LambdaChoice, parse_choice
@@ -51,7 +51,7 @@ from .events.detach import DETACH_DEADLINE, clean_up
 from .events.eventsets import EventSets, Found
 from .events.holds import main_thread
 from .events.judge import HitJudge
-from .events.stops import Stops, StopState, Suspension, release, release_unconfirmed
+from .events.stops import Stops, StopState, Suspension, release, release_command, release_unconfirmed
 from .events.vm_start import runs_already
 from .ids import IdScheme
 from .inspection import Inspection
@@ -136,7 +136,7 @@ class Debugger(Inspection):
         self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish)
         self._lock = trio.Lock()
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
-        self._stops = Stops(self._ids, self._steps, self._publish)
+        self._stops = Stops(self._ids, self._steps, self._publish, self.breakpoints.wants)
         self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
                                self._judge, self._stops, launch, previews=self._previews,
                                preview_depth=lambda: self.preview_depth)
@@ -327,6 +327,7 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             await self.breakpoints.remove(breakpoint_id)
+            await self._release_unwanted(self._stops.take_unwanted())
 
     async def remove_breakpoints(self, breakpoint_ids: Sequence[str] | None = None) -> list[str]:
         """Remove several breakpoints — every one held when ``breakpoint_ids`` is ``None`` — their requests
@@ -342,6 +343,7 @@ class Debugger(Inspection):
             ids = [bp.breakpoint_id for bp in self.breakpoints.all()] if breakpoint_ids is None else list(
                 dict.fromkeys(breakpoint_ids))
             await self.breakpoints.remove_many(ids)
+            await self._release_unwanted(self._stops.take_unwanted())
             return ids
 
     async def update_breakpoint(self, breakpoint_id: str, *, condition: str | Keep | None = KEEP,
@@ -363,8 +365,10 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
-                                                 log_message=log_message, enabled=enabled)
+            updated = await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
+                                                    log_message=log_message, enabled=enabled)
+            await self._release_unwanted(self._stops.take_unwanted())
+            return updated
 
     # --- pause, resume and step ----------------------------------------------------------------------
 
@@ -392,7 +396,7 @@ class Debugger(Inspection):
             state = StopState(pause_stop(self._stops.new_id()), Suspension(SuspendPolicy.ALL, ThreadId(0)), {})
             self._sets.next_capture = None  # a pause has no thread to read
             self._stops.make_current(state)
-            await self._run_tos.spend()
+            await self._spend_run_to()
             return state.stop
 
     async def _late_return(self, thread: ThreadId, stop_id: str) -> None:
@@ -427,7 +431,7 @@ class Debugger(Inspection):
                 self._sets.next_capture = plan
             await self._release_current(state)
             if self._stops.current is not None:  # a queued stop: the next stop came
-                await self._run_tos.spend()
+                await self._spend_run_to()
             return one_shot
 
     async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True,
@@ -468,7 +472,23 @@ class Debugger(Inspection):
         except JdwpError:
             self._uncertain = True
             raise
-        self._stops.promote()
+        await self._release_unwanted(self._stops.promote())
+
+    async def _spend_run_to(self) -> None:
+        """Remove a run-to's one-shot breakpoint (the next stop came); queued stops of it are released."""
+        await self._run_tos.spend()
+        await self._release_unwanted(self._stops.take_unwanted())
+
+    async def _release_unwanted(self, states: list[StopState]) -> None:
+        """Release queued stops wanted no more (:meth:`.stops.Stops.wanted`: their breakpoints removed, disabled
+        or spent), each its exact suspension, in one write; they were never current, never published. One the
+        VM refuses (its thread ended) held nothing more."""
+        held = [release_command(state.suspension) for state in states if state.suspension.policy != SuspendPolicy.NONE]
+        if not held:
+            return
+        for answer in await self.vm.request_all(held):
+            if isinstance(answer, CommandError):
+                log.warning("releasing a stop wanted no more failed: %s", answer)
 
     async def hold_at_launch(self, *, vm_start_within: float = 0.0) -> Stop:
         """Hold a launched app before its code runs: the current ``launch`` stop (``am start --suspend``'s
@@ -576,8 +596,8 @@ class Debugger(Inspection):
             if state is None:
                 await release_unconfirmed(self.vm, found.suspension)
             else:
-                self._stops.arrive(state)
-                await self._run_tos.spend()  # the next stop came: a run-to's breakpoint goes, hit or not
+                await self._release_unwanted(self._stops.arrive(state))
+                await self._spend_run_to()  # the next stop came: a run-to's breakpoint goes, hit or not
             await found.finish()
 
     def _releases_unanswered(self) -> bool:

@@ -207,6 +207,14 @@ class Breakpoints(OwnedRequests):
             return None
         return entry.plan, entry.counts
 
+    def wants(self, breakpoint_id: str) -> bool:
+        """Whether a stop of this breakpoint, of any kind, is still wanted: it is held, enabled and not spent.
+        A stop queued before it was removed, disabled or spent is released instead (:class:`.stops.Stops`)."""
+        entry = self._entries.get(breakpoint_id)
+        if entry is not None:
+            return entry.enabled and not entry.counts.spent
+        return any(kind.wants(breakpoint_id) for kind in (self.exceptions, self.watchpoints, self.methods))
+
     def pass_spot(self, breakpoint_id: str, location: Location | None) -> PassSpot | None:
         """Where a hit's location sits among the linked locations of its breakpoint's line, when the pass rule
         applies to it (``None``: a location alone in its run, or not one of the breakpoint's)."""

@@ -81,3 +81,14 @@ async def test_a_queued_stop_names_only_the_breakpoints_still_held() -> None:
         second = debugger.events.receive_nowait()
         assert isinstance(second, Stopped) and second.stop.thread_name == "two"
         assert second.stop.breakpoint_ids == (kept.breakpoint_id,) and second.stop.reasons == ("breakpoint",)
+
+
+async def test_a_queued_stop_judged_before_an_update_of_its_breakpoint_is_released() -> None:
+    async with scripted(class_handlers) as (vm, debugger):
+        bp = await debugger.set_breakpoint(CLASS, 5)
+        first = await two_hits(vm, debugger)
+        await debugger.update_breakpoint(bp.breakpoint_id, hit_count=1000)  # two's hit was not judged by it
+        await debugger.resume(first.stop.stop_id)
+        assert vm.count("VirtualMachine.Resume") == 2 and debugger.state == "running"
+        with pytest.raises(trio.WouldBlock):
+            debugger.events.receive_nowait()

@@ -3,7 +3,8 @@
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.1 and §7.6.
 
 Such a breakpoint's requests suspend only the hitting thread (``EVENT_THREAD``; :mod:`.hits`). The engine
-hands each of its hits here, in its event loop, before it makes a stop:
+hands each of its hits here before it makes a stop, several threads' hits at once (each in a task of its own,
+outside the session's lock: a hit's round trips never wait for another thread's):
 
 - the condition is evaluated in frame 0 of the hitting thread (``ThreadReference.Frames`` 11,6, then the
   read-only evaluator of :mod:`.expressions`, under the 2 s deadline of §7.6). False: the hit does not count.
@@ -12,7 +13,10 @@ hands each of its hits here, in its event loop, before it makes a stop:
 - hits are counted per breakpoint; before the ``hitCount``-th, a hit does not stop;
 - a logpoint hit is captured as a :class:`~.model.LogpointHit` (its ``{expression}`` parts evaluated, or
   frame 0's locals listed shallowly) while the session has captured fewer than 100 in the last second;
-  beyond that it is only counted (``dropped``). Its ``maxHits``-th hit spends it: its requests are cleared.
+  beyond that it is only counted (``dropped``). Its ``maxHits``-th hit spends it: its requests are cleared;
+  hits judged meanwhile (already on their way) are let go uncounted.
+
+Counts change only between awaits (trio runs one task at a time), so hits judged at once still count exactly.
 
 What the engine does with the verdict (release the thread, or make a stop that holds the VM) is its own
 business. Nothing here logs a value: messages hold app data and go to the event ring only.
@@ -211,7 +215,8 @@ class HitJudge:
     """Applies the plans of one session's breakpoints to their hits (one per :class:`~.engine.Debugger`)."""
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, values: Values, layouts: Layouts, breakpoints: Breakpoints,
-                 publish: Callable[[EngineEvent], None], rate: RateLimit | None = None) -> None:
+                 publish: Callable[[EngineEvent], None], rate: RateLimit | None = None,
+                 lock: trio.Lock | None = None) -> None:
         self.vm = vm
         self.symbols = symbols
         self.values = values
@@ -219,6 +224,8 @@ class HitJudge:
         self._breakpoints = breakpoints
         self._publish = publish
         self._rate = rate or RateLimit()
+        #: The session's lock, taken to spend a logpoint (its requests change): the judge itself runs without it.
+        self._lock = lock or trio.Lock()
         self.frame_guesses = FrameGuesses()
 
     async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None,
@@ -302,6 +309,9 @@ class HitJudge:
                    change: FieldChange | None = None, returned: Summary | None = None) -> None:
         """Count a logpoint's hit and read its message now, while the frame is paused; leave the rest (the
         thread's name, the position, publishing, spending) to ``after``."""
+        max_hits = plan.options.max_hits
+        if max_hits is not None and counts.logged >= max_hits:
+            return  # judged at once with the hit that spent it: spent already, only its clear is on its way
         counts.logged += 1
         captured, dropped = self._rate.admit()
         if captured:
@@ -316,7 +326,6 @@ class HitJudge:
                                  dropped, error, change, returned))
         else:
             counts.dropped += 1
-        max_hits = plan.options.max_hits
         if max_hits is not None and counts.logged >= max_hits:
             after.append(partial(self._spend, breakpoint_id))
 
@@ -336,7 +345,8 @@ class HitJudge:
             return ENDED_THREAD
 
     async def _spend(self, breakpoint_id: str) -> None:
-        spent = await self._breakpoints.spend(breakpoint_id)
+        async with self._lock:
+            spent = await self._breakpoints.spend(breakpoint_id)
         if spent is not None:
             self._publish(BreakpointSpent(spent))
 

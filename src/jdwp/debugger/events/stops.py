@@ -59,6 +59,8 @@ class StopState:
     location: Location | None = None  # where the stop's own thread is, as the VM said
     #: What its capture read (``Stop.capture``): a resume's capture for it, made current from the queue, is merged.
     capture_plan: CapturePlan | None = None
+    #: Its breakpoints' revisions as its hit came (:meth:`.breakpoints.Breakpoints.revision`).
+    revisions: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:
@@ -99,16 +101,16 @@ class Stops:
 
     The engine changes them under its lock; making a stop current publishes it (``Stopped``).
 
-    A stop is made current only while one of its reasons is still wanted (``wants`` tells of a breakpoint ID:
-    held, enabled and not spent). Another thread may hit a breakpoint just before the user removes, disables
-    or spends it; its stop, queued behind the current one, is then taken off the queue as it comes up and
-    handed back for release, never shown: IntelliJ resumes such events too. A stop that ended a step of its
-    thread (``ended_step``) stays wanted: the step stops there, and releasing it would let the thread run on
-    unstepped.
+    A stop is made current only while one of its reasons is still wanted (``wants`` tells of a breakpoint ID and
+    the revision its hit saw: held, enabled, not spent, not updated since). Another thread may hit a breakpoint
+    just before the user removes, disables, updates or spends it; its stop, queued behind the current one, is
+    then taken off the queue as it comes up and handed back for release, never shown: IntelliJ resumes such
+    events too. A stop that ended a step of its thread (``ended_step``) stays wanted: the step stops there, and
+    releasing it would let the thread run on unstepped.
     """
 
     def __init__(self, ids: IdScheme, steps: Steps, publish: Callable[[EngineEvent], None],
-                 wants: Callable[[str], bool] = lambda breakpoint_id: True) -> None:
+                 wants: Callable[[str, int | None], bool] = lambda breakpoint_id, revision: True) -> None:
         self._ids = ids
         self._steps = steps
         self._publish = publish
@@ -129,17 +131,17 @@ class Stops:
         return self.promote()
 
     def wanted(self, state: StopState) -> bool:
-        """Whether one of the stop's reasons is still wanted: a breakpoint of it held, enabled and not spent,
+        """Whether one of the stop's reasons is still wanted: a breakpoint of it held, enabled, not spent or updated,
         a reason no breakpoint gives (a step's landing, a pause), or a step of its thread it ended."""
         if state.stop.ended_step is not None or any(r not in BREAKPOINT_REASONS for r in state.stop.reasons):
             return True
-        return any(self._wants(breakpoint_id) for breakpoint_id in state.stop.breakpoint_ids)
+        return any(self._wants(b, state.revisions.get(b)) for b in state.stop.breakpoint_ids)
 
     def _shown(self, state: StopState) -> StopState:
         """The stop as it becomes current: the breakpoints wanted no more are left out of its
         ``breakpoint_ids`` (and their reasons, when none is left), so it never names a removed one."""
         stop = state.stop
-        kept = tuple(b for b in stop.breakpoint_ids if self._wants(b))
+        kept = tuple(b for b in stop.breakpoint_ids if self._wants(b, state.revisions.get(b)))
         if kept == stop.breakpoint_ids:
             return state
         reasons = stop.reasons if kept else tuple(r for r in stop.reasons if r not in BREAKPOINT_REASONS)

@@ -66,18 +66,9 @@ async def all_served(running: Load) -> LoadReport:
     return report
 
 
-def published(debugger: Debugger) -> list[Any]:
-    found = []
-    while True:
-        try:
-            found.append(debugger.events.receive_nowait())
-        except trio.WouldBlock:
-            return found
-
-
 async def nothing_held(debugger: Debugger) -> None:
     """No stop current, none published since, no thread suspended: the app runs free."""
-    assert not [e for e in published(debugger) if isinstance(e, Stopped)]
+    assert not [e for e in stops.pending_events(debugger) if isinstance(e, Stopped)]
     assert debugger.state == "running" and debugger.terminal is None
     assert await suspended_threads(debugger.vm) == 0
 
@@ -168,6 +159,6 @@ async def test_logpoint_and_never_true_condition_under_load_keep_every_request_s
             held = {bp.breakpoint_id: bp for bp in debugger.list_breakpoints()}
             assert held[never.breakpoint_id].hits == 0
             assert held[logged.breakpoint_id].hits is not None and held[logged.breakpoint_id].hits > 0
-            hits = [e for e in published(debugger) if isinstance(e, LogpointHit)]
+            hits = [e for e in stops.pending_events(debugger) if isinstance(e, LogpointHit)]
             assert hits and all(h.message == "/hello" for h in hits)
             assert debugger.state == "running" and await suspended_threads(debugger.vm) == 0

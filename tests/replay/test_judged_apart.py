@@ -24,6 +24,7 @@ from jdwp.protocol.commands import BY_ID
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.constants import SuspendPolicy
 from jdwp.protocol.wire import CommandPacket
+from support import stops
 from support.fakevm import Handler, ScriptedVm, WaveVm
 
 ONE, TWO = 0x100, 0x200
@@ -52,15 +53,6 @@ async def released(vm: WaveVm, count: int) -> None:
         await trio.testing.wait_all_tasks_blocked()
 
 
-def events(debugger: Debugger) -> list[object]:
-    found = []
-    while True:
-        try:
-            found.append(debugger.events.receive_nowait())
-        except trio.WouldBlock:
-            return found
-
-
 async def test_two_threads_hits_of_a_false_condition_are_judged_in_the_same_waves() -> None:
     async with waves() as (vm, debugger):
         await debugger.set_breakpoint(CLASS, 5, condition="i == 777")
@@ -84,7 +76,7 @@ async def test_a_logpoint_spent_by_one_of_two_hits_judged_at_once_logs_once() ->
         while not any(isinstance(e, BreakpointSpent) for e in seen):
             seen.append(await debugger.events.receive())
         await trio.testing.wait_all_tasks_blocked()
-        seen += events(debugger)
+        seen += stops.pending_events(debugger)
         assert [type(e) for e in seen if isinstance(e, (LogpointHit, BreakpointSpent))] == [LogpointHit,
                                                                                             BreakpointSpent]
         (held,) = debugger.list_breakpoints()
@@ -127,7 +119,7 @@ async def test_a_breakpoint_removed_while_its_hit_is_judged_makes_no_stop() -> N
         while vm.count("ThreadReference.Resume") < 1:
             await trio.testing.wait_all_tasks_blocked()
         await trio.testing.wait_all_tasks_blocked()
-        assert not [e for e in events(debugger) if isinstance(e, Stopped)]
+        assert not [e for e in stops.pending_events(debugger) if isinstance(e, Stopped)]
         assert "VirtualMachine.Suspend" not in vm.sent and debugger.state == "running"
 
 

@@ -261,12 +261,14 @@ class HitJudge:
                 passes.stopped(breakpoint_id, thread, depth, spot)
                 continue
             plan, counts = state
-            if counts.spent:  # a hit that was on its way when the logpoint was spent
+            if _spent(plan, counts):  # a hit that was on its way when the logpoint was spent
                 continue
             error = None
             if plan.condition is not None:
                 holds, error = await self._condition(hit, plan.condition)
                 if not holds and error is None:
+                    continue
+                if _spent(plan, counts):  # spent by another thread's hit while this condition was evaluated
                     continue
             counts.hits += 1
             wanted = plan.options.hit_count
@@ -309,9 +311,6 @@ class HitJudge:
                    change: FieldChange | None = None, returned: Summary | None = None) -> None:
         """Count a logpoint's hit and read its message now, while the frame is paused; leave the rest (the
         thread's name, the position, publishing, spending) to ``after``."""
-        max_hits = plan.options.max_hits
-        if max_hits is not None and counts.logged >= max_hits:
-            return  # judged at once with the hit that spent it: spent already, only its clear is on its way
         counts.logged += 1
         captured, dropped = self._rate.admit()
         if captured:
@@ -326,6 +325,7 @@ class HitJudge:
                                  dropped, error, change, returned))
         else:
             counts.dropped += 1
+        max_hits = plan.options.max_hits
         if max_hits is not None and counts.logged >= max_hits:
             after.append(partial(self._spend, breakpoint_id))
 
@@ -370,6 +370,13 @@ class HitJudge:
                 (summary,) = await self.values.summarize([result])
                 parts.append(_shown(summary, quote=False))
         return "".join(parts)
+
+
+def _spent(plan: HitPlan, counts: HitCounts) -> bool:
+    """Whether a logpoint is spent: its requests cleared, or its ``maxHits``-th hit logged already (hits judged
+    at once with that one, or come before the clear, are let go uncounted)."""
+    max_hits = plan.options.max_hits
+    return counts.spent or (plan.options.action == "log" and max_hits is not None and counts.logged >= max_hits)
 
 
 def _change_text(change: FieldChange) -> str:

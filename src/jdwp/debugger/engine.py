@@ -13,7 +13,8 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
 - **Stops** (:mod:`.stops`). Line breakpoints, steps, exception breakpoints (:mod:`.exceptions`), a pause
   and a launch hold make them; the events of one event set form one stop (:mod:`.eventsets`). An event set
   that arrives while a stop is current is queued; resuming the current stop makes the next one current and
-  publishes it.
+  publishes it — the next one still wanted: a queued stop whose breakpoints were removed, disabled, updated or
+  spent meanwhile is released, never made current (:meth:`.stops.Stops.promote`).
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
   as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).
 - **Capture** (:mod:`.requests.capture`, read by :mod:`.events.capture`). Every stop of a thread carries frame 0's
@@ -25,7 +26,9 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   fails with ``StaleReference`` before anything is sent to the VM; another session's ID is ``NotFound``,
   saying so.
 - **Serialisation.** Changes of state (breakpoints, binding, resume, step, detach: :mod:`.detach`) hold one
-  lock; inspection does not, and event delivery never waits for a caller.
+  lock; inspection does not, and event delivery never waits for a caller. Hits to judge that hold only their
+  thread are judged outside the lock, several threads' at once (:meth:`Debugger._judge_apart`), which they
+  take only to make a stop.
 """
 
 from __future__ import annotations
@@ -485,8 +488,8 @@ class Debugger(Inspection):
         await self._release_unwanted(self._stops.take_unwanted())
 
     async def _release_unwanted(self, states: list[StopState]) -> None:
-        """Release queued stops wanted no more (:meth:`.stops.Stops.wanted`: their breakpoints removed, disabled
-        or spent), each its exact suspension, in one write; they were never current, never published. One the
+        """Release queued stops wanted no more (:meth:`.stops.Stops.wanted`: their breakpoints removed, disabled,
+        updated or spent), each its exact suspension, in one write; they were never current, never published. One the
         VM refuses (its thread ended) held nothing more."""
         held = [release_command(state.suspension) for state in states if state.suspension.policy != SuspendPolicy.NONE]
         if not held:

@@ -144,7 +144,8 @@ class Stops:
         kept = tuple(b for b in stop.breakpoint_ids if self._wants(b, state.revisions.get(b)))
         if kept == stop.breakpoint_ids:
             return state
-        reasons = stop.reasons if kept else tuple(r for r in stop.reasons if r not in BREAKPOINT_REASONS)
+        # None left: the stop is wanted for another reason, or as the end of its thread's step (``ended_step``).
+        reasons = stop.reasons if kept else tuple(r for r in stop.reasons if r not in BREAKPOINT_REASONS) or ("step",)
         state.stop = dataclasses.replace(stop, breakpoint_ids=kept, reasons=reasons)
         return state
 
@@ -171,7 +172,7 @@ class Stops:
         at once: their threads need not wait for the current stop to end."""
         unwanted = [state for state in self.queue if not self.wanted(state)]
         if unwanted:
-            self.queue = deque(state for state in self.queue if state not in unwanted)
+            self.queue = deque(state for state in self.queue if all(state is not gone for gone in unwanted))
         return unwanted
 
     def take_all(self) -> list[StopState]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from trio import WouldBlock
+
 from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stop, Stopped
 
 #: Events a test waiting for a stop passes over: a breakpoint binding as classes load.
@@ -15,3 +17,13 @@ async def next_stop(debugger: Debugger, *, passing: tuple[type, ...] = BINDING_E
         if isinstance(event, Stopped):
             return event.stop
         assert isinstance(event, passing), f"expected Stopped, got {event}"
+
+
+def pending_events(debugger: Debugger) -> list[object]:
+    """Every event published so far and not read yet, without waiting."""
+    found: list[object] = []
+    while True:
+        try:
+            found.append(debugger.events.receive_nowait())
+        except WouldBlock:
+            return found

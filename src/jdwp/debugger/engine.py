@@ -13,7 +13,8 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
 - **Stops** (:mod:`.stops`). Line breakpoints, steps, exception breakpoints (:mod:`.exceptions`), a pause
   and a launch hold make them; the events of one event set form one stop (:mod:`.eventsets`). An event set
   that arrives while a stop is current is queued; resuming the current stop makes the next one current and
-  publishes it.
+  publishes it — the next one still wanted: a queued stop whose breakpoints were removed, disabled, updated or
+  spent meanwhile is released, never made current (:meth:`.stops.Stops.promote`).
 - **Steps** (:mod:`.steps`) stay armed for their own thread across other threads' stops, which list them
   as ``pending_steps``; a breakpoint of the stepping thread reached first ends its step (``ended_step``).
 - **Capture** (:mod:`.requests.capture`, read by :mod:`.events.capture`). Every stop of a thread carries frame 0's
@@ -25,7 +26,9 @@ Contract: DESIGN.md §3; IDs and limits as §5 needs them.
   fails with ``StaleReference`` before anything is sent to the VM; another session's ID is ``NotFound``,
   saying so.
 - **Serialisation.** Changes of state (breakpoints, binding, resume, step, detach: :mod:`.detach`) hold one
-  lock; inspection does not, and event delivery never waits for a caller.
+  lock; inspection does not, and event delivery never waits for a caller. Hits to judge that hold only their
+  thread are judged outside the lock, several threads' at once (:meth:`Debugger._judge_apart`), which they
+  take only to make a stop.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from .._groups import unwrap
 from ..client import JdwpClient
 from ..protocol.commands.events import Composite, VMDeathEvent
 from ..protocol.constants import SuspendPolicy
-from ..protocol.errors import CommandTimeout, ConnectionClosed, JdwpError
+from ..protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._held import Held
 from .classes.lambdas import LambdaChoice, parse_choice
@@ -51,7 +54,7 @@ from .events.detach import DETACH_DEADLINE, clean_up
 from .events.eventsets import EventSets, Found
 from .events.holds import main_thread
 from .events.judge import HitJudge
-from .events.stops import Stops, StopState, Suspension, release, release_unconfirmed
+from .events.stops import Stops, StopState, Suspension, release, release_command, release_unconfirmed
 from .events.vm_start import runs_already
 from .ids import IdScheme
 from .inspection import Inspection
@@ -93,6 +96,8 @@ __all__ = ["Debugger", "open_debugger"]
 log = logging.getLogger("jdwp.debugger")
 
 START_GRACE = 2.0
+#: Sets of hits judged at once (each its own task); beyond that a set is judged in turn, under the lock.
+JUDGED_AT_ONCE = 64
 
 
 class Debugger(Inspection):
@@ -133,11 +138,11 @@ class Debugger(Inspection):
         self.coroutines = MetadataSources(self.values, self._layouts, None)
         self._steps = Steps(vm, self.symbols, self._layouts)
         self._threads = Threads(vm, self.symbols, self.values)
-        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish,
-                               calls=lambda: self._calls if self.allow_invoke else None)
         self._lock = trio.Lock()
+        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish,
+                               calls=lambda: self._calls if self.allow_invoke else None, lock=self._lock)
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
-        self._stops = Stops(self._ids, self._steps, self._publish)
+        self._stops = Stops(self._ids, self._steps, self._publish, self.breakpoints.wants)
         self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
                                self._judge, self._stops, launch, previews=self._previews,
                                preview_depth=lambda: self.preview_depth)
@@ -148,8 +153,10 @@ class Debugger(Inspection):
         self._detaching = False
         self._detach_running: trio.Event | None = None
         self._handling = False
+        self._judging = 0  # sets of hits being judged apart (_judge_apart)
         self._handled = trio.Event()
         self._sets_handled = 0
+        self._silent: CommandTimeout | None = None  # a release the VM never answered (_failed)
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -330,6 +337,7 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             await self.breakpoints.remove(breakpoint_id)
+            await self._release_unwanted(self._stops.take_unwanted())
 
     async def remove_breakpoints(self, breakpoint_ids: Sequence[str] | None = None) -> list[str]:
         """Remove several breakpoints — every one held when ``breakpoint_ids`` is ``None`` — their requests
@@ -345,6 +353,7 @@ class Debugger(Inspection):
             ids = [bp.breakpoint_id for bp in self.breakpoints.all()] if breakpoint_ids is None else list(
                 dict.fromkeys(breakpoint_ids))
             await self.breakpoints.remove_many(ids)
+            await self._release_unwanted(self._stops.take_unwanted())
             return ids
 
     async def update_breakpoint(self, breakpoint_id: str, *, condition: str | Keep | None = KEEP,
@@ -367,8 +376,10 @@ class Debugger(Inspection):
         async with self._lock:
             self._check_open()
             with allowing_calls(self.allow_invoke):
-                return await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
-                                                     log_message=log_message, enabled=enabled)
+                updated = await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
+                                                        log_message=log_message, enabled=enabled)
+            await self._release_unwanted(self._stops.take_unwanted())
+            return updated
 
     # --- pause, resume and step ----------------------------------------------------------------------
 
@@ -396,7 +407,7 @@ class Debugger(Inspection):
             state = StopState(pause_stop(self._stops.new_id()), Suspension(SuspendPolicy.ALL, ThreadId(0)), {})
             self._sets.next_capture = None  # a pause has no thread to read
             self._stops.make_current(state)
-            await self._run_tos.spend()
+            await self._spend_run_to()
             return state.stop
 
     async def _late_return(self, thread: ThreadId, stop_id: str) -> None:
@@ -432,7 +443,7 @@ class Debugger(Inspection):
                 self._sets.next_capture = plan
             await self._release_current(state)
             if self._stops.current is not None:  # a queued stop: the next stop came
-                await self._run_tos.spend()
+                await self._spend_run_to()
             return one_shot
 
     async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True,
@@ -475,7 +486,23 @@ class Debugger(Inspection):
         except JdwpError:
             self._uncertain = True
             raise
-        self._stops.promote()
+        await self._release_unwanted(self._stops.promote())
+
+    async def _spend_run_to(self) -> None:
+        """Remove a run-to's one-shot breakpoint (the next stop came); queued stops of it are released."""
+        await self._run_tos.spend()
+        await self._release_unwanted(self._stops.take_unwanted())
+
+    async def _release_unwanted(self, states: list[StopState]) -> None:
+        """Release queued stops wanted no more (:meth:`.stops.Stops.wanted`: their breakpoints removed, disabled,
+        updated or spent), each its exact suspension, in one write; they were never current, never published. One the
+        VM refuses (its thread ended) held nothing more."""
+        held = [release_command(state.suspension) for state in states if state.suspension.policy != SuspendPolicy.NONE]
+        if not held:
+            return
+        for answer in await self.vm.request_all(held):
+            if isinstance(answer, CommandError):
+                log.warning("releasing a stop wanted no more failed: %s", answer)
 
     async def hold_at_launch(self, *, vm_start_within: float = 0.0) -> Stop:
         """Hold a launched app before its code runs: the current ``launch`` stop (``am start --suspend``'s
@@ -508,36 +535,31 @@ class Debugger(Inspection):
     # --- events from the VM ------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        """Consume the VM's event sets until the connection ends; never raises."""
+        """Consume the VM's event sets until the connection ends; never raises.
+
+        Sets of hits to judge (:meth:`.eventsets.EventSets.judged_apart`) are judged in tasks of their own, up to
+        :data:`JUDGED_AT_ONCE` at a time (beyond that, in turn, as every other set is); the loop waits for
+        them before it ends the session.
+        """
         reason: TerminalReason = "disconnected"
-        silent: CommandTimeout | None = None
         try:
-            async for event_set in self.vm.events():
-                if any(isinstance(e, VMDeathEvent) for e in event_set.events):
-                    reason = "vm_death"
-                self._handling = True
-                try:
-                    await self._handle(event_set)
-                except ConnectionClosed:
-                    break
-                except (_Unreleased, CommandTimeout) as exc:
-                    if isinstance(exc, CommandTimeout) and not self._releases_unanswered():
-                        log.warning("handling an event set failed: %s", exc)
-                        continue
-                    # The VM answers neither what handling the event set asked nor the release of its
-                    # suspension (an agent wedged by a torn packet waits for bytes that never come). Ending the
-                    # connection is the one way left to free the app: a JDWP agent resumes every thread a
-                    # debugger suspended when its connection closes.
-                    silent = exc.unanswered if isinstance(exc, _Unreleased) else exc
-                    await self.vm.aclose()
-                    break
-                except JdwpError as exc:
-                    log.warning("handling an event set failed: %s", exc)
-                finally:
-                    self._handling = False
-                    self._sets_handled += 1
-                    self._handled.set()
-                    self._handled = trio.Event()
+            async with trio.open_nursery() as judging:
+                async for event_set in self.vm.events():
+                    if any(isinstance(e, VMDeathEvent) for e in event_set.events):
+                        reason = "vm_death"
+                    self._handling = True
+                    apart = None
+                    try:
+                        apart = await self._handle(event_set)
+                    except Exception as exc:  # sorted by _failed, which re-raises a bug of ours
+                        if not await self._failed(exc):
+                            break
+                    finally:
+                        self._handling = False
+                        if apart is None:
+                            self._set_handled()
+                    if apart is not None:
+                        judging.start_soon(self._judge_apart, apart)
         except Exception as exc:  # a bug of ours: end the session rather than leave it half alive
             log.exception("the debugger's event loop failed")
             self._terminate("failed", f"internal error: {exc!r}")
@@ -547,19 +569,53 @@ class Debugger(Inspection):
             return
         error = self.vm.terminal_error
         why = "the VM died" if reason == "vm_death" else f"the connection ended: {error}"
-        if silent is not None:
-            why = (f"the VM stopped answering ({silent}) while an event held its threads: the connection was "
+        if self._silent is not None:
+            why = (f"the VM stopped answering ({self._silent}) while an event held its threads: the connection was "
                    "closed, so that its JDWP agent resumes every thread this session had suspended")
         self._terminate(reason, why)
 
-    async def _handle(self, event_set: Composite) -> None:
+    async def _failed(self, exc: Exception) -> bool:
+        """Handling an event set failed with ``exc``: whether the session goes on (the loop reads the next set).
+
+        Raises:
+            Exception: ``exc`` itself when it is not the VM's (a bug of ours).
+        """
+        if isinstance(exc, ConnectionClosed):
+            return False
+        if isinstance(exc, (_Unreleased, CommandTimeout)):
+            if isinstance(exc, CommandTimeout) and not self._releases_unanswered():
+                log.warning("handling an event set failed: %s", exc)
+                return True
+            # The VM answers neither what handling the event set asked nor the release of its suspension (an
+            # agent wedged by a torn packet waits for bytes that never come). Ending the connection is the one
+            # way left to free the app: a JDWP agent resumes every thread a debugger suspended when its
+            # connection closes.
+            self._silent = self._silent or (exc.unanswered if isinstance(exc, _Unreleased) else exc)
+            await self.vm.aclose()
+            return False
+        if isinstance(exc, JdwpError):
+            log.warning("handling an event set failed: %s", exc)
+            return True
+        raise exc
+
+    def _set_handled(self) -> None:
+        self._sets_handled += 1
+        self._handled.set()
+        self._handled = trio.Event()
+
+    async def _handle(self, event_set: Composite) -> Found | None:
+        """Handle one event set under the session's lock; returns it instead when its hits are to be judged
+        apart (:meth:`_judge_apart`, counted in :attr:`_judging`)."""
         async with Held(self._lock):
             if self._terminal is not None:
-                return
+                return None
             found = self._sets.classify(event_set)
             if self._detaching:  # an event set that was on its way when we cleared our requests: let it go
                 await release(self.vm, found.suspension)
-                return
+                return None
+            if self._judging < JUDGED_AT_ONCE and self._sets.judged_apart(found):
+                self._judging += 1
+                return found
             try:
                 for prepare in found.prepares:
                     for changed in await self.breakpoints.on_class_prepare(prepare):
@@ -570,22 +626,73 @@ class Debugger(Inspection):
                 await self._sets.read_change(found)
                 if found.breakpoint_ids:
                     await self._sets.judge_hits(found)
+                    await self._sets.hold(found)
                 state = await self._sets.stop_of(found) if found.reasons else None
             except JdwpError as failure:
-                # Ours, held by no stop: never leave the VM suspended behind a failure (an answer or a timeout).
-                try:
-                    await release(self.vm, found.suspension)
-                except CommandTimeout as unanswered:
-                    raise _Unreleased(failure, unanswered) from failure
-                except JdwpError:
-                    pass  # answered with an error (the thread ended): nothing is held
+                await self._release_failed(found, failure)
                 raise
-            if state is None:
-                await release_unconfirmed(self.vm, found.suspension)
+            await self._settle(found, state)
+        await found.finish()  # outside the lock: spending a logpoint takes it
+        return None
+
+    async def _judge_apart(self, found: Found) -> None:
+        """Judge one set of hits outside the lock (its thread alone is suspended: other threads' hits are judged
+        meanwhile); take the lock only to make its stop. A hit whose breakpoints were removed, disabled or
+        spent meanwhile makes none; a detach meanwhile lets it go. Never raises: a failure releases the hit."""
+        try:
+            try:
+                await self._sets.read_change(found)
+                await self._sets.judge_hits(found)
+            except JdwpError as failure:
+                await self._release_failed(found, failure)
+                raise
+            if found.reasons:
+                async with Held(self._lock):
+                    state = None
+                    if self._terminal is None and not self._detaching:
+                        self._sets.drop_unwanted(found)
+                        if found.reasons:
+                            try:
+                                await self._sets.hold(found)
+                                state = await self._sets.stop_of(found)
+                            except JdwpError as failure:
+                                await self._release_failed(found, failure)
+                                raise
+                    await self._settle(found, state)
             else:
-                self._stops.arrive(state)
-                await self._run_tos.spend()  # the next stop came: a run-to's breakpoint goes, hit or not
+                await release_unconfirmed(self.vm, found.suspension)
             await found.finish()
+        except Exception as exc:  # sorted as the event loop sorts its own failures
+            try:
+                await self._failed(exc)
+            except Exception:  # a bug of ours: end the session rather than leave it half alive
+                log.exception("judging a hit failed")
+                self._terminate("failed", f"internal error: {exc!r}")
+        finally:
+            self._judging -= 1
+            self._set_handled()
+
+    async def _release_failed(self, found: Found, failure: JdwpError) -> None:
+        """Handling ``found`` failed: release its suspension, ours and held by no stop — never leave the VM
+        suspended behind a failure (an answer or a timeout).
+
+        Raises:
+            _Unreleased: the release went unanswered too.
+        """
+        try:
+            await release(self.vm, found.suspension)
+        except CommandTimeout as unanswered:
+            raise _Unreleased(failure, unanswered) from failure
+        except JdwpError:
+            pass  # answered with an error (the thread ended): nothing is held
+
+    async def _settle(self, found: Found, state: StopState | None) -> None:
+        """Hand a handled set's suspension over: to its stop, or back to the VM when it makes none."""
+        if state is None:
+            await release_unconfirmed(self.vm, found.suspension)
+        else:
+            await self._release_unwanted(self._stops.arrive(state))
+            await self._spend_run_to()  # the next stop came: a run-to's breakpoint goes, hit or not
 
     def _releases_unanswered(self) -> bool:
         """Whether a release sent without waiting for its answer (a logpoint's, a false condition's) has gone
@@ -663,7 +770,8 @@ class Debugger(Inspection):
 
     async def _drain_events(self) -> int:
         """Wait until the event sets received so far are handled; returns how many have been, ever."""
-        while self._terminal is None and (self._handling or self.vm.statistics()["buffered_events"]):
+        while self._terminal is None and (self._handling or self._judging
+                                          or self.vm.statistics()["buffered_events"]):
             await self._handled.wait()
         return self._sets_handled
 

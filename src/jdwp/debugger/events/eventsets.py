@@ -79,6 +79,11 @@ class Found:
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
     thread_only: bool = False  # a suspend "thread" breakpoint's stop: it holds the event's thread only
+    #: Each breakpoint's revision as the set came (:meth:`.breakpoints.Breakpoints.revision`): one updated since
+    #: makes no stop of this set.
+    revisions: dict[str, int] = dataclasses.field(default_factory=dict)
+    #: How the judged breakpoints that stop want it held (:attr:`.judge.Verdict.hold`), for :meth:`EventSets.hold`.
+    hold: str | None = None
     #: The judge's work for after the release or the stop (:attr:`.judge.Verdict.after`).
     after: Verdict | None = None
 
@@ -180,6 +185,7 @@ class EventSets:
         thread = found.thread if found.thread is not None else (
             found.prepares[0].thread if found.prepares else ThreadId(stray))
         found.suspension = Suspension(event_set.suspend_policy, thread)
+        found.revisions = {b: self.breakpoints.revision(b) for b in found.breakpoint_ids}
         return found
 
     async def judge_exceptions(self, found: Found) -> None:
@@ -205,18 +211,40 @@ class EventSets:
             found.return_value, names = await read_return(self.values, *found.returned)
             found.change_names += names
 
+    @staticmethod
+    def judged_apart(found: Found) -> bool:
+        """Whether an event set is only hits to judge, holding only their thread (``EVENT_THREAD``): no class to
+        bind, no step, no exception. The engine judges such sets outside its lock, several threads' at once,
+        and takes the lock only to make a stop (:meth:`.engine.Debugger._judge_apart`)."""
+        return (found.suspension.policy == SuspendPolicy.EVENT_THREAD and bool(found.breakpoint_ids)
+                and set(found.reasons) <= {"breakpoint", "watchpoint"} and not found.prepares
+                and found.step is None and not found.thrown)
+
     async def judge_hits(self, found: Found) -> None:
-        """Drop the breakpoints whose hit does not stop (:mod:`.judge`); a judged hit that stops with SUSPEND_ALL
-        semantics trades its EVENT_THREAD suspension for an owned VM suspension (:func:`.judge.hold_vm`)."""
+        """Drop the breakpoints whose hit does not stop (:mod:`.judge`); :meth:`hold` then holds the stop."""
         verdict = await self.judge.judge(found.breakpoint_ids, found.suspension.thread, found.location,
                                          found.change_names, found.change, found.return_value)
         found.breakpoint_ids, found.condition_error = verdict.stopping, verdict.condition_error
         found.after = verdict
+        found.hold = verdict.hold
         if not verdict.stopping:
             found.reasons = [r for r in found.reasons if r not in ("breakpoint", "watchpoint")]
+
+    def drop_unwanted(self, found: Found) -> None:
+        """Leave out the breakpoints removed, disabled, spent or updated while the hit was judged (outside the
+        lock): a hit of those makes no stop (:meth:`.requests.breakpoints.Breakpoints.wants`)."""
+        kept = [b for b in found.breakpoint_ids if self.breakpoints.wants(b, found.revisions.get(b))]
+        if len(kept) != len(found.breakpoint_ids):
+            found.breakpoint_ids = kept
+            if not kept:
+                found.reasons = [r for r in found.reasons if r not in ("breakpoint", "watchpoint")]
+
+    async def hold(self, found: Found) -> None:
+        """A judged hit that stops with SUSPEND_ALL semantics trades its EVENT_THREAD suspension for an owned
+        VM suspension (:func:`.judge.hold_vm`); one of ``suspend: "thread"`` keeps the event's."""
         if found.reasons and found.suspension.policy == SuspendPolicy.EVENT_THREAD:
-            found.thread_only = verdict.hold == "thread"
-            if verdict.hold == "all":
+            found.thread_only = found.hold == "thread"
+            if found.hold == "all":
                 await hold_vm(self.vm, found.suspension.thread)
                 found.suspension = Suspension(SuspendPolicy.ALL, found.suspension.thread)
 
@@ -285,7 +313,8 @@ class EventSets:
                     exception=thrown[0] if thrown else None, watch=found.change,
                     return_value=returned)
         state = StopState(stop, found.suspension, {thread_handle: thread}, names={thread: name},
-                          frame_counts={thread: top.count} if top.count is not None else {}, location=location)
+                          frame_counts={thread: top.count} if top.count is not None else {}, location=location,
+                          revisions=found.revisions)
         await self._with_top(state, thread, top, plan, read_ahead)
         return state
 

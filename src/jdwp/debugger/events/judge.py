@@ -3,7 +3,8 @@
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.1 and §7.6.
 
 Such a breakpoint's requests suspend only the hitting thread (``EVENT_THREAD``; :mod:`.hits`). The engine
-hands each of its hits here, in its event loop, before it makes a stop:
+hands each of its hits here before it makes a stop, several threads' hits at once (each in a task of its own,
+outside the session's lock: a hit's round trips never wait for another thread's):
 
 - the condition is evaluated in frame 0 of the hitting thread (``ThreadReference.Frames`` 11,6, then the
   read-only evaluator of :mod:`.expressions`, under the 2 s deadline of §7.6); a method it calls (only with
@@ -14,7 +15,10 @@ hands each of its hits here, in its event loop, before it makes a stop:
 - hits are counted per breakpoint; before the ``hitCount``-th, a hit does not stop;
 - a logpoint hit is captured as a :class:`~.model.LogpointHit` (its ``{expression}`` parts evaluated, or
   frame 0's locals listed shallowly) while the session has captured fewer than 100 in the last second;
-  beyond that it is only counted (``dropped``). Its ``maxHits``-th hit spends it: its requests are cleared.
+  beyond that it is only counted (``dropped``). Its ``maxHits``-th hit spends it: its requests are cleared;
+  hits judged meanwhile (already on their way) are let go uncounted.
+
+Counts change only between awaits (trio runs one task at a time), so hits judged at once still count exactly.
 
 What the engine does with the verdict (release the thread, or make a stop that holds the VM) is its own
 business. Nothing here logs a value: messages hold app data and go to the event ring only.
@@ -217,7 +221,7 @@ class HitJudge:
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, values: Values, layouts: Layouts, breakpoints: Breakpoints,
                  publish: Callable[[EngineEvent], None], rate: RateLimit | None = None,
-                 calls: Callable[[], Calls | None] = lambda: None) -> None:
+                 calls: Callable[[], Calls | None] = lambda: None, lock: trio.Lock | None = None) -> None:
         self.vm = vm
         #: The session's invocations while it may run app code (``--allow-invoke``), else ``None``: a
         #: condition or message that calls a method (:attr:`.requests.hits.HitPlan.invokes`) runs it on the
@@ -229,6 +233,8 @@ class HitJudge:
         self._breakpoints = breakpoints
         self._publish = publish
         self._rate = rate or RateLimit()
+        #: The session's lock, taken to spend a logpoint (its requests change): the judge itself runs without it.
+        self._lock = lock or trio.Lock()
         self.frame_guesses = FrameGuesses()
 
     async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None,
@@ -264,12 +270,14 @@ class HitJudge:
                 passes.stopped(breakpoint_id, thread, depth, spot)
                 continue
             plan, counts = state
-            if counts.spent:  # a hit that was on its way when the logpoint was spent
+            if _spent(plan, counts):  # a hit that was on its way when the logpoint was spent
                 continue
             error = None
             if plan.condition is not None:
                 holds, error = await self._condition(hit, plan.condition)
                 if not holds and error is None:
+                    continue
+                if _spent(plan, counts):  # spent by another thread's hit while this condition was evaluated
                     continue
             counts.hits += 1
             wanted = plan.options.hit_count
@@ -346,7 +354,8 @@ class HitJudge:
             return ENDED_THREAD
 
     async def _spend(self, breakpoint_id: str) -> None:
-        spent = await self._breakpoints.spend(breakpoint_id)
+        async with self._lock:
+            spent = await self._breakpoints.spend(breakpoint_id)
         if spent is not None:
             self._publish(BreakpointSpent(spent))
 
@@ -370,6 +379,13 @@ class HitJudge:
                 (summary,) = await self.values.summarize([result])
                 parts.append(_shown(summary, quote=False))
         return "".join(parts)
+
+
+def _spent(plan: HitPlan, counts: HitCounts) -> bool:
+    """Whether a logpoint is spent: its requests cleared, or its ``maxHits``-th hit logged already (hits judged
+    at once with that one, or come before the clear, are let go uncounted)."""
+    max_hits = plan.options.max_hits
+    return counts.spent or (plan.options.action == "log" and max_hits is not None and counts.logged >= max_hits)
 
 
 def _change_text(change: FieldChange) -> str:

@@ -31,7 +31,11 @@ from ..reading.frames import FrameRef
 from ..requests.capture import CapturePlan
 from ..requests.steps import Steps
 
-__all__ = ["StopState", "Stops", "Suspension", "release", "release_command"]
+__all__ = ["BREAKPOINT_REASONS", "StopState", "Stops", "Suspension", "release", "release_command"]
+
+#: The reasons a breakpoint of the stop's ``breakpoint_ids`` gives; every other reason (a step's landing, a
+#: pause, a launch hold, VM start) is wanted for as long as the stop lasts.
+BREAKPOINT_REASONS = frozenset({"breakpoint", "watchpoint", "exception"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -55,6 +59,8 @@ class StopState:
     location: Location | None = None  # where the stop's own thread is, as the VM said
     #: What its capture read (``Stop.capture``): a resume's capture for it, made current from the queue, is merged.
     capture_plan: CapturePlan | None = None
+    #: Its breakpoints' revisions as its hit came (:meth:`.breakpoints.Breakpoints.revision`).
+    revisions: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:
@@ -94,12 +100,21 @@ class Stops:
     """The current stop and the queue behind it, and how a stop, thread or frame ID is resolved.
 
     The engine changes them under its lock; making a stop current publishes it (``Stopped``).
+
+    A stop is made current only while one of its reasons is still wanted (``wants`` tells of a breakpoint ID and
+    the revision its hit saw: held, enabled, not spent, not updated since). Another thread may hit a breakpoint
+    just before the user removes, disables, updates or spends it; its stop, queued behind the current one, is
+    then taken off the queue as it comes up and handed back for release, never shown: IntelliJ resumes such
+    events too. A stop that ended a step of its thread (``ended_step``) stays wanted: the step stops there, and
+    releasing it would let the thread run on unstepped.
     """
 
-    def __init__(self, ids: IdScheme, steps: Steps, publish: Callable[[EngineEvent], None]) -> None:
+    def __init__(self, ids: IdScheme, steps: Steps, publish: Callable[[EngineEvent], None],
+                 wants: Callable[[str, int | None], bool] = lambda breakpoint_id, revision: True) -> None:
         self._ids = ids
         self._steps = steps
         self._publish = publish
+        self._wants = wants
         self.current: StopState | None = None
         self.queue: deque[StopState] = deque()
         self.issued = 0  # stops numbered so far: a higher number was never issued
@@ -109,12 +124,30 @@ class Stops:
         self.issued += 1
         return self._ids.stop(self.issued)
 
-    def arrive(self, state: StopState) -> None:
-        """A new stop: current if none is, else queued behind the current one."""
-        if self.current is None:
-            self.make_current(state)
-        else:
-            self.queue.append(state)
+    def arrive(self, state: StopState) -> list[StopState]:
+        """A new stop: queued behind the current one, or current when none is. Returns the stops to release,
+        wanted no more (:meth:`promote`): this one, when its breakpoints went while its hit was judged."""
+        self.queue.append(state)
+        return self.promote()
+
+    def wanted(self, state: StopState) -> bool:
+        """Whether one of the stop's reasons is still wanted: a breakpoint of it held, enabled, not spent or updated,
+        a reason no breakpoint gives (a step's landing, a pause), or a step of its thread it ended."""
+        if state.stop.ended_step is not None or any(r not in BREAKPOINT_REASONS for r in state.stop.reasons):
+            return True
+        return any(self._wants(b, state.revisions.get(b)) for b in state.stop.breakpoint_ids)
+
+    def _shown(self, state: StopState) -> StopState:
+        """The stop as it becomes current: the breakpoints wanted no more are left out of its
+        ``breakpoint_ids`` (and their reasons, when none is left), so it never names a removed one."""
+        stop = state.stop
+        kept = tuple(b for b in stop.breakpoint_ids if self._wants(b, state.revisions.get(b)))
+        if kept == stop.breakpoint_ids:
+            return state
+        # None left: the stop is wanted for another reason, or as the end of its thread's step (``ended_step``).
+        reasons = stop.reasons if kept else tuple(r for r in stop.reasons if r not in BREAKPOINT_REASONS) or ("step",)
+        state.stop = dataclasses.replace(stop, breakpoint_ids=kept, reasons=reasons)
+        return state
 
     def make_current(self, state: StopState) -> None:
         # Steps pending are told as of now: a queued stop may become current after other steps began.
@@ -122,10 +155,25 @@ class Stops:
         self.current = state
         self._publish(Stopped(state.stop))
 
-    def promote(self) -> None:
-        """Once the current stop is released, the next queued one becomes current."""
-        if self.current is None and self.queue:
-            self.make_current(self.queue.popleft())
+    def promote(self) -> list[StopState]:
+        """While no stop is current, the next queued one becomes current; those wanted no more
+        (:meth:`wanted`) are taken off the queue on the way and returned, for the engine to release."""
+        unwanted = []
+        while self.current is None and self.queue:
+            state = self.queue.popleft()
+            if self.wanted(state):
+                self.make_current(self._shown(state))
+            else:
+                unwanted.append(state)
+        return unwanted
+
+    def take_unwanted(self) -> list[StopState]:
+        """The queued stops wanted no more (after a remove, disable or update), taken off the queue for release
+        at once: their threads need not wait for the current stop to end."""
+        unwanted = [state for state in self.queue if not self.wanted(state)]
+        if unwanted:
+            self.queue = deque(state for state in self.queue if all(state is not gone for gone in unwanted))
+        return unwanted
 
     def take_all(self) -> list[StopState]:
         """Every stop, current and queued, handed over for release (detach): none is current afterwards."""

@@ -172,6 +172,7 @@ class Breakpoints(OwnedRequests):
         self.methods = MethodBreakpoints(vm, symbols, self._prepares, self._reserve)
         #: The pass each thread is in through each breakpoint's line (:mod:`.lambdas`, used by :mod:`.judge`).
         self.passes = Passes()
+        self._revisions: dict[str, int] = {}  # breakpoint ID -> updates so far (:meth:`revision`)
 
     def all(self) -> list[AnyBreakpoint]:
         """Every breakpoint held, of every kind, in the order they were set."""
@@ -207,6 +208,21 @@ class Breakpoints(OwnedRequests):
         if entry.plan is None:
             return None
         return entry.plan, entry.counts
+
+    def revision(self, breakpoint_id: str) -> int:
+        """How many times it was updated (:meth:`update`): a hit tells by it whether it was judged as it is now."""
+        return self._revisions.get(breakpoint_id, 0)
+
+    def wants(self, breakpoint_id: str, revision: int | None = None) -> bool:
+        """Whether a stop of this breakpoint, of any kind, is still wanted: it is held, enabled and not spent,
+        and (given the ``revision`` its hit saw) not updated since. A stop queued before it was removed,
+        disabled, spent or updated is released instead (:class:`.stops.Stops`)."""
+        if revision is not None and revision != self.revision(breakpoint_id):
+            return False
+        entry = self._entries.get(breakpoint_id)
+        if entry is not None:
+            return entry.enabled and not entry.counts.spent
+        return any(kind.wants(breakpoint_id) for kind in (self.exceptions, self.watchpoints, self.methods))
 
     def pass_spot(self, breakpoint_id: str, location: Location | None) -> PassSpot | None:
         """Where a hit's location sits among the linked locations of its breakpoint's line, when the pass rule
@@ -291,13 +307,21 @@ class Breakpoints(OwnedRequests):
                      enabled: bool | None = None) -> AnyBreakpoint:
         """Change one breakpoint in place: its condition, hit count or log message (``None`` clears one,
         :data:`KEEP` leaves it), and whether it is ``enabled``. A new condition or hit count counts its hits
-        from zero. An exception breakpoint takes ``enabled`` only.
+        from zero. An exception breakpoint takes ``enabled`` only. Its :meth:`revision` goes up: hits judged
+        before (stops queued, hits being judged) are let go, as IntelliJ lets go events of the requests it
+        replaced.
 
         Raises:
             NotFound: an ID this session never issued, or one removed.
             InvalidArgument, ExpressionSyntaxError: bad options, an option the breakpoint does not take, or a
                 spent logpoint. Nothing is changed.
         """
+        updated = await self._update(breakpoint_id, condition, hit_count, log_message, enabled)
+        self._revisions[breakpoint_id] = self.revision(breakpoint_id) + 1
+        return updated
+
+    async def _update(self, breakpoint_id: str, condition: str | Keep | None, hit_count: int | Keep | None,
+                      log_message: str | Keep | None, enabled: bool | None) -> AnyBreakpoint:
         options_given = any(value is not KEEP for value in (condition, hit_count, log_message))
         if self.exceptions.owns(breakpoint_id):
             if options_given:

@@ -115,6 +115,11 @@ class ByClassName(OwnedRequests, Generic[E, S]):
     def owns(self, breakpoint_id: str) -> bool:
         return breakpoint_id in self._entries
 
+    def wants(self, breakpoint_id: str) -> bool:
+        """Whether it is held, enabled and not spent (:meth:`.breakpoints.Breakpoints.wants`)."""
+        entry = self._entries.get(breakpoint_id)
+        return entry is not None and entry.enabled and not entry.counts.spent
+
     def _entry_of(self, request_id: int) -> E | None:
         owner = self._by_request.get(request_id)
         return self._entries.get(owner) if owner is not None else None

@@ -144,6 +144,11 @@ class ExceptionBreakpoints(OwnedRequests):
     def owns(self, breakpoint_id: str) -> bool:
         return breakpoint_id in self._entries
 
+    def wants(self, breakpoint_id: str) -> bool:
+        """Whether it is held and enabled (:meth:`.breakpoints.Breakpoints.wants`)."""
+        entry = self._entries.get(breakpoint_id)
+        return entry is not None and entry.enabled
+
     def is_crash_watch(self, request_id: int) -> bool:
         """Whether a JDWP exception request is a crash watch (caught throwables, judged by the catch location)."""
         return request_id in self._crash_watches

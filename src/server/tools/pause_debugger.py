@@ -150,7 +150,7 @@ async def pause(call: Call) -> Paused:
             return Paused(stop, note=f"paused, but its threads could not be read ({exc}); list them with "
                                      "get_debugger_threads and this stopId")
         deadlocks = tuple(paused_deadlock(d) for d in found.deadlocks) if found.deadlocks is not None else None
-        # The app's threads only: no thread group to tell them apart by (the VM's are in system groups).
+        # The pause shows no thread groups, so it folds across them (its threads are the app's alone).
         folded = fold_threads(found.threads, found.deadlocks, by_group=False)
         threads = tuple(paused_thread(t) if isinstance(t, ThreadInfo) else t for t in folded)
         return Paused(stop, True, threads, monitors_of(found.threads),

@@ -36,6 +36,7 @@ from mcp import Client
 
 from server import Config, build_server
 from support.jvm import Debuggee, find_mark
+from support.listings import listed_thread
 from support.net import free_port
 
 from .proxy import FaultProxy
@@ -238,7 +239,7 @@ class Journey:
             raise _Stop
         stop_id = paused["result"]["stop"]["stop_id"]
         listing = await self.ok("get_debugger_threads", debugSessionId=self.sid, stopId=stop_id, stackDepth=1)
-        main = next((t for t in listing["result"]["threads"] if t["name"] == "main" and "thread_id" in t), None)
+        main = listed_thread(listing["result"]["threads"], "main")  # alone, or folded with similar threads
         if main is None:
             self.outcome.failed_at = "get_debugger_threads: no main thread at the pause"
             raise _Stop

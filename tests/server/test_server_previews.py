@@ -25,6 +25,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcpkit import Mcp
 
 from support.jvm import Debuggee, debuggees, find_mark
+from support.listings import listed_thread
 from support.live import require_tool
 
 pytestmark = pytest.mark.live
@@ -102,8 +103,10 @@ async def test_a_freeze_in_one_pause(knots: Debuggee, tmp_path: Path) -> None:
             paused = await mcp.ok("pause_debugger", debugSessionId=sid)
             result = paused["result"]
             assert result["stop"]["reason"] == "pause" and result["acknowledged"] is True  # spec-025's fields
-            threads = {t["name"]: t for t in result["threads"]}
-            assert {"locker-a", "locker-b", "waiter", "sleeper", "spinner", "main"} <= set(threads)
+            threads = {t["name"]: t for t in result["threads"] if "name" in t}
+            # The sleeper and the heartbeat both sleep in Thread.sleep: at the top frame they may fold into one entry.
+            assert all(listed_thread(result["threads"], name) for name in ("sleeper", "heartbeat"))
+            assert {"locker-a", "locker-b", "waiter", "spinner", "main"} <= set(threads)
             assert not {"Reference Handler", "Finalizer", "Signal Dispatcher"} & set(threads)
             assert result["system_count"] >= 3 and "system_threads" not in result
             a = threads["locker-a"]

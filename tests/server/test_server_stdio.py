@@ -35,6 +35,7 @@ from mcpkit import SECRET, VAULT, WORKER, Mcp, agent_address, attached, heartbea
 
 from server.tools import TOOLS
 from support.jvm import Debuggee
+from support.listings import thread_ids
 from support.live import unavailable
 
 pytestmark = pytest.mark.live
@@ -196,8 +197,9 @@ async def test_shutdown_releases_a_pause(script: str, shared_jvm: Debuggee, tmp_
             assert stop["reason"] == "pause" and stop["thread_id"] is None
             listing = await mcp.tool("get_debugger_threads", debugSessionId=sid, stopId=stop["stop_id"],
                                      stackDepth=1)
-            threads = listing["result"]["threads"]
-            assert threads and all(t["suspended"] and t["thread_id"] for t in threads)
+            threads = listing["result"]["threads"]  # folded threads are suspended, by definition
+            assert threads and all(t["suspended"] and t["thread_id"] for t in threads if "count" not in t)
+            assert len(thread_ids(threads)) == sum(t.get("count", 1) for t in threads)
             assert mcp.process.stdin is not None
             await mcp.process.stdin.aclose()
             with trio.fail_after(20):

@@ -4,6 +4,10 @@ deadlocked on two monitors, one in ``Object.wait``, one in ``Thread.sleep``, a s
 The journey: threads while running (statuses only), pause (a stop without a thread), pausing again (busy),
 threads at the pause (thread IDs, frames, monitors, the deadlock as one cycle), stack, locals and a step of
 a thread the listing found, resume; and a pause that the pause limit or detach releases.
+
+At scale (``fixtures/jetty``: Jetty 9 with a pool of 200 threads, under bounded load from 127.0.0.1): the pool's
+idle threads are folded into one entry whose thread IDs work, monitor owners stay listed alone, and the answers
+stay within an agent's budget (docs/tools.md, "Similar threads").
 """
 
 from __future__ import annotations
@@ -14,15 +18,22 @@ from typing import Any
 
 import pytest
 import trio
-from mcpkit import connect, heartbeats_continue, line_of
+from mcpkit import Mcp, check_envelope, connect, heartbeats_continue, line_of
 
 from server import Config
+from support.jetty import JettyApp, Load, compile_jetty, jetty_apps
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 
 pytestmark = pytest.mark.live
 
 KNOTS = "com.example.debuggee.Knots"
+#: What an agent may be answered on a 200-thread server (issue 32): a pause, and threads with stackDepth 5.
+PAUSE_BYTES = 8_000
+THREADS_BYTES = 16_000
+#: Jetty's pool (JettyApp.POOL_THREADS); a few of its threads are Jetty's own (acceptor, selector, reserved).
+POOL_THREADS = 200
+VM_GROUPS = {"system", "InnocuousThreadGroup"}
 
 
 @pytest.fixture
@@ -30,8 +41,30 @@ def knots(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, KNOTS, java=require_tool("java"))
 
 
+@pytest.fixture(scope="module")
+def jetty_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return compile_jetty(tmp_path_factory.mktemp("jetty"))
+
+
+@pytest.fixture
+def jetty(jetty_classes: Path) -> Iterator[JettyApp]:
+    yield from jetty_apps(jetty_classes)
+
+
 def named(threads: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {t["name"]: t for t in threads}
+
+
+async def measured(mcp: Mcp, name: str, **arguments: Any) -> tuple[dict[str, Any], int]:
+    """A successful call's envelope, and the bytes of the answer the client received (its JSON text)."""
+    raw = await mcp.client.call_tool(name, arguments)
+    body = check_envelope(raw)
+    assert body["success"], body.get("error")
+    return body, len(raw.content[0].text.encode())
+
+
+def biggest_set(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    return max((e for e in entries if "count" in e), key=lambda e: e["count"])
 
 
 async def test_pause_threads_deadlock_step_and_resume(knots: Debuggee) -> None:
@@ -114,3 +147,63 @@ async def test_detach_while_paused_leaves_the_jvm_running(knots: Debuggee) -> No
             assert detached["cleanup"]["execution_state"] == "running"
             await mcp.fails("pause_debugger", "DEBUGGER_DISCONNECTED", debugSessionId=sid)
             await heartbeats_continue(knots)
+
+
+async def test_a_200_thread_jetty_folds_its_idle_pool(jetty: JettyApp) -> None:
+    """Under load from 40 clients, the pause folds the pool's parked threads into one entry (their IDs work
+    with get_debugger_stack) and lists the threads that own monitors by themselves. Between bursts — the load
+    over, the pool back to waiting for work — the pause answers at most 8 KB and threads with stackDepth 5 at
+    most 16 KB (issue 32), the VM's own threads last. (Under load the answers grow by each request in flight
+    at the instant of the pause: docs/tools.md gives the sizes measured.)"""
+    with trio.fail_after(240):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(jetty.debuggee)
+            load = Load(jetty.http_port, clients=40, requests=20_000, duration=60).start()
+            try:
+                await trio.to_thread.run_sync(lambda: load.wait_completed(400))
+                result = (await mcp.ok("pause_debugger", debugSessionId=sid))["result"]
+                stop_id, entries = result["stop"]["stop_id"], result["threads"]
+                pool = biggest_set(entries)
+                assert pool["count"] >= POOL_THREADS * 3 // 4 and pool["frames"][0]["method"] == "park", pool
+                assert len(pool["thread_names"]) == 5 and all(n.startswith("qtp") for n in pool["thread_names"])
+                assert len(set(pool["thread_ids"])) == pool["count"]
+                assert "frame_id" not in pool["frames"][0] and "group" not in pool  # the pause shows no groups
+                folded = ["count" in e for e in entries]
+                assert folded == sorted(folded), "threads listed alone come before the folded sets"
+                # main reads stdin holding its reader's monitors: an owner (or a waiter) is listed by itself.
+                owners = {e["name"] for e in entries if e.get("owned_monitors") or e.get("waiting_for")}
+                assert "main" in owners and len(result["monitors"]) >= 2, result["monitors"]
+                stack = (await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop_id,
+                                      threadId=pool["thread_ids"][-1], limit=5))["result"]
+                assert stack["frames"][0]["method"] == "park" and stack["frames"][0]["frame_id"]
+                await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop_id)
+                done = load.report.completed
+                await trio.to_thread.run_sync(lambda: load.wait_completed(done + 100))  # the server serves on
+            finally:
+                report = await trio.to_thread.run_sync(load.stop)
+            assert report.completed >= 500, report.errors
+
+            # Between bursts: every pool thread but Jetty's own (acceptor, selector, reserved) waits for work.
+            # A pause may catch a few on their way back; pause again until it does not.
+            for _ in range(30):
+                paused, pause_size = await measured(mcp, "pause_debugger", debugSessionId=sid)
+                stop_id = paused["result"]["stop"]["stop_id"]
+                listing, size = await measured(mcp, "get_debugger_threads", debugSessionId=sid, stopId=stop_id,
+                                               stackDepth=5)
+                entries = listing["result"]["threads"]
+                if biggest_set(entries)["count"] >= POOL_THREADS - 5:
+                    break
+                await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop_id)
+            else:
+                pytest.fail(f"the pool never went quiet: {[e.get('name') or e['count'] for e in entries]}")
+            assert pause_size <= PAUSE_BYTES, (pause_size, paused["result"]["threads"])
+            assert size <= THREADS_BYTES, (size, [e.get("name") or e["count"] for e in entries])
+            pool = biggest_set(entries)
+            assert len(pool["frames"]) == 5 and "idleJobPoll" in {f["method"] for f in pool["frames"]}, pool
+            assert pool["group"] == "main" and pool["status"] == "waiting"
+            assert sum(e.get("count", 1) for e in entries) == listing["result"]["total"]
+            last_set = max(i for i, e in enumerate(entries) if "count" in e)
+            assert all(e.get("group") in VM_GROUPS for e in entries[last_set + 1:]), "the VM's threads come last"
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop_id)
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)
+            assert detached["cleanup"]["execution_state"] == "running"

@@ -73,6 +73,7 @@ from .model import (
 from .reading.deadlocks import Deadlock, DeadlockLink
 from .reading.diagnosis import Diagnosis
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
+from .reading.similar_threads import SimilarThreads, fold_threads
 from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
 from .requests.run_to import RunTo
@@ -128,6 +129,7 @@ __all__ = [
     "Reason",
     "ReleaseSample",
     "RunTo",
+    "SimilarThreads",
     "SkippedLocation",
     "SourcePosition",
     "SpilledVariable",
@@ -144,6 +146,7 @@ __all__ = [
     "WaitingFor",
     "Watchpoint",
     "bound_names",
+    "fold_threads",
     "open_debugger",
     "sample_release_build",
     "suspended_threads",

@@ -11,8 +11,9 @@ PROMPT = Prompt(
     "Debug a freeze with pyjdwp in as few calls as possible ({target}).\n"
     "1. attach_debugger.\n"
     "2. pause_debugger: it answers the app's threads (status, top frame, the monitors each owns and waits "
-    "for, with previews of those objects) and deadlocks, the cycles of threads waiting on each other; the "
-    "VM's own threads are only counted (systemThreads: true lists them).\n"
+    "for, with previews of those objects) and deadlocks, the cycles of threads waiting on each other; "
+    "threads idle at the same top frame are one entry (count, thread_ids); the VM's own threads are only "
+    "counted (systemThreads: true lists them).\n"
     "3. detach_debugger: releases the pause (a deadlock stays one: the fix is in the lock order).\n"
     "No get_debugger_threads or get_debugger_object: the pause answered them.",
     order=30,

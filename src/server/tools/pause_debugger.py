@@ -7,7 +7,17 @@ import dataclasses
 from pydantic import Field, StrictBool
 
 from jdwp import JdwpError
-from jdwp.debugger import OMIT_EMPTY, OMIT_NONE, Deadlock, DebuggerError, Frame, Stop, ThreadInfo
+from jdwp.debugger import (
+    OMIT_EMPTY,
+    OMIT_NONE,
+    Deadlock,
+    DebuggerError,
+    Frame,
+    SimilarThreads,
+    Stop,
+    ThreadInfo,
+    fold_threads,
+)
 
 from ..models import SessionInput
 from ..results import optional
@@ -75,9 +85,11 @@ class PausedDeadlock:
 class Paused:
     """What pause_debugger answers: the ``pause`` stop it made (also published as a ``stopped`` event), and the
     app's threads as of it (:class:`jdwp.debugger.Diagnosis`): each with status, its top frame and the monitors
-    it owns and waits for; each monitor once, in ``monitors``, with its class, preview and owner; the
-    deadlocks; the VM's own threads counted (``system_count``), listed when asked (as get_debugger_threads
-    lists threads). ``note`` says why the threads are missing when they could not be read (the pause stands).
+    it owns and waits for, most telling first, threads stopped at the same top frame folded into one entry
+    (:class:`jdwp.debugger.SimilarThreads`, :func:`jdwp.debugger.fold_threads`); each monitor once, in
+    ``monitors``, with its class, preview and owner; the deadlocks; the VM's own threads counted
+    (``system_count``), listed when asked (as get_debugger_threads lists threads). ``note`` says why the
+    threads are missing when they could not be read (the pause stands).
 
     A freeze is read in this one answer, so nothing in it is said twice (DESIGN.md §8.6): a thread names a
     monitor by its ``object_id``, and ``monitors`` says what it is.
@@ -85,7 +97,7 @@ class Paused:
 
     stop: Stop
     acknowledged: bool = True
-    threads: tuple[PausedThread, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    threads: tuple[PausedThread | SimilarThreads, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     monitors: tuple[PausedMonitor, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     deadlocks: tuple[PausedDeadlock, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     system_count: int | None = dataclasses.field(default=None, metadata=OMIT_NONE)
@@ -138,7 +150,10 @@ async def pause(call: Call) -> Paused:
             return Paused(stop, note=f"paused, but its threads could not be read ({exc}); list them with "
                                      "get_debugger_threads and this stopId")
         deadlocks = tuple(paused_deadlock(d) for d in found.deadlocks) if found.deadlocks is not None else None
-        return Paused(stop, True, tuple(paused_thread(t) for t in found.threads), monitors_of(found.threads),
+        # The pause shows no thread groups, so it folds across them (its threads are the app's alone).
+        folded = fold_threads(found.threads, found.deadlocks, by_group=False)
+        threads = tuple(paused_thread(t) if isinstance(t, ThreadInfo) else t for t in folded)
+        return Paused(stop, True, threads, monitors_of(found.threads),
                       deadlocks, found.system_count, found.system_threads if inp.systemThreads else None,
                       found.truncated or None, found.note)
 

@@ -88,7 +88,7 @@ async def test_without_mutation_nothing_is_set(watched: Debuggee) -> None:
     with trio.fail_after(60):
         async with engine(watched, mutation=False) as debugger:
             stop, frame, _ = await stopped_in_mutate(debugger, watched)
-            with pytest.raises(Unsupported, match="--allow-mutation"):
+            with pytest.raises(Unsupported, match="allow_mutation"):
                 await debugger.set_value(stop, "100", frame_id=frame, name="count")
             await debugger.resume(stop)
             assert (await printed(watched, "^mutated ")).startswith("mutated count=1 ")

@@ -1,12 +1,14 @@
-"""The differential test against jdb, at scale: a few dozen breakpoints in kotlinc's and Guava's real classes
-that a run hits; the stop's line and the lines of the next three step-overs, through pyjdwp's engine and through
-``jdb -attach``. Prints ``K/N agree`` per program and in all, and every case that differs.
+"""The differential test against jdb, at scale: a few dozen breakpoints in kotlinc's, Guava's and javac's real
+classes that a run hits (javac's, in ``com.sun.*``, with our default step filters against jdb's ``exclude none``:
+IntelliJ's rule where a step starts in filtered code); the stop's line and the lines of the next three
+step-overs, through pyjdwp's engine and through ``jdb -attach``. Prints ``K/N agree`` per program and in all,
+and every case that differs.
 
     python bench/jdb_diff.py [--walk 150] [--cases 24]
 
 How cases are chosen and traced: ``tests/support/jdb_diff.py`` (the live test ``tests/live/test_jdb_diff_live.py``
-runs a smaller set). Needs OpenJDK 17 (java, javac, jdb), kotlinc and Debian's guava.jar (``scripts/test``
-installs them). Asserts nothing; the figure goes into docs/reliability.md.
+runs a smaller set). Needs OpenJDK 17 (java, javac and its jdk.compiler, jdb), kotlinc and Debian's guava.jar
+(``scripts/test`` installs them). Asserts nothing; the figure goes into docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from reliability_doc import machine, write_section
 
 from support.jdb_diff import (
     GUAVA_ENTRIES,
+    JAVAC_ENTRIES,
     KOTLINC_ENTRIES,
     Outcome,
     compare,
     discover_cases,
     guava_start,
+    javac_start,
     kotlinc_start,
 )
 
@@ -41,11 +45,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="jdb-diff-") as scratch:
         work = Path(scratch)
         programs = [("kotlinc", kotlinc_start(work), KOTLINC_ENTRIES, "org.jetbrains.kotlin."),
-                    ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common.")]
+                    ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common."),
+                    ("javac", javac_start(work), JAVAC_ENTRIES, "com.sun.tools.javac.")]
         for name, start, entries, prefix in programs:
             began = time.monotonic()
             cases = discover_cases(start, entries, prefix, walk=args.walk, want=args.cases)
-            outcome = compare(start, jdb, cases)
+            outcome = compare(start, jdb, cases, exclude_none=name == "javac")
             outcomes.append((name, outcome))
             print(f"{name}: {outcome.report()}  ({len(cases)} cases chosen, {time.monotonic() - began:.0f} s)")
     agreed = sum(len(o.agreed) for _, o in outcomes)
@@ -64,9 +69,12 @@ def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, arg
         "",
         f"`python bench/jdb_diff.py --walk {args.walk} --cases {args.cases} --write` ({machine()}).",
         "",
-        "Breakpoints in kotlinc's own classes (kotlinc 1.3.31 compiling a small file; Debian's kotlin-compiler.jar) "
-        "and Guava's (Debian's guava.jar, called by fixtures/guava), chosen from lines a run stops at (step-intos "
-        "from a few entry lines, through our engine) whose breakpoint binds at one code index. Per case: the "
+        "Breakpoints in kotlinc's own classes (kotlinc 1.3.31 compiling a small file; Debian's kotlin-compiler.jar), "
+        "Guava's (Debian's guava.jar, called by fixtures/guava) and javac's (JDK 17's `com.sun.tools.javac` "
+        "compiling fixtures/javac; our default step filters exclude `com.sun.*`, so a step there starts in "
+        "filtered code and runs without them, as IntelliJ's: jdb runs with `exclude none`), chosen from lines a run "
+        "stops at (step-intos from a few entry lines, through our engine) whose breakpoint binds at one code index. "
+        "Per case: the "
         "breakpoint's stop and the next three step-overs, `Class.method:line`, through pyjdwp's engine and through "
         "`jdb -attach` on fresh JVMs; a case agrees when all four places are equal. Compared: the cases either tool "
         "reached (a case whose line the steps of an earlier case ran is spent in both).",
@@ -85,7 +93,7 @@ def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, arg
             "jdb stops in the bridge. "
             "jdb's own exclusions (`java.*`, `javax.*`, `sun.*`, `com.sun.*`, `jdk.*`) we share."]),
         "",
-        "The CI-sized version is `tests/live/test_jdb_diff_live.py` (6 cases a program, all must agree).",
+        "The CI-sized version is `tests/live/test_jdb_diff_live.py` (6 to 8 cases a program, all must agree).",
     ]) + "\n"
 
 

@@ -1,6 +1,8 @@
-"""The differential test against jdb (issue 23, DESIGN.md §8.2), a small set: breakpoints in kotlinc's and
-Guava's real classes that a run hits, the stop's line and the next three step-overs' lines, through pyjdwp's
-engine and through ``jdb -attach`` on fresh JVMs — they must agree. ``bench/jdb_diff.py`` runs a few dozen
+"""The differential test against jdb (issue 23, DESIGN.md §8.2), a small set: breakpoints in kotlinc's,
+Guava's and javac's real classes that a run hits (javac's with our default step filters, which exclude its
+``com.sun.*``, against jdb's ``exclude none``: a step that starts in filtered code runs without filters), the
+stop's line and the next three step-overs' lines, through pyjdwp's engine and through ``jdb -attach`` on fresh
+JVMs — they must agree. ``bench/jdb_diff.py`` runs a few dozen
 (the figure in docs/reliability.md); how cases are chosen and traced: ``tests/support/jdb_diff.py``.
 """
 
@@ -10,20 +12,31 @@ from pathlib import Path
 
 import pytest
 
-from support.jdb_diff import GUAVA_ENTRIES, KOTLINC_ENTRIES, compare, discover_cases, guava_start, kotlinc_start
+from support.jdb_diff import (
+    GUAVA_ENTRIES,
+    JAVAC_ENTRIES,
+    KOTLINC_ENTRIES,
+    compare,
+    discover_cases,
+    guava_start,
+    javac_start,
+    kotlinc_start,
+)
 from support.real_programs import have_jdb
 
 
 @pytest.mark.live
-@pytest.mark.parametrize(("program", "walk", "want"), [("kotlinc", 40, 6), ("guava", 40, 6)])
+@pytest.mark.parametrize(("program", "walk", "want"), [("kotlinc", 40, 6), ("guava", 40, 6), ("javac", 40, 8)])
 def test_lines_and_steps_agree_with_jdb(program: str, walk: int, want: int, tmp_path: Path) -> None:
     jdb = have_jdb()
     if program == "kotlinc":
         start, entries, prefix = kotlinc_start(tmp_path), KOTLINC_ENTRIES[:1] + KOTLINC_ENTRIES[2:], "org.jetbrains."
-    else:
+    elif program == "guava":
         start, entries, prefix = guava_start(tmp_path), GUAVA_ENTRIES, "com.google.common."
+    else:  # inside javac (com.sun.*, filtered): our default filters against jdb's `exclude none` (IntelliJ's rule)
+        start, entries, prefix = javac_start(tmp_path), JAVAC_ENTRIES, "com.sun.tools.javac."
     cases = discover_cases(start, entries, prefix, walk=walk, want=want)
     assert len(cases) >= 3, cases
-    outcome = compare(start, jdb, cases)
+    outcome = compare(start, jdb, cases, exclude_none=program == "javac")
     assert len(outcome.compared) >= 3, outcome.report()
     assert outcome.agreed == outcome.compared, outcome.report()

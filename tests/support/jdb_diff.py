@@ -252,14 +252,18 @@ def _jdb_place(match: re.Match[str]) -> str:
     return place(match[2], match[3], int(match[4].replace(",", "")))
 
 
-def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
+def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case], *, exclude_none: bool = False) -> Trace:
     """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
-    :func:`engine_trace`."""
+    :func:`engine_trace`. ``exclude_none``: jdb's ``exclude none`` first (its default exclusions, ``com.sun.*``
+    among them, would run a step over inside javac to javac's end)."""
     trace: Trace = {}
     jdb = Jdb(jdb_path, debuggee.port)
     try:
         jdb.until(_JDB_VM_STARTED)
         jdb.until(_JDB_PROMPT)
+        if exclude_none:
+            jdb.send("exclude none")
+            jdb.until(_JDB_PROMPT)
         armed = {(c.class_name, c.line): c for c in cases}
         for case in cases:
             jdb.send(f"stop at {case.class_name}:{case.line}")
@@ -325,8 +329,9 @@ class Outcome:
         return "\n".join(lines)
 
 
-def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> Outcome:
-    """Both traces of ``cases``, each on a fresh JVM from ``start``."""
+def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case], *,
+            exclude_none: bool = False) -> Outcome:
+    """Both traces of ``cases``, each on a fresh JVM from ``start`` (``exclude_none``: :func:`jdb_trace`'s)."""
     debuggee = start()
     try:
         engine = trio.run(engine_trace, debuggee, cases)
@@ -334,7 +339,7 @@ def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> 
         debuggee.stop()
     debuggee = start()
     try:
-        other = jdb_trace(jdb_path, debuggee, cases)
+        other = jdb_trace(jdb_path, debuggee, cases, exclude_none=exclude_none)
     finally:
         debuggee.stop()
     return Outcome(cases, engine, other)
@@ -372,6 +377,27 @@ KOTLIN_SOURCE = """fun main(args: Array<String>) {
     println(xs.map { it * 2 }.sum())
 }
 """
+
+
+JAVAC = "com.sun.tools.javac"
+#: Lines javac 17 runs, in that order, compiling fixtures/javac (the first line of JavaCompiler.compile,
+#: JavaTokenizer.readToken, Attr.visitMethodDef, TransPatterns.visitTypeTest, LambdaToMethod.visitLambda,
+#: Lower.visitClassDef, Gen.genMethod): all in ``com.sun.*``, which our step filters exclude.
+JAVAC_ENTRIES = [Case(f"{JAVAC}.main.JavaCompiler", 882), Case(f"{JAVAC}.parser.JavaTokenizer", 784),
+                 Case(f"{JAVAC}.comp.Attr", 991), Case(f"{JAVAC}.comp.TransPatterns", 187),
+                 Case(f"{JAVAC}.comp.LambdaToMethod", 337), Case(f"{JAVAC}.comp.Lower", 2158),
+                 Case(f"{JAVAC}.jvm.Gen", 943)]
+JAVAC_SOURCES = REPO / "fixtures" / "javac"  # Java 17 for javac to compile: records, sealed types, lambdas
+
+
+def javac_start(work: Path) -> Callable[[], Debuggee]:
+    """Starts javac (``com.sun.tools.javac.Main`` of the JDK's jdk.compiler; suspended, under the agent)
+    compiling fixtures/javac into ``work``."""
+    out = work / "javac-out"
+    out.mkdir(exist_ok=True)
+    sources = tuple(sorted(str(p) for p in JAVAC_SOURCES.rglob("*.java")))
+    return lambda: Debuggee(work, f"{JAVAC}.Main", suspend=True, java=require_tool("java"),
+                            args=("-d", str(out), *sources))
 
 
 def kotlinc_start(work: Path) -> Callable[[], Debuggee]:

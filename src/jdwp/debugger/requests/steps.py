@@ -16,6 +16,22 @@ Step filters, on unless the caller turns them off (IntelliJ's defaults, plus the
   again (through a bridge into the method it calls), ``over`` and ``out`` as ``out`` (back to the real
   caller). Lambda bodies are synthetic to javac but are app code: they are not skipped.
 
+Where a step starts decides whether its filters apply (:meth:`Steps.filtering_for`). They keep a step from
+stopping in filtered code it steps **into**; they never keep it from landing where it began:
+- a step that starts in filtered code (stopped inside javac, Guava's JDK calls, a pause in ``Thread.sleep``)
+  carries no ``ClassExclude`` at all, as IntelliJ's: it ignores its filters while the current location is
+  itself filtered (``DebugProcessImpl.doStep`` → ``checkPositionNotFiltered``, which sets the session's
+  ignore-filters threshold). A step over lands on the next line of that code, a step out in its caller,
+  filtered or not — where jdb with ``exclude none`` lands. jdb as shipped excludes ``com.sun.*`` from ``next``
+  too, and a step over inside javac runs javac to its end; so did ours;
+- a step from app code whose callers are all filtered (``main``, whose caller is the launcher, a ``run`` on a
+  pool thread), outside a coroutine's frame: the filters would leave nowhere to land once the frame returns,
+  and the step would run the thread (``main``: the program) to its end. It runs without them: a step over
+  or out lands in the filtered caller (``Thread.exit`` after ``main``), and that stop's ``note`` says so. A
+  step into, unfiltered, steps out of each filtered call it enters and into again from the middle of the
+  app's line (:meth:`Steps.step_out_of_filtered`): app code a filtered call calls back is still stepped into
+  when reached before the call returns; a landing in filtered code above the step's frame has the note.
+
 Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
 that starts in coroutine code (a suspend function's state machine, a suspend lambda's
 ``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over`` and ``into`` (a
@@ -75,6 +91,7 @@ from ...protocol.commands.events import ClassExclude, ClassOnly, Count, Modifier
 from ...protocol.constants import (
     ACC_SYNTHETIC,
     JDWP_SYNTHETIC,
+    ErrorCode,
     EventKind,
     StepDepth,
     StepSize,
@@ -102,6 +119,9 @@ STEP_EXCLUDES = (
     "kotlin.jvm.internal.*", "kotlin.internal.*", "kotlin.coroutines.*", "kotlinx.coroutines.*", "kotlinx.atomicfu.*",
     "android.*", "com.android.internal.*", "dalvik.*", "libcore.*",
 )
+#: What a step says when it lands in filtered code because its filters would have left it nowhere to land.
+NO_LANDING_NOTE = ("the step left the last frame of app code on this thread: it ran without step filters, "
+                   "which would have let the thread run on to its end, and stopped in library code")
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
 DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
 #: How a coroutine step's origin frame left, by the value it returned (module doc).
@@ -120,6 +140,24 @@ class Origin:
     depth: int
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Filtering:
+    """How a step with filters on uses them (module doc, "Where a step starts").
+
+    ``excluding``: its requests carry the ``ClassExclude`` filters. Without them, ``note`` (when set) is what a
+    landing in filtered code says, and ``depth`` the thread's frame count when the step began: a step into
+    that enters filtered code deeper than that steps out of it again.
+    """
+
+    excluding: bool
+    note: str | None = None
+    depth: int | None = None
+
+
+FILTERED = Filtering(True)
+UNFILTERED = Filtering(False)
+
+
 @dataclasses.dataclass
 class StepInFlight:
     request_id: int  # 0 while it only waits for its coroutine's resumption
@@ -128,6 +166,12 @@ class StepInFlight:
     kind: StepKind
     filters: bool
     resteps: int = 0
+    #: Whether the step's requests carry the ``ClassExclude`` filters (:meth:`Steps.filtering_for`).
+    filtering: Filtering = FILTERED
+
+    @property
+    def excluding(self) -> bool:
+        return self.filters and self.filtering.excluding
     origin: Origin | None = None
     resume: Resume | None = None
     #: After a resumption: the step lands on the next line, past the prologue line and ``skip`` (class, method,
@@ -145,6 +189,8 @@ class StepInFlight:
     returns: str = "V"  # the method's JNI return type
     returned_value: Value | None = None
     capture: CapturePlan | None = None  # what the stop it ends in reads (:mod:`.capture`)
+    #: An unfiltered step into stepping out of the filtered code it entered (:meth:`Steps.step_out_of_filtered`).
+    surfacing: bool = False
 
 
 class Steps:
@@ -194,11 +240,47 @@ class Steps:
             native = bool(frames) and await self._symbols.is_native(frames[0].location)
         return "out" if native else kind
 
+    async def filtering_for(self, thread: ThreadId, filters: bool) -> Filtering:
+        """How a step on a suspended thread uses its filters (module doc, "Where a step starts").
+
+        One ``ThreadReference.Frames`` (11,6) of frames 0 and 1; all of them only when frame 1 is filtered too.
+
+        Raises:
+            JdwpError: the VM could not say (the thread is not suspended, or gone).
+        """
+        if not filters:
+            return UNFILTERED
+        try:
+            frames = await self._vm.thread_reference.frames(thread, 0, 2)
+        except CommandError as exc:  # a stack of one frame: JDWP fails a Frames that runs past its bottom
+            if exc.code not in (ErrorCode.INVALID_INDEX, ErrorCode.INVALID_LENGTH):
+                raise
+            frames = await self._vm.thread_reference.frames(thread, 0, -1)
+        if not frames:
+            return FILTERED
+        if await self.is_filtered(frames[0].location):
+            return UNFILTERED  # IntelliJ's checkPositionNotFiltered: filtered code steps without its filters
+        if len(frames) > 1 and not await self.is_filtered(frames[1].location):
+            return FILTERED
+        if len(frames) == 2:
+            frames = await self._vm.thread_reference.frames(thread, 0, -1)
+        for frame in frames[2:]:
+            if not await self.is_filtered(frame.location):
+                return FILTERED
+        if await self._is_state_machine(frames[0].location):
+            return FILTERED  # a coroutine's frame: its resume breakpoint is the landing (module doc)
+        return Filtering(False, NO_LANDING_NOTE, len(frames))
+
+    async def is_filtered(self, location: Location) -> bool:
+        """Whether the location's class matches a step filter (a ``ClassExclude`` pattern of :data:`STEP_EXCLUDES`)."""
+        return is_filtered_class(await self._class_name(location))
+
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
                     depth: StepDepth | None = None, exclude: str | None = None,
-                    capture: CapturePlan | None = None) -> StepInFlight:
+                    capture: CapturePlan | None = None, filtering: Filtering = FILTERED) -> StepInFlight:
         """Arm a step on a suspended thread (replacing a step it had). ``depth`` overrides ``kind``'s;
-        ``exclude`` names one more class it must not stop in; ``capture``: what the stop it ends in reads.
+        ``exclude`` names one more class it must not stop in; ``capture``: what the stop it ends in reads;
+        ``filtering``: whether its request carries the class filters, when ``filters`` (:meth:`filtering_for`).
 
         Raises:
             JdwpError: the VM refused or did not answer; no step is recorded for the thread.
@@ -207,12 +289,12 @@ class Steps:
         if old is not None:
             await self.end(old)
         modifiers: list[Modifier] = [Step(thread, StepSize.LINE, depth if depth is not None else DEPTHS[kind])]
-        if filters:
+        if filters and filtering.excluding:
             modifiers += [ClassExclude(pattern) for pattern in STEP_EXCLUDES]
         if exclude is not None:
             modifiers.append(ClassExclude(exclude))
         modifiers.append(Count(1))
-        made = StepInFlight(0, thread, thread_name, kind, filters, resteps, capture=capture)
+        made = StepInFlight(0, thread, thread_name, kind, filters, resteps, filtering, capture=capture)
         if kind == "out" and depth is None:
             await self._watch_return(made)
         try:
@@ -231,7 +313,7 @@ class Steps:
         the top frame's, when known (then a frame of no coroutine costs no round trip). A VM that cannot say
         leaves it an ordinary step."""
         step = self._by_thread.get(thread)
-        if step is None or not step.filters:
+        if step is None or not step.excluding:  # an unfiltered step lands where the VM's step does
             return
         try:
             continuation = await self._continuations.of_top_frame(thread, location)
@@ -258,7 +340,7 @@ class Steps:
     async def follow(self, step: StepInFlight, thread: ThreadId, location: Location, resumed: bool) -> bool:
         """Where a filtered step landed (or its resume breakpoint hit, ``resumed``), as the module doc says;
         True when it makes no stop (the step goes on, or waits for the coroutine's resumption)."""
-        if not step.filters:
+        if not step.excluding:
             return False
         try:
             if resumed:
@@ -526,8 +608,47 @@ class Steps:
         if method is None or not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC) or _is_lambda(method.name):
             return False
         depth = StepDepth.INTO if step.kind == "into" else StepDepth.OUT
-        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, capture=step.capture)
+        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, capture=step.capture,
+                         filtering=step.filtering)
         return True
+
+
+    async def step_out_of_filtered(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
+        """Step on when a step into without filters for want of a landing (``Filtering.depth``) entered filtered
+        code: out of it (again, while the frame it returns to is filtered too), and from the middle of the app's
+        line it comes back to, into again — IntelliJ's own filtering of a step's landings works so. Returns True
+        when a new step was armed (no stop).
+
+        A landing in filtered code no deeper than the step began is the one the filters would have run past: it
+        stops there, with the note (:meth:`filtering_for`).
+        """
+        depth = step.filtering.depth
+        if not step.filters or depth is None or step.kind != "into":
+            return False
+        frames = await self._vm.thread_reference.frame_count(thread)
+        if await self.is_filtered(location):
+            if frames <= depth:
+                return False
+            again = await self.start(thread, step.thread_name, "into", True, step.resteps, StepDepth.OUT,
+                                     capture=step.capture, filtering=step.filtering)
+            again.surfacing = True
+            return True
+        if not step.surfacing or frames != depth:
+            return False
+        table = await self._symbols.line_table(location.class_id, location.method_id)
+        if table is not None and any(index == location.index for index, _ in line_locations(table)):
+            return False  # back from filtered code at the start of a line: the next line
+        again = await self.start(thread, step.thread_name, "into", True, step.resteps, capture=step.capture,
+                                 filtering=step.filtering)
+        again.surfacing = True
+        return True
+
+
+def is_filtered_class(name: str) -> bool:
+    """Whether a class matches a ``ClassExclude`` pattern of :data:`STEP_EXCLUDES` (JDWP's patterns: a
+    ``.*`` suffix matches the package and every package under it)."""
+    return any(name.startswith(pattern[:-1]) if pattern.endswith("*") else name == pattern
+               for pattern in STEP_EXCLUDES)
 
 
 def _is_lambda(name: str) -> bool:

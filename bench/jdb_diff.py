@@ -4,7 +4,7 @@ IntelliJ's rule where a step starts in filtered code); the stop's line and the l
 step-overs, through pyjdwp's engine and through ``jdb -attach``. Prints ``K/N agree`` per program and in all,
 and every case that differs.
 
-    python bench/jdb_diff.py [--walk 150] [--cases 24]
+    python bench/jdb_diff.py [--walk 150] [--cases 24] [--programs kotlinc,guava,javac]
 
 How cases are chosen and traced: ``tests/support/jdb_diff.py`` (the live test ``tests/live/test_jdb_diff_live.py``
 runs a smaller set). Needs OpenJDK 17 (java, javac and its jdk.compiler, jdb), kotlinc and Debian's guava.jar
@@ -38,6 +38,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walk", type=int, default=150, help="step-intos from each entry line to find cases")
     parser.add_argument("--cases", type=int, default=24, help="cases per program (about)")
+    parser.add_argument("--programs", default="kotlinc,guava,javac",
+                        help="which programs, comma-separated (--write needs all three)")
     parser.add_argument("--write", action="store_true", help="write the figure into docs/reliability.md")
     args = parser.parse_args()
     _, _, jdb = common.java_tools()
@@ -47,7 +49,12 @@ def main() -> None:
         programs = [("kotlinc", kotlinc_start(work), KOTLINC_ENTRIES, "org.jetbrains.kotlin."),
                     ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common."),
                     ("javac", javac_start(work), JAVAC_ENTRIES, "com.sun.tools.javac.")]
+        wanted = set(args.programs.split(","))
+        if args.write and wanted != {name for name, *_ in programs}:
+            parser.error("--write needs every program")
         for name, start, entries, prefix in programs:
+            if name not in wanted:
+                continue
             began = time.monotonic()
             cases = discover_cases(start, entries, prefix, walk=args.walk, want=args.cases)
             outcome = compare(start, jdb, cases, exclude_none=name == "javac")

@@ -459,6 +459,7 @@ class Debugger(Inspection):
             filtering = await self._steps.filtering_for(thread, filters)
             await self._steps.start(thread, name, made, filters, capture=plan, filtering=filtering)
             await self._steps.follow_coroutine(thread, state.location if own else None)
+            await self._steps.note_inline_origin(thread, state.location if own else None)
             await self._release_current(state)
             return made
 

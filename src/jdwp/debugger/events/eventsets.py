@@ -235,6 +235,8 @@ class EventSets:
         thread = found.suspension.thread
         location = found.location
         if found.step is not None and set(found.reasons) == {"step"} and location is not None:
+            if not found.resumed and await self.steps.step_over_inlined(found.step, location):  # a Kotlin inline call
+                return None
             if await self.steps.follow(found.step, thread, location, found.resumed):  # it follows its coroutine
                 return None
         self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here

@@ -32,6 +32,12 @@ stopping in filtered code it steps **into**; they never keep it from landing whe
   app's line (:meth:`Steps.step_out_of_filtered`): app code a filtered call calls back is still stepped into
   when reached before the call returns; a landing in filtered code above the step's frame has the note.
 
+Kotlin's inline calls (:meth:`Steps.step_over_inlined`): a step from a frame whose class has a source map
+remembers the inline markers live where it began (``$i$f$`` over an inlined body, ``$i$a$`` over an inlined
+lambda, in the method's variable table). A step over that lands, in that frame, inside a marker entered since
+or on a line the SMAP maps to another file steps over again: the inline function's body is the call's, as
+IntelliJ's Kotlin step over treats it, and so is a lambda the user passed to it (a step into stops there).
+
 Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
 that starts in coroutine code (a suspend function's state machine, a suspend lambda's
 ``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over`` and ``into`` (a
@@ -88,6 +94,7 @@ from typing import Literal
 
 from ...client import JdwpClient
 from ...protocol.commands.events import ClassExclude, ClassOnly, Count, Modifier, Step, ThreadOnly
+from ...protocol.commands.reftypes import VariableSlot
 from ...protocol.constants import (
     ACC_SYNTHETIC,
     JDWP_SYNTHETIC,
@@ -106,6 +113,7 @@ from ..classes.coroutine_machinery import SUSPENDED_MARKER
 from ..classes.symbols import Symbols, line_at, line_locations
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
+from ..reading.inline_frames import live_markers
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from .capture import CapturePlan
@@ -122,6 +130,7 @@ STEP_EXCLUDES = (
 #: What a step says when it lands in filtered code because its filters would have left it nowhere to land.
 NO_LANDING_NOTE = ("the step left the last frame of app code on this thread: it ran without step filters, "
                    "which would have let the thread run on to its end, and stopped in library code")
+MAX_INLINE_STEPS = 200  # line steps through one line's inlined calls (a loop inlined there ends the walk)
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
 DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
 #: How a coroutine step's origin frame left, by the value it returned (module doc).
@@ -138,6 +147,19 @@ class Origin:
     method_id: int
     line: int | None
     depth: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InlineOrigin:
+    """The Kotlin frame a step started in, when its class holds inlined code: its method, the inline markers
+    live at the step's start (name and start index), its line (the class's own) and whether that line was
+    itself inlined code."""
+
+    class_id: int
+    method_id: int
+    markers: frozenset[tuple[str, int]]
+    line: int
+    inlined: bool
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -191,6 +213,9 @@ class StepInFlight:
     capture: CapturePlan | None = None  # what the stop it ends in reads (:mod:`.capture`)
     #: An unfiltered step into stepping out of the filtered code it entered (:meth:`Steps.step_out_of_filtered`).
     surfacing: bool = False
+    #: Where a step began in a class with inlined code (:meth:`Steps.step_over_inlined`), and its re-steps.
+    inline: InlineOrigin | None = None
+    inline_steps: int = 0
 
 
 class Steps:
@@ -475,16 +500,18 @@ class Steps:
         await self._end_thread_step(step)
         return True
 
-    async def _restep(self, step: StepInFlight, depth: StepDepth, exclude: str | None = None) -> bool:
-        """Step on from a landing, keeping what the step follows (its origin, resume breakpoint, settling)."""
-        if step.resteps >= MAX_RESTEPS:
+    async def _restep(self, step: StepInFlight, depth: StepDepth, exclude: str | None = None,
+                      counted: bool = True) -> bool:
+        """Step on from a landing, keeping what the step follows (its origin, resume breakpoint, settling, inline
+        origin). ``counted``: the re-step counts towards :data:`MAX_RESTEPS` (an inline walk has its own cap)."""
+        if counted and step.resteps >= MAX_RESTEPS:
             return False
         # The resume breakpoint and the exit request move to the new step, not cleared with the old one.
         resume, step.resume = step.resume, None
         exit_request, step.exit_request = step.exit_request, None
         try:
-            again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth,
-                                     exclude, step.capture)
+            again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + counted, depth,
+                                     exclude, step.capture, step.filtering)
         except CommandError:  # the old step is forgotten by then (start ended it): clear what it handed on
             step.resume, step.exit_request = resume, exit_request
             await self._drop_resume(step)
@@ -494,6 +521,7 @@ class Steps:
         again.returned, again.fate = step.returned, step.fate
         again.exit_request, again.leaving, again.returns = exit_request, step.leaving, step.returns
         again.returned_value = step.returned_value
+        again.inline, again.inline_steps = step.inline, step.inline_steps + (not counted)
         return True
 
     async def _is_state_machine(self, location: Location) -> bool:
@@ -612,6 +640,81 @@ class Steps:
                          filtering=step.filtering)
         return True
 
+
+    # --- Kotlin's inlined calls (module doc) ------------------------------------------------------------
+
+    async def note_inline_origin(self, thread: ThreadId, location: Location | None) -> None:
+        """Once a step is armed: when its top frame's class holds inlined code (it has a source map), remember
+        the inline markers live where it starts (:meth:`step_over_inlined`). ``location``: the top frame's, when
+        known. A VM that cannot say leaves it an ordinary step."""
+        step = self._by_thread.get(thread)
+        if step is None or not step.filters or step.kind == "out":
+            return
+        try:
+            if location is None:
+                frames = await self._vm.thread_reference.frames(thread, 0, 1)
+                location = frames[0].location if frames else None
+            if location is None or location.index == NO_CODE_INDEX:
+                return
+            if await self._symbols.smap(ReferenceTypeId(location.class_id)) is None:
+                return
+            here = await self._inline_place(location)
+        except CommandError as exc:
+            log.info("the step of thread %s does not follow inlined calls: %s", step.thread_name, exc)
+            return
+        if here is not None:
+            line, markers, inlined, _ = here
+            step.inline = InlineOrigin(location.class_id, location.method_id,
+                                       frozenset((m.name, m.code_index) for m in markers), line, inlined)
+
+    async def step_over_inlined(self, step: StepInFlight, location: Location) -> bool:
+        """Step on from a landing inside a Kotlin inline call the step's line made, as IntelliJ's Kotlin steps do:
+        an inlined body is the call's, not a line of the user's. Returns True when a new step was armed.
+
+        - ``over``: a landing in the frame the step began in, inside inline markers (``$i$f$``, and the
+          ``$i$a$`` lambdas passed to them) that were not live where it began, or on an inlined line (the
+          SMAP maps it to another file: the code kotlinc puts before a marker's range) when it began on a line
+          of its own, or back on the line it began on after such a body (``val picked = select {…}`` stores
+          the result there), steps over again: it lands on the next line of the user's file;
+        - ``into``: a landing in inlined code of a filtered library (``withLock``'s body, from
+          ``kotlinx.coroutines.sync.MutexKt``, and the library's own lambdas inlined with it, ``select``'s
+          ``$i$a$-suspendCoroutineUninterceptedOrReturn-SelectKt$select$2``) steps into again, so it stops in
+          a lambda the user passed (``$i$a$``, whose lines are the user's file's) or on the user's next line.
+        """
+        origin = step.inline
+        if origin is None or not step.filters or step.kind == "out" or step.inline_steps >= MAX_INLINE_STEPS \
+                or (location.class_id, location.method_id) != (origin.class_id, origin.method_id):
+            return False
+        try:
+            here = await self._inline_place(location)
+        except CommandError as exc:
+            log.info("the step of thread %s stops where it is: %s", step.thread_name, exc)
+            return False
+        if here is None:
+            return False
+        line, markers, inlined, owner = here
+        new = [m for m in markers if (m.name, m.code_index) not in origin.markers]
+        if step.kind == "into":  # on through a filtered library's inlined code, its own lambdas' too
+            if not inlined or owner is None or not is_filtered_class(owner):
+                return False
+            return await self._restep(step, StepDepth.INTO, counted=False)
+        back = line == origin.line and step.inline_steps > 0  # the rest of the call's line, after its inline body
+        if not new and not (inlined and not origin.inlined) and not back:
+            return False
+        return await self._restep(step, StepDepth.OVER, counted=False)
+
+    async def _inline_place(self, location: Location) -> tuple[int, list[VariableSlot], bool, str | None] | None:
+        """A location's line (the class's own), the inline markers live there, whether that line is inlined code
+        (through the class's SMAP) and the class that code's source belongs to; ``None`` without a line."""
+        table, variables = await gather([
+            partial(self._symbols.line_table, location.class_id, location.method_id),
+            partial(self._symbols.variable_table, location.class_id, location.method_id)])
+        raw = line_at(table, location.index) if table is not None else None
+        if raw is None:
+            return None
+        code = self._symbols.code_line(location.class_id, raw)
+        markers = live_markers(variables, location.index) if variables is not None else []
+        return raw, markers, code.inlined, code.owner
 
     async def step_out_of_filtered(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
         """Step on when a step into without filters for want of a landing (``Filtering.depth``) entered filtered

@@ -25,12 +25,16 @@ from support.jdb_diff import (
     GUAVA_ENTRIES,
     JAVAC_ENTRIES,
     KOTLINC_ENTRIES,
+    PIPELINE_PROBES,
+    InlineOutcome,
     Outcome,
     compare,
+    compare_inline,
     discover_cases,
     guava_start,
     javac_start,
     kotlinc_start,
+    pipeline_start,
 )
 
 
@@ -38,8 +42,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walk", type=int, default=150, help="step-intos from each entry line to find cases")
     parser.add_argument("--cases", type=int, default=24, help="cases per program (about)")
-    parser.add_argument("--programs", default="kotlinc,guava,javac",
-                        help="which programs, comma-separated (--write needs all three)")
+    parser.add_argument("--programs", default="kotlinc,guava,javac,pipeline",
+                        help="which programs, comma-separated (--write needs all four)")
     parser.add_argument("--write", action="store_true", help="write the figure into docs/reliability.md")
     args = parser.parse_args()
     _, _, jdb = common.java_tools()
@@ -50,7 +54,7 @@ def main() -> None:
                     ("guava", guava_start(work), GUAVA_ENTRIES, "com.google.common."),
                     ("javac", javac_start(work), JAVAC_ENTRIES, "com.sun.tools.javac.")]
         wanted = set(args.programs.split(","))
-        if args.write and wanted != {name for name, *_ in programs}:
+        if args.write and wanted != {name for name, *_ in programs} | {"pipeline"}:
             parser.error("--write needs every program")
         for name, start, entries, prefix in programs:
             if name not in wanted:
@@ -60,11 +64,34 @@ def main() -> None:
             outcome = compare(start, jdb, cases, exclude_none=name == "javac")
             outcomes.append((name, outcome))
             print(f"{name}: {outcome.report()}  ({len(cases)} cases chosen, {time.monotonic() - began:.0f} s)")
+        inline = None
+        if "pipeline" in wanted:  # Kotlin inline library calls: one step over each, against IntelliJ's rule
+            inline = compare_inline(pipeline_start(work), jdb, PIPELINE_PROBES, "run")
+            print(f"pipeline (Kotlin inline calls): {inline.report()}")
     agreed = sum(len(o.agreed) for _, o in outcomes)
     compared = sum(len(o.compared) for _, o in outcomes)
     print(f"all: {agreed}/{compared} agree")
-    if args.write:
-        write_section("jdb_diff", section(outcomes, agreed, compared, args))
+    if args.write and inline is not None:
+        write_section("jdb_diff", section(outcomes, agreed, compared, args) + inline_section(inline))
+
+
+def inline_section(outcome: InlineOutcome) -> str:
+    rows = [f"| `{p}` | {outcome.engine.get(p)} | {outcome.jdb.get(p)} |" for p in outcome.probes]
+    return "\n".join([
+        "",
+        "### Kotlin inline library calls, against IntelliJ's rule",
+        "",
+        "fixtures/coroutines' `Pipeline.kt` on kotlinx-coroutines 1.0.1: one step over each statement that calls a "
+        "library inline function, through our engine (default filters), against jdb's `next`s (`exclude none`) "
+        "with IntelliJ's rule applied: the first landing on a line of the user's file outside the statement "
+        "(jdb stops in the inlined `Mutex.kt`/`Select.kt` lines and the lambda's lines on the way).",
+        "",
+        "| statement | pyjdwp | jdb + IntelliJ's rule |",
+        "|---|---|---|",
+        *rows,
+        "",
+        f"**{len(outcome.agreed)}/{len(outcome.probes)} agree.**",
+    ]) + "\n"
 
 
 def section(outcomes: list[tuple[str, Outcome]], agreed: int, compared: int, args: argparse.Namespace) -> str:

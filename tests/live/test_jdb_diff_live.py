@@ -2,7 +2,8 @@
 Guava's and javac's real classes that a run hits (javac's with our default step filters, which exclude its
 ``com.sun.*``, against jdb's ``exclude none``: a step that starts in filtered code runs without filters), the
 stop's line and the next three step-overs' lines, through pyjdwp's engine and through ``jdb -attach`` on fresh
-JVMs — they must agree. ``bench/jdb_diff.py`` runs a few dozen
+JVMs — they must agree; and step-overs of Kotlin inline library calls (``withLock``, ``select``) against jdb's
+landings with IntelliJ's rule applied. ``bench/jdb_diff.py`` runs a few dozen
 (the figure in docs/reliability.md); how cases are chosen and traced: ``tests/support/jdb_diff.py``.
 """
 
@@ -16,11 +17,14 @@ from support.jdb_diff import (
     GUAVA_ENTRIES,
     JAVAC_ENTRIES,
     KOTLINC_ENTRIES,
+    PIPELINE_PROBES,
     compare,
+    compare_inline,
     discover_cases,
     guava_start,
     javac_start,
     kotlinc_start,
+    pipeline_start,
 )
 from support.real_programs import have_jdb
 
@@ -40,3 +44,12 @@ def test_lines_and_steps_agree_with_jdb(program: str, walk: int, want: int, tmp_
     outcome = compare(start, jdb, cases, exclude_none=program == "javac")
     assert len(outcome.compared) >= 3, outcome.report()
     assert outcome.agreed == outcome.compared, outcome.report()
+
+
+@pytest.mark.live
+def test_kotlin_inline_library_step_overs_agree_with_intellijs_rule_on_jdbs_landings(tmp_path: Path) -> None:
+    """A step over ``mutex.withLock {`` and ``select<String> {`` (kotlinx-coroutines' inline functions) through
+    our engine, against jdb's ``next``s (``exclude none``) with IntelliJ's rule applied: the first landing on a
+    line of the user's file outside the statement."""
+    outcome = compare_inline(pipeline_start(tmp_path), have_jdb(), PIPELINE_PROBES, "run")
+    assert outcome.agreed == outcome.probes, outcome.report()

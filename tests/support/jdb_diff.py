@@ -32,6 +32,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, Terminated, open_debugger
+from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.jvm import REPO, Debuggee
 from support.live import require_tool
 from support.real_programs import GUAVA, classpath, kotlinc_debuggee, require_jar
@@ -299,6 +300,161 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case], *, exclude_n
     finally:
         jdb.close()
     return trace
+
+
+# --- Kotlin inline library calls: a step over against IntelliJ's rule, applied to jdb's landings ------------------
+
+#: jdb's ``where``: frame 1's class, method, source and line (``[1] com.x.Pipeline.process (Mutex.kt:107)``).
+_JDB_TOP_FRAME = re.compile(r"\[1\] [\w.$<>]+ \(([^:()]+):([\d,]+)\)")
+_JDB_RUNNING_PROMPT = re.compile(r"^> ", re.MULTILINE)
+MAX_JDB_NEXTS = 40  # jdb's `next`s through one statement's inlined calls
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class InlineProbe:
+    """A statement of the user's file that calls a Kotlin inline function of a library: its class, source file,
+    first line (the call's) and last line (the lambda's closing brace)."""
+
+    class_name: str
+    source: str
+    first: int
+    last: int
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.first}"
+
+    def lands_at(self, source: str, line: int) -> bool:
+        """IntelliJ's rule for a step over the statement: the first landing on a line of the user's file outside
+        the statement (the inlined library lines, ``Mutex.kt`` 107…, and the lambda's lines are the call's)."""
+        return source == self.source and not self.first <= line <= self.last
+
+
+#: Per probe: where one step over the statement lands (``Source.kt:line``), or ``None`` (never reached).
+InlineTrace = dict[InlineProbe, str | None]
+
+
+async def engine_inline_trace(debuggee: Debuggee, probes: list[InlineProbe], command: str) -> InlineTrace:
+    """Each probe's first hit and one step over (default filters) through pyjdwp's engine; ``command`` (sent to
+    the program's stdin) runs the code."""
+    trace: InlineTrace = {}
+    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
+        owners = {(await debugger.set_breakpoint(file=p.source, line=p.first)).breakpoint_id: p for p in probes}
+        debuggee.send(command)
+        while owners:
+            stop = await _next_stop(debugger)
+            if stop is None:
+                break
+            hit = [owners.pop(bp) for bp in stop.breakpoint_ids if bp in owners]
+            for bp in stop.breakpoint_ids:
+                await debugger.remove_breakpoint(bp)
+            if hit:
+                await debugger.step(stop.stop_id, stop.thread_id or "", "over")
+                landed = await _next_stop(debugger)
+                if landed is None:
+                    break
+                where = landed.location
+                trace[hit[0]] = None if where is None else f"{where.source}:{where.line}"
+                stop = landed
+            await debugger.resume(stop.stop_id)
+    return trace
+
+
+def jdb_inline_trace(jdb_path: str, debuggee: Debuggee, probes: list[InlineProbe], command: str) -> InlineTrace:
+    """Each probe's first hit through ``jdb -attach`` (``exclude none``), then ``next`` until a landing that
+    IntelliJ's rule keeps (:meth:`InlineProbe.lands_at`; each landing's source read with ``where``)."""
+    trace: InlineTrace = {}
+    jdb = Jdb(jdb_path, debuggee.port)
+    try:
+        jdb.until(_JDB_RUNNING_PROMPT)  # attached to a running VM: no thread is current
+        jdb.send("exclude none")
+        jdb.until(_JDB_RUNNING_PROMPT)
+        armed = {(p.class_name, p.first): p for p in probes}
+        for probe in probes:
+            jdb.send(f"stop at {probe.class_name}:{probe.first}")
+        debuggee.send(command)
+        while armed:
+            stop = jdb.stop()
+            if stop is None:
+                break
+            hit = [armed.pop(key) for key in stop[1] if key in armed]
+            for probe in hit:
+                jdb.send(f"clear {probe.class_name}:{probe.first}")
+            if hit:
+                trace[hit[0]] = _jdb_next_landing(jdb, hit[0])
+            jdb.send("cont")
+    finally:
+        jdb.close()
+    return trace
+
+
+def _jdb_next_landing(jdb: Jdb, probe: InlineProbe) -> str | None:
+    for _ in range(MAX_JDB_NEXTS):
+        jdb.send("next")
+        if jdb.stop() is None:
+            return None
+        jdb.send("where")
+        top = jdb.until(_JDB_TOP_FRAME)
+        jdb.until(_JDB_PROMPT)
+        source, line = top[1], int(top[2].replace(",", ""))
+        if probe.lands_at(source, line):
+            return f"{source}:{line}"
+    return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InlineOutcome:
+    probes: list[InlineProbe]
+    engine: InlineTrace
+    jdb: InlineTrace
+
+    @property
+    def agreed(self) -> list[InlineProbe]:
+        return [p for p in self.probes if p in self.engine and self.engine[p] == self.jdb.get(p)]
+
+    def report(self) -> str:
+        lines = [f"{len(self.agreed)}/{len(self.probes)} agree"]
+        lines += [f"  {p}: pyjdwp {self.engine.get(p)} jdb+IntelliJ's rule {self.jdb.get(p)}"
+                  for p in self.probes if p not in self.agreed]
+        return "\n".join(lines)
+
+
+def compare_inline(start: Callable[[], Debuggee], jdb_path: str, probes: list[InlineProbe],
+                   command: str) -> InlineOutcome:
+    """Both inline traces of ``probes``, each on a fresh JVM from ``start`` (which has printed ``ready``)."""
+    debuggee = start()
+    try:
+        engine = trio.run(engine_inline_trace, debuggee, probes, command)
+    finally:
+        debuggee.stop()
+    debuggee = start()
+    try:
+        other = jdb_inline_trace(jdb_path, debuggee, probes, command)
+    finally:
+        debuggee.stop()
+    return InlineOutcome(probes, engine, other)
+
+
+PIPELINE = "com.example.ktpipeline.Pipeline"
+#: Pipeline.kt's statements that call kotlinx-coroutines' inline functions: ``mutex.withLock { … }`` and
+#: ``select<String> { … }`` (fixtures/coroutines).
+PIPELINE_PROBES = [
+    InlineProbe(PIPELINE, "Pipeline.kt", coroutine_mark("kp-with-lock"), coroutine_mark("kp-lock-print") + 1),
+    InlineProbe(PIPELINE, "Pipeline.kt", coroutine_mark("kp-select"), coroutine_mark("kp-select") + 3)]
+
+
+def pipeline_start(work: Path) -> Callable[[], Debuggee]:
+    """Compiles fixtures/coroutines into ``work``; starts the pipeline (it waits for ``run`` on stdin)."""
+    classes = work / "pipeline-classes"
+    classes.mkdir(exist_ok=True)
+    compile_coroutines(classes, kotlinc=require_tool("kotlinc"))
+
+    def start() -> Debuggee:
+        debuggee = Debuggee(coroutines_classpath(classes), "com.example.ktpipeline.PipelineKt",
+                            java=require_tool("java"))
+        debuggee.wait_for_line("^ready$", timeout=30)
+        return debuggee
+
+    return start
 
 
 # --- both ------------------------------------------------------------------------------------------------

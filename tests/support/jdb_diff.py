@@ -11,7 +11,9 @@ Used by ``tests/live/test_jdb_diff_live.py`` (a few cases) and ``bench/jdb_diff.
    locations is left out rather than compared on where the two choose to stop.
 2. **Traces** (:func:`engine_trace`, :func:`jdb_trace`): a fresh JVM each; the cases in discovery order, one
    breakpoint armed at a time: set it, run to it, clear it, three step-overs, set the next, run on. Each stop
-   is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Both follow the same policy on a
+   is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Where jdb's own exclusions run
+   the program to its end (a step over main's last line), our step lands unfiltered in ``Thread.exit`` and
+   says so: that ends our trace as the program's end ends jdb's. Both follow the same policy on a
    deterministic program, so a case one reaches and the other does not is a disagreement too.
 """
 
@@ -32,6 +34,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, Terminated, open_debugger
+from jdwp.debugger.requests.steps import NO_LANDING_NOTE
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.jvm import REPO, Debuggee
 from support.live import require_tool
@@ -163,6 +166,11 @@ async def engine_trace(debuggee: Debuggee, cases: list[Case]) -> Trace:
             for _ in range(STEPS):
                 await debugger.step(stop.stop_id, stop.thread_id or "", "over")
                 stop = await _next_stop(debugger)
+                if stop is not None and stop.note == NO_LANDING_NOTE:
+                    # Out of main: jdb's default exclusions run the program to its end, our step lands unfiltered
+                    # and says so (docs/tools.md, step_debugger). The same end of the trace, by design.
+                    await debugger.resume(stop.stop_id)
+                    stop = None
                 if stop is None:
                     break
                 places.append(_where(stop))

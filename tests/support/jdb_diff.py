@@ -13,7 +13,9 @@ Used by ``tests/live/test_jdb_diff_live.py`` (a few cases) and ``bench/jdb_diff.
    breakpoint armed at a time: set it, run to it, clear it, three step-overs, set the next, run on. Each stop
    is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Where jdb's own exclusions run
    the program to its end (a step over main's last line), our step lands unfiltered in ``Thread.exit`` and
-   says so: that ends our trace as the program's end ends jdb's. Both follow the same policy on a
+   says so: that ends our trace as the program's end ends jdb's. jdb's step-overs follow IntelliJ's rule for
+   Kotlin inline calls (:func:`_jdb_step_over`), which ours follow: jdb's own ``next`` stops in every inlined
+   line. Both follow the same policy on a
    deterministic program, so a case one reaches and the other does not is a disagreement too.
 """
 
@@ -291,13 +293,13 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case], *, exclude_n
             places = [where]
             ended = False
             for _ in range(STEPS):
-                jdb.send("next")
-                step = jdb.stop()
+                step = _jdb_step_over(jdb, where)
                 if step is None:
                     ended = True
                     break
-                places.append(step[0])
-                for key in step[1]:
+                where, spent_keys = step
+                places.append(where)
+                for key in spent_keys:
                     spent = armed.pop(key, None)
                     if spent is not None:
                         jdb.send(f"clear {spent.class_name}:{spent.line}")
@@ -310,10 +312,43 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case], *, exclude_n
     return trace
 
 
+def _jdb_step_over(jdb: Jdb, start: str) -> tuple[str, list[tuple[str, int]]] | None:
+    """One step over from ``start`` (``Class.method:line``) by IntelliJ's rule for Kotlin inline calls, on jdb's
+    ``next``s: a landing in the same method whose source file is not the one the step began in (an inline
+    function's body, ``_Sequences.kt`` 332 in kotlinc's ``findMainClass``), or back on the line it began on
+    after one, is the call's: ``next`` again. Returns the landing and the breakpoints hit on the way, or
+    ``None`` once the program ended."""
+    method, _, line = start.rpartition(":")
+    source = _jdb_source(jdb)
+    hits: list[tuple[str, int]] = []
+    walked = False
+    for _ in range(MAX_JDB_NEXTS):
+        jdb.send("next")
+        step = jdb.stop()
+        if step is None:
+            return None
+        where, step_hits = step
+        hits += step_hits
+        here, _, here_line = where.rpartition(":")
+        if here == method and (_jdb_source(jdb) != source or (walked and here_line == line)):
+            walked = True
+            continue
+        return where, hits
+    return where, hits
+
+
+def _jdb_source(jdb: Jdb) -> str | None:
+    """Frame 0's source file, by jdb's ``where`` (``[1] com.x.Foo.bar (Foo.kt:12)``)."""
+    jdb.send("where")
+    top = jdb.until(_JDB_TOP_FRAME)
+    jdb.until(_JDB_PROMPT)
+    return top[1].rpartition(":")[0] or top[1]
+
+
 # --- Kotlin inline library calls: a step over against IntelliJ's rule, applied to jdb's landings ------------------
 
-#: jdb's ``where``: frame 1's class, method, source and line (``[1] com.x.Pipeline.process (Mutex.kt:107)``).
-_JDB_TOP_FRAME = re.compile(r"\[1\] [\w.$<>]+ \(([^:()]+):([\d,]+)\)")
+#: jdb's ``where``: frame 1's class and method, and its place (``[1] com.x.Pipeline.process (Mutex.kt:107)``).
+_JDB_TOP_FRAME = re.compile(r"\[1\] [\w.$<>]+ \(([^()]*)\)")
 _JDB_RUNNING_PROMPT = re.compile(r"^> ", re.MULTILINE)
 MAX_JDB_NEXTS = 40  # jdb's `next`s through one statement's inlined calls
 
@@ -403,7 +438,8 @@ def _jdb_next_landing(jdb: Jdb, probe: InlineProbe) -> str | None:
         jdb.send("where")
         top = jdb.until(_JDB_TOP_FRAME)
         jdb.until(_JDB_PROMPT)
-        source, line = top[1], int(top[2].replace(",", ""))
+        source, _, number = top[1].rpartition(":")
+        line = int(number.replace(",", "")) if number.replace(",", "").isdigit() else -1
         if probe.lands_at(source, line):
             return f"{source}:{line}"
     return None

@@ -26,7 +26,6 @@ from support.jdb_diff import (
     JAVAC_ENTRIES,
     KOTLINC_ENTRIES,
     PIPELINE_PROBES,
-    InlineOutcome,
     Outcome,
     compare,
     compare_inline,
@@ -75,8 +74,8 @@ def main() -> None:
         write_section("jdb_diff", section(outcomes, agreed, compared, args) + inline_section(inline))
 
 
-def inline_section(outcome: InlineOutcome) -> str:
-    rows = [f"| `{p}` | {outcome.engine.get(p)} | {outcome.jdb.get(p)} |" for p in outcome.probes]
+def inline_section(outcome: Outcome) -> str:
+    rows = [f"| `{p}` | {outcome.engine.get(p)} | {outcome.jdb.get(p)} |" for p in outcome.cases]
     return "\n".join([
         "",
         "### Kotlin inline library calls, against IntelliJ's rule",
@@ -90,7 +89,7 @@ def inline_section(outcome: InlineOutcome) -> str:
         "|---|---|---|",
         *rows,
         "",
-        f"**{len(outcome.agreed)}/{len(outcome.probes)} agree.**",
+        f"**{len(outcome.agreed)}/{len(outcome.cases)} agree.**",
     ]) + "\n"
 
 

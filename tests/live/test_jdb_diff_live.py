@@ -52,4 +52,4 @@ def test_kotlin_inline_library_step_overs_agree_with_intellijs_rule_on_jdbs_land
     our engine, against jdb's ``next``s (``exclude none``) with IntelliJ's rule applied: the first landing on a
     line of the user's file outside the statement."""
     outcome = compare_inline(pipeline_start(tmp_path), have_jdb(), PIPELINE_PROBES, "run")
-    assert outcome.agreed == outcome.probes, outcome.report()
+    assert outcome.agreed == outcome.cases, outcome.report()

@@ -319,7 +319,7 @@ def _jdb_step_over(jdb: Jdb, start: str) -> tuple[str, list[tuple[str, int]]] | 
     after one, is the call's: ``next`` again. Returns the landing and the breakpoints hit on the way, or
     ``None`` once the program ended."""
     method, _, line = start.rpartition(":")
-    source = _jdb_source(jdb)
+    source = _jdb_top(jdb)[0]
     hits: list[tuple[str, int]] = []
     walked = False
     for _ in range(MAX_JDB_NEXTS):
@@ -330,19 +330,21 @@ def _jdb_step_over(jdb: Jdb, start: str) -> tuple[str, list[tuple[str, int]]] | 
         where, step_hits = step
         hits += step_hits
         here, _, here_line = where.rpartition(":")
-        if here == method and (_jdb_source(jdb) != source or (walked and here_line == line)):
+        if here == method and (_jdb_top(jdb)[0] != source or (walked and here_line == line)):
             walked = True
             continue
         return where, hits
     return where, hits
 
 
-def _jdb_source(jdb: Jdb) -> str | None:
-    """Frame 0's source file, by jdb's ``where`` (``[1] com.x.Foo.bar (Foo.kt:12)``)."""
+def _jdb_top(jdb: Jdb) -> tuple[str, int]:
+    """Frame 0's source file and line, by jdb's ``where`` (``[1] com.x.Foo.bar (Foo.kt:12)``; -1: no line)."""
     jdb.send("where")
     top = jdb.until(_JDB_TOP_FRAME)
     jdb.until(_JDB_PROMPT)
-    return top[1].rpartition(":")[0] or top[1]
+    source, _, number = top[1].rpartition(":")
+    number = number.replace(",", "")
+    return (source, int(number)) if number.isdigit() else (top[1], -1)
 
 
 # --- Kotlin inline library calls: a step over against IntelliJ's rule, applied to jdb's landings ------------------
@@ -435,35 +437,14 @@ def _jdb_next_landing(jdb: Jdb, probe: InlineProbe) -> str | None:
         jdb.send("next")
         if jdb.stop() is None:
             return None
-        jdb.send("where")
-        top = jdb.until(_JDB_TOP_FRAME)
-        jdb.until(_JDB_PROMPT)
-        source, _, number = top[1].rpartition(":")
-        line = int(number.replace(",", "")) if number.replace(",", "").isdigit() else -1
+        source, line = _jdb_top(jdb)
         if probe.lands_at(source, line):
             return f"{source}:{line}"
     return None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class InlineOutcome:
-    probes: list[InlineProbe]
-    engine: InlineTrace
-    jdb: InlineTrace
-
-    @property
-    def agreed(self) -> list[InlineProbe]:
-        return [p for p in self.probes if p in self.engine and self.engine[p] == self.jdb.get(p)]
-
-    def report(self) -> str:
-        lines = [f"{len(self.agreed)}/{len(self.probes)} agree"]
-        lines += [f"  {p}: pyjdwp {self.engine.get(p)} jdb+IntelliJ's rule {self.jdb.get(p)}"
-                  for p in self.probes if p not in self.agreed]
-        return "\n".join(lines)
-
-
 def compare_inline(start: Callable[[], Debuggee], jdb_path: str, probes: list[InlineProbe],
-                   command: str) -> InlineOutcome:
+                   command: str) -> Outcome:
     """Both inline traces of ``probes``, each on a fresh JVM from ``start`` (which has printed ``ready``)."""
     debuggee = start()
     try:
@@ -475,7 +456,7 @@ def compare_inline(start: Callable[[], Debuggee], jdb_path: str, probes: list[In
         other = jdb_inline_trace(jdb_path, debuggee, probes, command)
     finally:
         debuggee.stop()
-    return InlineOutcome(probes, engine, other)
+    return Outcome(probes, engine, other)
 
 
 PIPELINE = "com.example.ktpipeline.Pipeline"
@@ -505,9 +486,11 @@ def pipeline_start(work: Path) -> Callable[[], Debuggee]:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Outcome:
-    cases: list[Case]
-    engine: Trace
-    jdb: Trace
+    """Both traces of the cases (:class:`Case`, or :class:`InlineProbe` with :data:`InlineTrace`)."""
+
+    cases: list[Any]
+    engine: dict[Any, Any]
+    jdb: dict[Any, Any]
 
     @property
     def agreed(self) -> list[Case]:

@@ -60,7 +60,7 @@ async def test_a_step_over_steps_on_through_the_inlined_call_to_the_users_next_l
 
 
 async def test_back_on_the_starting_line_after_the_body_is_the_call_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    steps, step, armed = stepping("over", monkeypatch)
+    steps, step, _ = stepping("over", monkeypatch)
     assert not await steps.step_over_inlined(step, at(271))  # the line itself, before any inlined code ran
     assert await steps.step_over_inlined(step, at(256))
     assert await steps.step_over_inlined(step, at(271))  # `val picked = select {…}` stores the result there
@@ -75,7 +75,7 @@ async def test_a_step_into_stops_in_the_users_lambda_never_in_the_librarys_lines
 
 
 async def test_a_step_over_inside_the_lambda_goes_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    steps, step, armed = stepping("over", monkeypatch, start=206)
+    steps, step, _ = stepping("over", monkeypatch, start=206)
     assert not await steps.step_over_inlined(step, at(206))  # the lambda's markers were live where it began
     assert await steps.step_over_inlined(step, at(256))  # the rest of withLock's body: inlined, not the user's
     assert not await steps.step_over_inlined(step, at(282))

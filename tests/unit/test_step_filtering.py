@@ -16,7 +16,7 @@ from jdwp.debugger.requests.steps import FILTERED, NO_LANDING_NOTE, UNFILTERED, 
 from jdwp.protocol.commands.events import ClassExclude
 from jdwp.protocol.constants import ErrorCode
 from jdwp.protocol.errors import CommandError
-from jdwp.protocol.types import Location, ThreadId
+from jdwp.protocol.types import Location, MethodId, ReferenceTypeId, ThreadId
 
 THREAD = ThreadId(7)
 SIGNATURES = {1: "Lcom/example/App;", 2: "Ljava/lang/Thread;", 3: "Lcom/sun/tools/javac/comp/Attr;",
@@ -32,7 +32,7 @@ class Threads:
     """``ThreadReference.Frames`` (11,6) of one stack: classes by ID, frame 0 first."""
 
     def __init__(self, classes: list[int]) -> None:
-        self.stack = [Frame(Location(1, c, 0x100 + i, 0)) for i, c in enumerate(classes)]
+        self.stack = [Frame(Location(1, ReferenceTypeId(c), MethodId(0x100 + i), 0)) for i, c in enumerate(classes)]
 
     async def frames(self, thread: ThreadId, start: int, length: int) -> list[Frame]:
         end = len(self.stack) if length == -1 else start + length

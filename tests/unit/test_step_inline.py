@@ -13,7 +13,7 @@ from jdwp.debugger.classes.symbols import Symbols
 from jdwp.debugger.requests.steps import InlineOrigin, StepInFlight, Steps
 from jdwp.protocol.commands.reftypes import VariableSlot
 from jdwp.protocol.constants import StepDepth
-from jdwp.protocol.types import Location, ThreadId
+from jdwp.protocol.types import Location, MethodId, ReferenceTypeId, ThreadId
 
 WITH_LOCK = VariableSlot(109, "$i$f$withLock", "I", 173, 6)
 LAMBDA = VariableSlot(206, "$i$a$-withLock-Pipeline$process$2", "I", 45, 8)
@@ -48,7 +48,7 @@ def stepping(kind: str, monkeypatch: pytest.MonkeyPatch, start: int = 97) -> tup
 
 
 def at(index: int) -> Location:
-    return Location(1, 1, 2, index)
+    return Location(1, ReferenceTypeId(1), MethodId(2), index)
 
 
 @pytest.mark.parametrize(("index", "steps_on"), [(103, True), (109, True), (206, True), (256, True), (282, False)])
@@ -83,7 +83,7 @@ async def test_a_step_over_inside_the_lambda_goes_line_by_line(monkeypatch: pyte
 
 async def test_another_method_or_a_step_out_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     steps, step, armed = stepping("over", monkeypatch)
-    assert not await steps.step_over_inlined(step, Location(1, 1, 3, 103))
+    assert not await steps.step_over_inlined(step, Location(1, ReferenceTypeId(1), MethodId(3), 103))
     step.kind = "out"
     assert not await steps.step_over_inlined(step, at(103))
     assert armed == []

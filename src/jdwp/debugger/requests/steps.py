@@ -21,8 +21,9 @@ stopping in filtered code it steps **into**; they never keep it from landing whe
 - a step that starts in filtered code (stopped inside javac, Guava's JDK calls, a pause in ``Thread.sleep``)
   carries no ``ClassExclude`` at all, as IntelliJ's: it ignores its filters while the current location is
   itself filtered (``DebugProcessImpl.doStep`` → ``checkPositionNotFiltered``, which sets the session's
-  ignore-filters threshold). A step over lands on the next line of that code, a step out in its caller,
-  filtered or not — where jdb with ``exclude none`` lands. jdb as shipped excludes ``com.sun.*`` from ``next``
+  ignore-filters threshold; ``DebuggerSession.shouldIgnoreSteppingFilters`` then drops the step's filters).
+  A step over lands on the next line of that code, a step out in its caller, filtered or not — where jdb
+  with ``exclude none`` lands. jdb as shipped excludes ``com.sun.*`` from ``next``
   too, and a step over inside javac runs javac to its end; so did ours;
 - a step from app code whose callers are all filtered (``main``, whose caller is the launcher, a ``run`` on a
   pool thread), outside a coroutine's frame: the filters would leave nowhere to land once the frame returns,
@@ -37,6 +38,9 @@ remembers the inline markers live where it began (``$i$f$`` over an inlined body
 lambda, in the method's variable table). A step over that lands, in that frame, inside a marker entered since
 or on a line the SMAP maps to another file steps over again: the inline function's body is the call's, as
 IntelliJ's Kotlin step over treats it, and so is a lambda the user passed to it (a step into stops there).
+The Kotlin plugin does it so (JetBrains/kotlin, ``idea/.../debugger/stepping/KotlinStepOverInlineFilter.kt``
+and ``KotlinStepOverInlinedLinesHint.kt``): the inlined calls' lines are stepped over, a landing back on the
+line the step came from steps on, and the ``$i$f$`` range variables tell when the inline function was left.
 
 Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
 that starts in coroutine code (a suspend function's state machine, a suspend lambda's

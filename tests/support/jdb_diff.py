@@ -36,7 +36,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, Terminated, open_debugger
-from jdwp.debugger.requests.steps import NO_LANDING_NOTE
+from jdwp.debugger.requests.library_steps import NO_LANDING_NOTE
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.jvm import REPO, Debuggee
 from support.live import require_tool

@@ -12,7 +12,8 @@ import pytest
 
 from jdwp.client import JdwpClient
 from jdwp.debugger.classes.symbols import Symbols
-from jdwp.debugger.requests.steps import FILTERED, NO_LANDING_NOTE, UNFILTERED, Filtering, Steps, is_filtered_class
+from jdwp.debugger.requests.library_steps import FILTERED, NO_LANDING_NOTE, UNFILTERED, Filtering, is_filtered_class
+from jdwp.debugger.requests.steps import Steps
 from jdwp.protocol.commands.events import ClassExclude
 from jdwp.protocol.constants import ErrorCode
 from jdwp.protocol.errors import CommandError

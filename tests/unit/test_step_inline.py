@@ -10,7 +10,8 @@ import pytest
 
 from jdwp.client import JdwpClient
 from jdwp.debugger.classes.symbols import Symbols
-from jdwp.debugger.requests.steps import InlineOrigin, StepInFlight, Steps
+from jdwp.debugger.requests.library_steps import InlineOrigin, StepInFlight
+from jdwp.debugger.requests.steps import Steps
 from jdwp.protocol.commands.reftypes import VariableSlot
 from jdwp.protocol.constants import StepDepth
 from jdwp.protocol.types import Location, MethodId, ReferenceTypeId, ThreadId

@@ -41,7 +41,8 @@ from ..reading.values import Summary, Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
-from ..requests.steps import StepInFlight, Steps
+from ..requests.library_steps import StepInFlight
+from ..requests.steps import Steps
 from ..requests.watchpoints import WatchedField
 from .capture import CaptureReader, Top, first_frames, frame0, guessed_locals, locals_reader, wants_locals
 from .crashes import Crashes, Thrown

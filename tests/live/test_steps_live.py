@@ -191,9 +191,9 @@ async def test_step_into_jdk_code_stops_in_the_app_code_it_calls_back(strides: D
             await heartbeats(strides)
 
 
-async def test_step_out_of_main_runs_the_program_to_its_end(strides: Debuggee) -> None:
-    """Out of main there is no app code left: with filters the program ends (every other thread is a
-    daemon) instead of stopping in java.lang.Thread.exit."""
+async def test_step_out_of_main_lands_unfiltered_and_says_so(strides: Debuggee) -> None:
+    """Out of main there is no app code left: the filters would run the program to its end, so the step runs
+    without them, stops in java.lang.Thread.exit and says why (its ``note``)."""
     with trio.fail_after(60):
         async with engine(strides) as debugger:
             bp = await debugger.set_breakpoint(STRIDES, line("strides-last"))
@@ -201,9 +201,39 @@ async def test_step_out_of_main_runs_the_program_to_its_end(strides: Debuggee) -
             stop = await next_stop(debugger)
             assert stop.breakpoint_ids == (bp.breakpoint_id,)
             await debugger.step(stop.stop_id, stop.thread_id, "out")
+            stop = await next_stop(debugger)
+            assert stop.reasons == ("step",)
+            assert (stop.location.class_name, stop.location.method) == ("java.lang.Thread", "exit"), stop
+            assert stop.note is not None and "without step filters" in stop.note, stop
+            await debugger.resume(stop.stop_id)
             event = await next_event(debugger)
             assert isinstance(event, Terminated) and event.reason == "vm_death", event
             await trio.to_thread.run_sync(functools.partial(strides.wait_for_line, r"^done \d+$"))
+
+
+@pytest.mark.parametrize("kind", ["over", "into"])
+async def test_steps_past_the_end_of_main_land_unfiltered(strides: Debuggee, kind: str) -> None:
+    """Steps over (or into) main's last lines: each line of main in turn (a step into leaves the JDK's calls
+    of a line — the string concatenation, println — where it entered them), then the same landing as the step
+    out, in Thread.exit with the note."""
+    with trio.fail_after(90):
+        async with engine(strides) as debugger:
+            await debugger.set_breakpoint(STRIDES, line("strides-last"))
+            strides.send("end")
+            stop = await next_stop(debugger)
+            lines = []
+            while stop.location.class_name == STRIDES and len(lines) < 8:
+                lines.append(stop.location.line)
+                assert stop.note is None, stop
+                await debugger.step(stop.stop_id, stop.thread_id, kind)
+                stop = await next_stop(debugger)
+            first = line("strides-last")
+            assert lines == [first, first + 1, first + 2, first + 3], lines
+            assert (stop.location.class_name, stop.location.method) == ("java.lang.Thread", "exit"), stop
+            assert stop.note is not None and "without step filters" in stop.note, stop
+            await debugger.resume(stop.stop_id)
+            event = await next_event(debugger)
+            assert isinstance(event, Terminated) and event.reason == "vm_death", event
 
 
 async def test_step_out_of_main_without_filters_stops_in_thread_exit(strides: Debuggee) -> None:

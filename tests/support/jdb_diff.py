@@ -11,7 +11,11 @@ Used by ``tests/live/test_jdb_diff_live.py`` (a few cases) and ``bench/jdb_diff.
    locations is left out rather than compared on where the two choose to stop.
 2. **Traces** (:func:`engine_trace`, :func:`jdb_trace`): a fresh JVM each; the cases in discovery order, one
    breakpoint armed at a time: set it, run to it, clear it, three step-overs, set the next, run on. Each stop
-   is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Both follow the same policy on a
+   is ``Class.method:line`` (``-1`` for a place without a line, as JDI says). Where jdb's own exclusions run
+   the program to its end (a step over main's last line), our step lands unfiltered in ``Thread.exit`` and
+   says so: that ends our trace as the program's end ends jdb's. jdb's step-overs follow IntelliJ's rule for
+   Kotlin inline calls (:func:`_jdb_step_over`), which ours follow: jdb's own ``next`` stops in every inlined
+   line. Both follow the same policy on a
    deterministic program, so a case one reaches and the other does not is a disagreement too.
 3. **Values** (:func:`engine_values`, :func:`jdb_values`): a fresh JVM each; every case armed, and at each
    case's first hit frame 0's primitive and string variables (arguments and locals), through
@@ -37,6 +41,8 @@ import trio
 
 import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, Terminated, open_debugger
+from jdwp.debugger.requests.library_steps import NO_LANDING_NOTE
+from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.jvm import REPO, Debuggee
 from support.live import require_tool
 from support.real_programs import GSON_MAIN, GUAVA, classpath, gson_classpath, kotlinc_debuggee, require_jar
@@ -167,6 +173,11 @@ async def engine_trace(debuggee: Debuggee, cases: list[Case]) -> Trace:
             for _ in range(STEPS):
                 await debugger.step(stop.stop_id, stop.thread_id or "", "over")
                 stop = await _next_stop(debugger)
+                if stop is not None and stop.note == NO_LANDING_NOTE:
+                    # Out of main: jdb's default exclusions run the program to its end, our step lands unfiltered
+                    # and says so (docs/tools.md, step_debugger). The same end of the trace, by design.
+                    await debugger.resume(stop.stop_id)
+                    stop = None
                 if stop is None:
                     break
                 places.append(_where(stop))
@@ -257,13 +268,18 @@ def _jdb_place(match: re.Match[str]) -> str:
     return place(match[2], match[3], int(match[4].replace(",", "")))
 
 
-def _armed_jdb(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> tuple[Jdb, dict[tuple[str, int], Case]]:
+def _armed_jdb(jdb_path: str, debuggee: Debuggee, cases: list[Case], *,
+               exclude_none: bool = False) -> tuple[Jdb, dict[tuple[str, int], Case]]:
     """``jdb -attach`` to a suspended VM, a breakpoint at every case, the VM let go; with the cases by place.
-    Closed on failure; the caller closes it otherwise."""
+    ``exclude_none``: jdb's ``exclude none`` first (its default exclusions, ``com.sun.*`` among them, would run a
+    step over inside javac to javac's end). Closed on failure; the caller closes it otherwise."""
     jdb = Jdb(jdb_path, debuggee.port)
     try:
         jdb.until(_JDB_VM_STARTED)
         jdb.until(_JDB_PROMPT)
+        if exclude_none:
+            jdb.send("exclude none")
+            jdb.until(_JDB_PROMPT)
         for case in cases:
             jdb.send(f"stop at {case.class_name}:{case.line}")
         jdb.send("cont")
@@ -273,11 +289,11 @@ def _armed_jdb(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> tuple[Jd
     return jdb, {(c.class_name, c.line): c for c in cases}
 
 
-def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
+def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case], *, exclude_none: bool = False) -> Trace:
     """Each case's stop and step-overs through ``jdb -attach`` (blocking; run it in a thread), by the policy of
-    :func:`engine_trace`."""
+    :func:`engine_trace` (``exclude_none``: :func:`_armed_jdb`'s)."""
     trace: Trace = {}
-    jdb, armed = _armed_jdb(jdb_path, debuggee, cases)
+    jdb, armed = _armed_jdb(jdb_path, debuggee, cases, exclude_none=exclude_none)
     try:
         while armed:
             stop = jdb.stop()
@@ -293,13 +309,13 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
             places = [where]
             ended = False
             for _ in range(STEPS):
-                jdb.send("next")
-                step = jdb.stop()
+                step = _jdb_step_over(jdb, where)
                 if step is None:
                     ended = True
                     break
-                places.append(step[0])
-                for key in step[1]:
+                where, spent_keys = step
+                places.append(where)
+                for key in spent_keys:
                     spent = armed.pop(key, None)
                     if spent is not None:
                         jdb.send(f"clear {spent.class_name}:{spent.line}")
@@ -310,6 +326,41 @@ def jdb_trace(jdb_path: str, debuggee: Debuggee, cases: list[Case]) -> Trace:
     finally:
         jdb.close()
     return trace
+
+
+def _jdb_step_over(jdb: Jdb, start: str) -> tuple[str, list[tuple[str, int]]] | None:
+    """One step over from ``start`` (``Class.method:line``) by IntelliJ's rule for Kotlin inline calls, on jdb's
+    ``next``s: a landing in the same method whose source file is not the one the step began in (an inline
+    function's body, ``_Sequences.kt`` 332 in kotlinc's ``findMainClass``), or back on the line it began on
+    after one, is the call's: ``next`` again. Returns the landing and the breakpoints hit on the way, or
+    ``None`` once the program ended."""
+    method, _, line = start.rpartition(":")
+    source = _jdb_top(jdb)[0]
+    hits: list[tuple[str, int]] = []
+    walked = False
+    for _ in range(MAX_JDB_NEXTS):
+        jdb.send("next")
+        step = jdb.stop()
+        if step is None:
+            return None
+        where, step_hits = step
+        hits += step_hits
+        here, _, here_line = where.rpartition(":")
+        if here == method and (_jdb_top(jdb)[0] != source or (walked and here_line == line)):
+            walked = True
+            continue
+        return where, hits
+    return where, hits
+
+
+def _jdb_top(jdb: Jdb) -> tuple[str, int]:
+    """Frame 0's source file and line, by jdb's ``where`` (``[1] com.x.Foo.bar (Foo.kt:12)``; -1: no line)."""
+    jdb.send("where")
+    top = jdb.until(_JDB_TOP_FRAME)
+    jdb.until(_JDB_PROMPT)
+    source, _, number = top[1].rpartition(":")
+    number = number.replace(",", "")
+    return (source, int(number)) if number.isdigit() else (top[1], -1)
 
 
 # --- values at the cases' stops ----------------------------------------------------------------------------
@@ -432,13 +483,142 @@ def compare_values(start: Callable[[], Debuggee], jdb_path: str, cases: list[Cas
     return ValueOutcome(cases, engine, other)
 
 
+# --- Kotlin inline library calls: a step over against IntelliJ's rule, applied to jdb's landings ------------------
+
+#: jdb's ``where``: frame 1's class and method, and its place (``[1] com.x.Pipeline.process (Mutex.kt:107)``).
+_JDB_TOP_FRAME = re.compile(r"\[1\] [\w.$<>]+ \(([^()]*)\)")
+_JDB_RUNNING_PROMPT = re.compile(r"^> ", re.MULTILINE)
+MAX_JDB_NEXTS = 40  # jdb's `next`s through one statement's inlined calls
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class InlineProbe:
+    """A statement of the user's file that calls a Kotlin inline function of a library: its class, source file,
+    first line (the call's) and last line (the lambda's closing brace)."""
+
+    class_name: str
+    source: str
+    first: int
+    last: int
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.first}"
+
+    def lands_at(self, source: str, line: int) -> bool:
+        """IntelliJ's rule for a step over the statement: the first landing on a line of the user's file outside
+        the statement (the inlined library lines, ``Mutex.kt`` 107…, and the lambda's lines are the call's)."""
+        return source == self.source and not self.first <= line <= self.last
+
+
+#: Per probe: where one step over the statement lands (``Source.kt:line``), or ``None`` (never reached).
+InlineTrace = dict[InlineProbe, str | None]
+
+
+async def engine_inline_trace(debuggee: Debuggee, probes: list[InlineProbe], command: str) -> InlineTrace:
+    """Each probe's first hit and one step over (default filters) through pyjdwp's engine; ``command`` (sent to
+    the program's stdin) runs the code."""
+    trace: InlineTrace = {}
+    async with jdwp.open_jdwp_tcp("127.0.0.1", debuggee.port) as vm, open_debugger(vm) as debugger:
+        owners = {(await debugger.set_breakpoint(file=p.source, line=p.first)).breakpoint_id: p for p in probes}
+        debuggee.send(command)
+        while owners:
+            stop = await _next_stop(debugger)
+            if stop is None:
+                break
+            hit = [owners.pop(bp) for bp in stop.breakpoint_ids if bp in owners]
+            for bp in stop.breakpoint_ids:
+                await debugger.remove_breakpoint(bp)
+            if hit:
+                await debugger.step(stop.stop_id, stop.thread_id or "", "over")
+                landed = await _next_stop(debugger)
+                if landed is None:
+                    break
+                where = landed.location
+                trace[hit[0]] = None if where is None else f"{where.source}:{where.line}"
+                stop = landed
+            await debugger.resume(stop.stop_id)
+    return trace
+
+
+def jdb_inline_trace(jdb_path: str, debuggee: Debuggee, probes: list[InlineProbe], command: str) -> InlineTrace:
+    """Each probe's first hit through ``jdb -attach`` (``exclude none``), then ``next`` until a landing that
+    IntelliJ's rule keeps (:meth:`InlineProbe.lands_at`; each landing's source read with ``where``)."""
+    trace: InlineTrace = {}
+    jdb = Jdb(jdb_path, debuggee.port)
+    try:
+        jdb.until(_JDB_RUNNING_PROMPT)  # attached to a running VM: no thread is current
+        jdb.send("exclude none")
+        jdb.until(_JDB_RUNNING_PROMPT)
+        armed = {(p.class_name, p.first): p for p in probes}
+        for probe in probes:
+            jdb.send(f"stop at {probe.class_name}:{probe.first}")
+        debuggee.send(command)
+        while armed:
+            stop = jdb.stop()
+            if stop is None:
+                break
+            hit = [armed.pop(key) for key in stop[1] if key in armed]
+            for probe in hit:
+                jdb.send(f"clear {probe.class_name}:{probe.first}")
+            if hit:
+                trace[hit[0]] = _jdb_next_landing(jdb, hit[0])
+            jdb.send("cont")
+    finally:
+        jdb.close()
+    return trace
+
+
+def _jdb_next_landing(jdb: Jdb, probe: InlineProbe) -> str | None:
+    for _ in range(MAX_JDB_NEXTS):
+        jdb.send("next")
+        if jdb.stop() is None:
+            return None
+        source, line = _jdb_top(jdb)
+        if probe.lands_at(source, line):
+            return f"{source}:{line}"
+    return None
+
+
+def compare_inline(start: Callable[[], Debuggee], jdb_path: str, probes: list[InlineProbe],
+                   command: str) -> Outcome:
+    """Both inline traces of ``probes``, each on a fresh JVM from ``start`` (which has printed ``ready``)."""
+    engine, other = _on_fresh_jvms(start, lambda debuggee: trio.run(engine_inline_trace, debuggee, probes, command),
+                                   lambda debuggee, _: jdb_inline_trace(jdb_path, debuggee, probes, command))
+    return Outcome(probes, engine, other)
+
+
+PIPELINE = "com.example.ktpipeline.Pipeline"
+#: Pipeline.kt's statements that call kotlinx-coroutines' inline functions: ``mutex.withLock { … }`` and
+#: ``select<String> { … }`` (fixtures/coroutines).
+PIPELINE_PROBES = [
+    InlineProbe(PIPELINE, "Pipeline.kt", coroutine_mark("kp-with-lock"), coroutine_mark("kp-lock-print") + 1),
+    InlineProbe(PIPELINE, "Pipeline.kt", coroutine_mark("kp-select"), coroutine_mark("kp-select") + 3)]
+
+
+def pipeline_start(work: Path) -> Callable[[], Debuggee]:
+    """Compiles fixtures/coroutines into ``work``; starts the pipeline (it waits for ``run`` on stdin)."""
+    classes = work / "pipeline-classes"
+    classes.mkdir(exist_ok=True)
+    compile_coroutines(classes, kotlinc=require_tool("kotlinc"))
+
+    def start() -> Debuggee:
+        debuggee = Debuggee(coroutines_classpath(classes), "com.example.ktpipeline.PipelineKt",
+                            java=require_tool("java"))
+        debuggee.wait_for_line("^ready$", timeout=30)
+        return debuggee
+
+    return start
+
+
 # --- both ------------------------------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Outcome:
-    cases: list[Case]
-    engine: Trace
-    jdb: Trace
+    """Both traces of the cases (:class:`Case`, or :class:`InlineProbe` with :data:`InlineTrace`)."""
+
+    cases: list[Any]
+    engine: dict[Any, Any]
+    jdb: dict[Any, Any]
 
     @property
     def agreed(self) -> list[Case]:
@@ -460,10 +640,12 @@ class Outcome:
         return "\n".join(lines)
 
 
-def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case]) -> Outcome:
-    """Both traces of ``cases``, each on a fresh JVM from ``start``."""
+def compare(start: Callable[[], Debuggee], jdb_path: str, cases: list[Case], *,
+            exclude_none: bool = False) -> Outcome:
+    """Both traces of ``cases``, each on a fresh JVM from ``start`` (``exclude_none``: :func:`jdb_trace`'s)."""
     engine, other = _on_fresh_jvms(start, lambda debuggee: trio.run(engine_trace, debuggee, cases),
-                                   lambda debuggee, _: jdb_trace(jdb_path, debuggee, cases))
+                                   lambda debuggee, _: jdb_trace(jdb_path, debuggee, cases,
+                                                                 exclude_none=exclude_none))
     return Outcome(cases, engine, other)
 
 
@@ -494,6 +676,17 @@ KOTLINC_ENTRIES = [Case(f"{KOTLINC}.K2JVMCompiler", 89), Case(f"{KOTLINC}.K2JVMC
 GUAVA_MAIN = "com.example.guava.GuavaMain"
 #: GuavaMain's lines that call Guava (fixtures/guava), in the order they run.
 GUAVA_ENTRIES = [Case(GUAVA_MAIN, 18), Case(GUAVA_MAIN, 19), Case(GUAVA_MAIN, 20), Case(GUAVA_MAIN, 22)]
+KOTLIN_SOURCE = """fun main(args: Array<String>) {
+    val xs = listOf(1, 2, 3)
+    println(xs.map { it * 2 }.sum())
+}
+"""
+
+
+JAVAC = "com.sun.tools.javac"
+#: Lines javac 17 runs, in that order, compiling fixtures/javac (the first line of JavaCompiler.compile,
+#: JavaTokenizer.readToken, Attr.visitMethodDef, TransPatterns.visitTypeTest, LambdaToMethod.visitLambda,
+#: Lower.visitClassDef, Gen.genMethod): all in ``com.sun.*``, which our step filters exclude.
 #: GsonMain's lines that call Gson (fixtures/gson), in the order they run: a record graph read into maps, lists
 #: and BigDecimal; an object written; one read back.
 GSON_ENTRIES = [Case(GSON_MAIN, 61), Case(GSON_MAIN, 106), Case(GSON_MAIN, 108)]
@@ -501,11 +694,21 @@ GSON_ENTRIES = [Case(GSON_MAIN, 61), Case(GSON_MAIN, 106), Case(GSON_MAIN, 108)]
 #: primitives and a string: ``peekNumber``'s end (``p``, ``l``, ``value``, ``negative``, ``fitsInLong``,
 #: ``last``, ``i``) and ``nextName``'s (``p`` and the name read, ``result``).
 GSON_VALUE_CASES = [Case("com.google.gson.stream.JsonReader", 740), Case("com.google.gson.stream.JsonReader", 801)]
-KOTLIN_SOURCE = """fun main(args: Array<String>) {
-    val xs = listOf(1, 2, 3)
-    println(xs.map { it * 2 }.sum())
-}
-"""
+JAVAC_ENTRIES = [Case(f"{JAVAC}.main.JavaCompiler", 882), Case(f"{JAVAC}.parser.JavaTokenizer", 784),
+                 Case(f"{JAVAC}.comp.Attr", 991), Case(f"{JAVAC}.comp.TransPatterns", 187),
+                 Case(f"{JAVAC}.comp.LambdaToMethod", 337), Case(f"{JAVAC}.comp.Lower", 2158),
+                 Case(f"{JAVAC}.jvm.Gen", 943)]
+JAVAC_SOURCES = REPO / "fixtures" / "javac"  # Java 17 for javac to compile: records, sealed types, lambdas
+
+
+def javac_start(work: Path) -> Callable[[], Debuggee]:
+    """Starts javac (``com.sun.tools.javac.Main`` of the JDK's jdk.compiler; suspended, under the agent)
+    compiling fixtures/javac into ``work``."""
+    out = work / "javac-out"
+    out.mkdir(exist_ok=True)
+    sources = tuple(sorted(str(p) for p in JAVAC_SOURCES.rglob("*.java")))
+    return lambda: Debuggee(work, f"{JAVAC}.Main", suspend=True, java=require_tool("java"),
+                            args=("-d", str(out), *sources))
 
 
 def kotlinc_start(work: Path) -> Callable[[], Debuggee]:

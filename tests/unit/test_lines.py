@@ -117,3 +117,37 @@ def test_an_inlined_lambda_is_a_frame_above_the_function_that_called_it() -> Non
 def test_code_outside_every_marker_has_no_inline_frames() -> None:
     assert inline_chain(at(39), table(FIND_MAIN_CLASS), FIND_MAIN_CLASS_MARKERS, mapped) is None
     assert inline_chain(at(129), table(FIND_MAIN_CLASS), FIND_MAIN_CLASS_MARKERS, mapped) is None
+
+
+# --- a call whose inlined code starts before its marker (withLock's owner argument), on Pipeline.kt's tables -----
+
+# Pipeline.process as kotlinc 1.3.31 wrote it: line 22 `mutex.withLock {`; 74..80 Mutex.kt 107..113 inlined
+# (KotlinDebug: called from line 22); the lambda's own lines 23..25; line 26 after the call.
+PROCESS = [(60, 20), (93, 21), (97, 22), (103, 74), (109, 75), (157, 20), (201, 76), (203, 77), (206, 23),
+           (216, 24), (251, 25), (256, 79), (268, 80), (270, 79), (282, 26), (290, 27)]
+PROCESS_MARKERS = variables((206, "$i$a$-withLock-Pipeline$process$2", 45), (109, "$i$f$withLock", 173))
+PIPELINE = "com.example.ktpipeline.Pipeline"
+
+
+def pipeline_line(line: int) -> CodeLine:
+    if 74 <= line <= 80:
+        return CodeLine("Mutex.kt", line + 33, "kotlinx/coroutines/sync", "kotlinx.coroutines.sync.MutexKt", True)
+    return CodeLine("Pipeline.kt", line, "com/example/ktpipeline", PIPELINE)
+
+
+def pipeline_call_site(line: int) -> CodeLine | None:
+    return CodeLine("Pipeline.kt", 22, "com/example/ktpipeline", PIPELINE) if 74 <= line <= 80 else None
+
+
+def test_the_real_frame_under_a_call_whose_inlined_code_starts_before_its_marker_is_at_the_call_site() -> None:
+    lines = table(PROCESS, end=305)
+    position = SourcePosition(PIPELINE, "process", "Pipeline.kt", 23, 206)
+    chain = inline_chain(position, lines, PROCESS_MARKERS, pipeline_line, pipeline_call_site)
+    assert chain is not None
+    assert [shown(p) for p in chain.inlined] == [
+        (f"{PIPELINE[:-len('Pipeline')]}Pipeline$process$2", "invoke", "Pipeline.kt", 23, True),
+        ("kotlinx.coroutines.sync.MutexKt", "withLock", "Mutex.kt", 110, True)]
+    assert shown(chain.real) == (PIPELINE, "process", "Pipeline.kt", 22, False)
+    # Without the KotlinDebug stratum: the code before the marker, the inline function's own line (issue 38).
+    chain = inline_chain(position, lines, PROCESS_MARKERS, pipeline_line)
+    assert chain is not None and shown(chain.real) == (PIPELINE, "process", "Mutex.kt", 107, False)

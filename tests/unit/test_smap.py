@@ -62,6 +62,7 @@ def test_a_kotlin_map_gives_files_lines_and_what_is_inlined() -> None:
     assert smap.map(44) is None  # past every range
     call = smap.call_site(28)
     assert call is not None and (call[0].name, call[1]) == ("App.kt", 13)
+    assert [smap.own_line(n) for n in (13, 28, 39, 44)] == [13, 13, 17, 44]  # the call sites; the rest as it is
     assert smap.mentions("Inline.kt") and not smap.mentions("Other.kt")
 
 

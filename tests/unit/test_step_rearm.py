@@ -9,8 +9,9 @@ import pytest
 
 from jdwp.client import JdwpClient
 from jdwp.debugger.classes.symbols import Symbols
+from jdwp.debugger.requests.library_steps import StepInFlight
 from jdwp.debugger.requests.resumes import Resume
-from jdwp.debugger.requests.steps import StepInFlight, Steps
+from jdwp.debugger.requests.steps import Steps
 from jdwp.protocol.constants import ErrorCode, EventKind, StepDepth
 from jdwp.protocol.errors import CommandError
 from jdwp.protocol.types import ObjectId, ThreadId

@@ -472,8 +472,10 @@ class Debugger(Inspection):
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
             own = thread_id == state.stop.thread_id
             made = await self._steps.kind_for(thread, kind, state.stop.location if own else None)
-            await self._steps.start(thread, name, made, filters, capture=plan)
+            filtering = await self._steps.filtering_for(thread, filters)
+            await self._steps.start(thread, name, made, filters, capture=plan, filtering=filtering)
             await self._steps.follow_coroutine(thread, state.location if own else None)
+            await self._steps.note_inline_origin(thread, state.location if own else None)
             await self._release_current(state)
             return made
 

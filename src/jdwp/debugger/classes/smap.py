@@ -148,6 +148,12 @@ class Smap:
         entry = debug.covering(output_line) if debug is not None else None
         return (debug.files[entry.file_id], entry.input_start) if debug is not None and entry is not None else None
 
+    def own_line(self, output_line: int) -> int:
+        """The line of the class's own file an output line shows: an inlined line's call site (``KotlinDebug``),
+        else the line itself. A line that maps to another file with no call site is kept as it is."""
+        site = self.call_site(output_line)
+        return site[1] if site is not None else output_line
+
     @property
     def files(self) -> list[SmapFile]:
         """Every file every stratum names."""

@@ -571,6 +571,17 @@ class Symbols:
             owner = path.replace("/", ".")
         return CodeLine(mapped.file.name, mapped.line, directories, owner, mapped.inlined)
 
+    def call_site_line(self, ref: int, line: int) -> CodeLine | None:
+        """Where inlined line ``line`` of the class's line table was called from, in the class's own file (its
+        map's ``KotlinDebug`` stratum, from the cache); ``None`` when the map does not say."""
+        smap = self.cached_smap(ref)
+        site = smap.call_site(line) if smap is not None else None
+        if site is None:
+            return None
+        file, called = site
+        owner = file.path.replace("/", ".") if file.path is not None else None
+        return CodeLine(file.name, called, file.directories, owner)
+
     async def modifiers(self, loc: Location) -> int:
         """The access flags of the location's method (0 when the class no longer lists it)."""
         method = (await self.methods(loc.class_id)).get(loc.method_id)

@@ -41,7 +41,8 @@ from ..reading.values import Summary, Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
-from ..requests.steps import StepInFlight, Steps
+from ..requests.library_steps import StepInFlight
+from ..requests.steps import Steps
 from ..requests.watchpoints import WatchedField
 from .capture import CaptureReader, Top, first_frames, frame0, locals_reader, wants_locals
 from .crashes import Crashes, Thrown
@@ -263,6 +264,8 @@ class EventSets:
         thread = found.suspension.thread
         location = found.location
         if found.step is not None and set(found.reasons) == {"step"} and location is not None:
+            if not found.resumed and await self.steps.step_over_inlined(found.step, location):  # a Kotlin inline call
+                return None
             if await self.steps.follow(found.step, thread, location, found.resumed):  # it follows its coroutine
                 return None
         self.breakpoints.passes.thread_stopped(thread, found.breakpoint_ids)  # other passes of it end here
@@ -300,13 +303,17 @@ class EventSets:
             returned, _ = await read_return(self.values, step.returned_value, step.returns)
         name, positions, _, _, _, top, read_ahead, *thrown = await gather(thunks)
         if found.step is not None and found.reasons == ["step"] and location is not None:
-            if await self.steps.step_past_synthetic(found.step, location):
+            if await self.steps.step_past_synthetic(found.step, location) or \
+                    await self.steps.step_out_of_filtered(found.step, thread, location):
                 return None
         self.next_capture = None  # this is the next stop: a resume's capture is spent on it
         stop_id = self.stops.new_id()
         thread_handle = f"{stop_id}.t{thread:x}"
         position = positions[0] if positions else None
         note = LAUNCH_NOTE if "launch" in found.reasons else BEFORE_MAIN if position is None else None
+        if found.step is not None and found.step.filtering.note is not None and location is not None \
+                and await self.steps.is_filtered(location):
+            note = found.step.filtering.note  # its filters would have left it nowhere to land (.steps)
         stop = Stop(stop_id, tuple(dict.fromkeys(found.reasons)), thread_handle, name, position,
                     tuple(dict.fromkeys(found.breakpoint_ids)), ended_step=ended, note=note,
                     condition_error=found.condition_error, suspended="thread" if found.thread_only else None,

@@ -18,13 +18,16 @@ so the metadata comes, in this order, from:
 from __future__ import annotations
 
 import dataclasses
+import logging
 
 import trio
 
 from ...protocol.commands.reftypes import MethodInfo
+from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId, ThreadId
 from ...protocol.values import Value
 from ..classes.class_path import ClassPath
+from ..classes.smap import Smap
 from ..errors import EvaluationFailed
 from ..model import MetadataSource
 from .continuations import ContinuationState
@@ -34,6 +37,8 @@ from .tables import read_region
 from .values import Values
 
 __all__ = ["Facts", "MetadataSources"]
+
+log = logging.getLogger("jdwp.debugger")
 
 DEBUG_METADATA_KT = "Lkotlin/coroutines/jvm/internal/DebugMetadataKt;"
 STACK_TRACE_ELEMENT = ("getStackTraceElement", "()Ljava/lang/StackTraceElement;")
@@ -73,13 +78,39 @@ class MetadataSources:
         self._values, self._layouts = values, layouts
         self.class_path = class_path
         self._loading = trio.Lock()
+        self._smaps: dict[str, Smap | None] = {}  # by the binary name of a function's class
 
     @property
     def configured(self) -> MetadataSource:
         return "class_path" if self.class_path is not None else "none"
 
     async def facts(self, state: ContinuationState, invoker: Invoker | None) -> Facts | None:
-        """The metadata of ``state`` from the first source that has it; ``None`` when none has."""
+        """The metadata of ``state`` from the first source that has it; ``None`` when none has. Its lines are
+        the user's (:meth:`_own_lines`)."""
+        found = await self._facts(state, invoker)
+        return await self._own_lines(found) if found is not None else None
+
+    async def _own_lines(self, facts: Facts) -> Facts:
+        """DebugMetadata's lines are raw lines of the function's method: one in the body of an inline call made
+        there (``mutex.withLock``: line 84 of an 81-line file) is shown at that call's line, through the
+        declaring class's SMAP (its ``KotlinDebug`` stratum). A class the VM will not find keeps them raw."""
+        if facts.line is None and facts.next_line is None:
+            return facts
+        if facts.class_name not in self._smaps:
+            try:
+                refs = await self._values.vm.classes_by_signature("L" + facts.class_name.replace(".", "/") + ";")
+                smap = await self._values.symbols.smap(ReferenceTypeId(refs[0].type_id)) if refs else None
+            except CommandError as exc:
+                log.info("the lines of %s stay raw: %s", facts.class_name, exc)
+                return facts
+            self._smaps[facts.class_name] = smap
+        smap = self._smaps[facts.class_name]
+        if smap is None:
+            return facts
+        return dataclasses.replace(facts, line=smap.own_line(facts.line) if facts.line is not None else None,
+                                   next_line=smap.own_line(facts.next_line) if facts.next_line is not None else None)
+
+    async def _facts(self, state: ContinuationState, invoker: Invoker | None) -> Facts | None:
         if invoker is not None and invoker.failed is None:
             try:
                 found = await self._invoked(state, invoker)

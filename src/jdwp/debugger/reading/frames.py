@@ -139,7 +139,8 @@ async def _inline_chains(symbols: Symbols, locations: list[Location], positions:
         if known is None or known[0] is None or lines is None:
             chains.append(None)
             continue
-        chains.append(inline_chain(position, lines, known[0], partial(symbols.code_line, loc.class_id)))
+        chains.append(inline_chain(position, lines, known[0], partial(symbols.code_line, loc.class_id),
+                                   partial(symbols.call_site_line, loc.class_id)))
     return chains
 
 

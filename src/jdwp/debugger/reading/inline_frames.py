@@ -11,7 +11,9 @@ inside them the JVM has one frame; we show one per live marker, innermost first,
   function's file and line);
 - every frame below shows its call of the frame above: the line of the code just before that marker's body
   starts (kotlinc writes the call's line there), read through the map — for the real frame a line of its own
-  file, the call site (``findMainClass`` line 232 for an inlined ``singleOrNull``).
+  file, the call site (``findMainClass`` line 232 for an inlined ``singleOrNull``). Where that code is the
+  inline function's own (the default arguments kotlinc inlines before the marker: ``withLock``'s ``owner``,
+  Mutex.kt 107), the map's ``KotlinDebug`` stratum gives the real frame's call site (Pipeline.kt 22).
 
 An inline function's frame is its source's class (the map's path: ``kotlin.sequences.SequencesKt___SequencesKt``)
 and its name; an inlined lambda's is the class the lambda would have compiled to (``Foo$bar$1``, in the real
@@ -30,8 +32,10 @@ from ..model import SourcePosition
 
 #: A raw line of one class, through that class's map (:meth:`.Symbols.code_line` of the frame's class).
 CodeLineOf = Callable[[int], CodeLine]
+#: An inlined raw line of one class to the line that called it, in the class's own file (``None``: not known).
+CallSiteOf = Callable[[int], CodeLine | None]
 _FUNCTION = "$i$f$"
-_LAMBDA = "$i$a$-"
+INLINE_LAMBDA = "$i$a$-"  # a lambda passed to an inline function, inlined with it
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -50,9 +54,11 @@ def live_markers(variables: VariableTableReply, index: int) -> list[VariableSlot
 
 
 def inline_chain(position: SourcePosition, lines: LineTableReply, variables: VariableTableReply,
-                 code_line: CodeLineOf) -> InlineChain | None:
+                 code_line: CodeLineOf, call_site: CallSiteOf | None = None) -> InlineChain | None:
     """The frames of ``position`` (a JVM frame's, described through the map) when inlined code runs there, else
-    ``None``. ``code_line`` maps a raw line of the frame's class through its map (:meth:`.Symbols.code_line`)."""
+    ``None``. ``code_line`` maps a raw line of the frame's class through its map (:meth:`.Symbols.code_line`);
+    ``call_site`` an inlined one to its call site through the map's ``KotlinDebug`` stratum
+    (:meth:`.Symbols.call_site_line`)."""
     index = position.code_index
     if index < 0:
         return None
@@ -72,6 +78,12 @@ def inline_chain(position: SourcePosition, lines: LineTableReply, variables: Var
         inlined.append(SourcePosition(class_name, method, place.source if place else position.source,
                                       place.line if place else None, index, inlined=True))
     call = _call_of(markers[0], lines, code_line)
+    if call is not None and call.inlined and call_site is not None:
+        # The code before the outermost body is the inline function's too (``withLock``'s ``owner`` argument,
+        # Mutex.kt 107): its KotlinDebug range names the line that made the call (Pipeline.kt 22).
+        before = line_at(lines, markers[0].code_index - 1)
+        site = call_site(before) if before is not None else None
+        call = site if site is not None else call
     real = dataclasses.replace(position, source=call.source if call else position.source,
                                line=call.line if call else None, inlined=False)
     return InlineChain(tuple(reversed(inlined)), real)
@@ -85,8 +97,8 @@ def _call_of(marker: VariableSlot, lines: LineTableReply, code_line: CodeLineOf)
 
 def _frame_name(marker: str, package: str, place: CodeLine | None) -> tuple[str, str]:
     """Class and method of an inlined frame (see the module's doc)."""
-    if marker.startswith(_LAMBDA):
-        _, _, lambda_class = marker[len(_LAMBDA):].partition("-")
+    if marker.startswith(INLINE_LAMBDA):
+        _, _, lambda_class = marker[len(INLINE_LAMBDA):].partition("-")
         if lambda_class:
             return (f"{package}.{lambda_class}" if package else lambda_class), "invoke"
     name = marker[len(_FUNCTION):] if marker.startswith(_FUNCTION) else marker

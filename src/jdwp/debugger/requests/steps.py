@@ -16,6 +16,9 @@ Step filters, on unless the caller turns them off (IntelliJ's defaults, plus the
   again (through a bridge into the method it calls), ``over`` and ``out`` as ``out`` (back to the real
   caller). Lambda bodies are synthetic to javac but are app code: they are not skipped.
 
+Where a step starts decides whether its filters apply, and a step through a Kotlin inline call: see
+:mod:`.library_steps`.
+
 Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
 that starts in coroutine code (a suspend function's state machine, a suspend lambda's
 ``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over`` and ``into`` (a
@@ -65,10 +68,8 @@ thread's events in the order they happen. The request is cleared with the step.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from functools import partial
-from typing import Literal
 
 from ...client import JdwpClient
 from ...protocol.commands.events import ClassExclude, ClassOnly, Count, Modifier, Step, ThreadOnly
@@ -82,7 +83,7 @@ from ...protocol.constants import (
     ThreadStatus,
 )
 from ...protocol.errors import CommandError
-from ...protocol.types import Location, ObjectId, ReferenceTypeId, ThreadId
+from ...protocol.types import Location, ReferenceTypeId, ThreadId
 from ...protocol.values import Value
 from .._gather import gather, nothing
 from ..classes.coroutine_machinery import SUSPENDED_MARKER
@@ -93,62 +94,15 @@ from ..names import binary_name_of
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from .capture import CapturePlan
+from .library_steps import FILTERED, STEP_EXCLUDES, Fate, Filtering, LibrarySteps, Origin, StepInFlight
 from .prepares import ClearRequest
-from .resumes import CONTINUATION_LOCAL, INVOKE_SUSPEND, Continuations, Resume, prologue_line
+from .resumes import CONTINUATION_LOCAL, INVOKE_SUSPEND, Continuations, prologue_line
 
 log = logging.getLogger("jdwp.debugger")
 
-STEP_EXCLUDES = (
-    "java.*", "javax.*", "jdk.*", "sun.*", "com.sun.*",
-    "kotlin.jvm.internal.*", "kotlin.internal.*", "kotlin.coroutines.*", "kotlinx.coroutines.*", "kotlinx.atomicfu.*",
-    "android.*", "com.android.internal.*", "dalvik.*", "libcore.*",
-)
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
 DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
-#: How a coroutine step's origin frame left, by the value it returned (module doc).
-Fate = Literal["suspended", "returned"]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Origin:
-    """The coroutine frame a step started in: its continuation and ``label`` then, its method, line and depth."""
-
-    continuation: ObjectId
-    label: int | None
-    class_id: int
-    method_id: int
-    line: int | None
-    depth: int
-
-
-@dataclasses.dataclass
-class StepInFlight:
-    request_id: int  # 0 while it only waits for its coroutine's resumption
-    thread: ThreadId
-    thread_name: str
-    kind: StepKind
-    filters: bool
-    resteps: int = 0
-    origin: Origin | None = None
-    resume: Resume | None = None
-    #: After a resumption: the step lands on the next line, past the prologue line and ``skip`` (class, method,
-    #: line: where the step over began, when the coroutine resumed in that method).
-    settling: bool = False
-    skip: tuple[int, int, int | None] | None = None
-    #: The origin frame returned into its caller's state machine (suspended or done: its next landing tells).
-    returned: bool = False
-    #: How the origin frame left, once its exit's value told (``None``: not yet, or never sent).
-    fate: Fate | None = None
-    #: An exit request of frame 0's method (a step out's, a coroutine step's origin: ``None``, none made), the
-    #: method, and what it returned.
-    exit_request: int | None = None
-    leaving: tuple[int, int] | None = None  # (class, method) of frame 0 when the step began
-    returns: str = "V"  # the method's JNI return type
-    returned_value: Value | None = None
-    capture: CapturePlan | None = None  # what the stop it ends in reads (:mod:`.capture`)
-
-
-class Steps:
+class Steps(LibrarySteps):
     """The steps of one session, by thread."""
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, layouts: Layouts | None = None) -> None:
@@ -197,9 +151,10 @@ class Steps:
 
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
                     depth: StepDepth | None = None, exclude: str | None = None,
-                    capture: CapturePlan | None = None) -> StepInFlight:
+                    capture: CapturePlan | None = None, filtering: Filtering = FILTERED) -> StepInFlight:
         """Arm a step on a suspended thread (replacing a step it had). ``depth`` overrides ``kind``'s;
-        ``exclude`` names one more class it must not stop in; ``capture``: what the stop it ends in reads.
+        ``exclude`` names one more class it must not stop in; ``capture``: what the stop it ends in reads;
+        ``filtering``: whether its request carries the class filters, when ``filters`` (:meth:`filtering_for`).
 
         Raises:
             JdwpError: the VM refused or did not answer; no step is recorded for the thread.
@@ -208,12 +163,12 @@ class Steps:
         if old is not None:
             await self.end(old)
         modifiers: list[Modifier] = [Step(thread, StepSize.LINE, depth if depth is not None else DEPTHS[kind])]
-        if filters:
+        if filters and filtering.excluding:
             modifiers += [ClassExclude(pattern) for pattern in STEP_EXCLUDES]
         if exclude is not None:
             modifiers.append(ClassExclude(exclude))
         modifiers.append(Count(1))
-        made = StepInFlight(0, thread, thread_name, kind, filters, resteps, capture=capture)
+        made = StepInFlight(0, thread, thread_name, kind, filters, resteps, filtering, capture=capture)
         if kind == "out" and depth is None:
             await self._watch_return(made)
         try:
@@ -232,7 +187,7 @@ class Steps:
         the top frame's, when known (then a frame of no coroutine costs no round trip). A VM that cannot say
         leaves it an ordinary step."""
         step = self._by_thread.get(thread)
-        if step is None or not step.filters:
+        if step is None or not step.excluding:  # an unfiltered step lands where the VM's step does
             return
         try:
             continuation = await self._continuations.of_top_frame(thread, location)
@@ -259,7 +214,7 @@ class Steps:
     async def follow(self, step: StepInFlight, thread: ThreadId, location: Location, resumed: bool) -> bool:
         """Where a filtered step landed (or its resume breakpoint hit, ``resumed``), as the module doc says;
         True when it makes no stop (the step goes on, or waits for the coroutine's resumption)."""
-        if not step.filters:
+        if not step.excluding:
             return False
         try:
             if resumed:
@@ -394,16 +349,18 @@ class Steps:
         await self._end_thread_step(step)
         return True
 
-    async def _restep(self, step: StepInFlight, depth: StepDepth, exclude: str | None = None) -> bool:
-        """Step on from a landing, keeping what the step follows (its origin, resume breakpoint, settling)."""
-        if step.resteps >= MAX_RESTEPS:
+    async def _restep(self, step: StepInFlight, depth: StepDepth, exclude: str | None = None,
+                      counted: bool = True) -> bool:
+        """Step on from a landing, keeping what the step follows (its origin, resume breakpoint, settling, inline
+        origin). ``counted``: the re-step counts towards :data:`MAX_RESTEPS` (an inline walk has its own cap)."""
+        if counted and step.resteps >= MAX_RESTEPS:
             return False
         # The resume breakpoint and the exit request move to the new step, not cleared with the old one.
         resume, step.resume = step.resume, None
         exit_request, step.exit_request = step.exit_request, None
         try:
-            again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth,
-                                     exclude, step.capture)
+            again = await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + counted, depth,
+                                     exclude, step.capture, step.filtering)
         except CommandError:  # the old step is forgotten by then (start ended it): clear what it handed on
             step.resume, step.exit_request = resume, exit_request
             await self._drop_resume(step)
@@ -413,6 +370,7 @@ class Steps:
         again.returned, again.fate = step.returned, step.fate
         again.exit_request, again.leaving, again.returns = exit_request, step.leaving, step.returns
         again.returned_value = step.returned_value
+        again.inline, again.inline_steps = step.inline, step.inline_steps + (not counted)
         return True
 
     async def _is_state_machine(self, location: Location) -> bool:
@@ -532,7 +490,8 @@ class Steps:
         if not holder and not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC):
             return False
         depth = StepDepth.INTO if step.kind == "into" else StepDepth.OUT
-        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, capture=step.capture)
+        await self.start(step.thread, step.thread_name, step.kind, True, step.resteps + 1, depth, capture=step.capture,
+                         filtering=step.filtering)
         return True
 
 

@@ -196,8 +196,11 @@ class LibrarySteps:
         for frame in frames[2:]:
             if not await self.is_filtered(frame.location):
                 return FILTERED
-        if await self._is_state_machine(frames[0].location):
-            return FILTERED  # a coroutine's frame: its resume breakpoint is the landing (:mod:`.steps`)
+        try:
+            if await self._is_state_machine(frames[0].location):
+                return FILTERED  # a coroutine's frame: its resume breakpoint is the landing (:mod:`.steps`)
+        except CommandError:  # a VM that cannot tell (no variable tables it will give): the filtered step as before
+            return FILTERED
         return Filtering(False, NO_LANDING_NOTE, len(frames))
 
     async def is_filtered(self, location: Location) -> bool:

@@ -84,8 +84,9 @@ async def test_kotlinc_steps_and_lines_read_as_jdb_reads_them(kotlinc: Debuggee)
                 await debugger.remove_breakpoint(at_225.breakpoint_id)
         assert lines == [(225, 16), (226, 23), (232, 39)]  # jdb: 224 → 225 → 226 → 232
 
-        # Into singleOrNull's inlined body (_Sequences.kt:332): its frame above findMainClass at the call (232).
-        stop = await step(debugger, stop, "over")
+        # Into singleOrNull's inlined body (_Sequences.kt:332): its frame above findMainClass at the call (232). A
+        # step into goes there; a step over steps over the inlined library body, as IntelliJ's does (docs/tools.md).
+        stop = await step(debugger, stop, "into")
         assert stop.location is not None and (stop.location.source, stop.location.line, stop.location.inlined) == (
             "_Sequences.kt", 332, True)
         page = await debugger.stack(stop.stop_id, stop.thread_id or "", limit=3)

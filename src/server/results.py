@@ -31,8 +31,8 @@ from jdwp.debugger import (
     SkippedLocation,
     SourcePosition,
     Stop,
+    ThreadHead,
     ThreadInfo,
-    ThreadStatusName,
     WaitingFor,
     Watchpoint,
     bound_names,
@@ -502,19 +502,13 @@ class EventsPage:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ListedThread:
+class ListedThread(ThreadHead):
     """A thread as a listing shows it (:class:`jdwp.debugger.ThreadInfo`), its frames one line each
     (:func:`jdwp.debugger.frame_text`): their ``frame_id``s come from get_debugger_stack. The VM's own threads
     (:func:`jdwp.debugger.is_system`) are listed without frames — ``frame_count`` says how
     deep they are, get_debugger_stack reads them: they are not what an app's debugger looks for, and they
     would take a fifth of a server's listing."""
 
-    name: str
-    status: ThreadStatusName
-    suspended: bool
-    group: str | None
-    thread_id: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
-    frame_count: int | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     frames: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     owned_monitors: tuple[Monitor, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     waiting_for: WaitingFor | None = dataclasses.field(default=None, metadata=OMIT_NONE)

@@ -74,7 +74,7 @@ from .reading.deadlocks import Deadlock, DeadlockLink
 from .reading.diagnosis import Diagnosis, is_system
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.similar_threads import SimilarThreads, fold_threads, frame_text
-from .reading.threads import Monitor, ThreadInfo, ThreadsPage, ThreadStatusName, WaitingFor
+from .reading.threads import Monitor, ThreadHead, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
 from .requests.run_to import RunTo
 
@@ -139,8 +139,8 @@ __all__ = [
     "Stopped",
     "Summary",
     "Terminated",
+    "ThreadHead",
     "ThreadInfo",
-    "ThreadStatusName",
     "ThreadsPage",
     "ThrownException",
     "Unsupported",

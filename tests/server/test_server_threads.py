@@ -99,6 +99,12 @@ async def test_pause_threads_deadlock_step_and_resume(knots: Debuggee) -> None:
             assert a["waiting_for"]["runtime_type"] == f"{KNOTS}$LockB" and a["waiting_for"]["owner_name"] == "locker-b"
             assert [m["runtime_type"] for m in b["owned_monitors"]] == [f"{KNOTS}$LockB"]
             assert len(a["frames"]) == 2 and a["frames"][0].startswith(f"{KNOTS}.lock(Knots.java:")
+            # Each monitor's preview once, where the listing first names it (locker-a waits for what b owns).
+            mentions = [m for t in listing["threads"] for m in (*(t.get("owned_monitors") or ()),
+                                                                *([t["waiting_for"]] if t.get("waiting_for") else ()))]
+            previewed = [m["object_id"] for m in mentions if "preview" in m]
+            assert len(previewed) == len(set(previewed)) and a["waiting_for"]["object_id"] in previewed, mentions
+            assert "preview" not in b["owned_monitors"][0]
             [deadlock] = listing["deadlocks"]
             assert {link["thread_name"] for link in deadlock["threads"]} == {"locker-a", "locker-b"}
             assert {link["runtime_type"] for link in deadlock["threads"]} == {f"{KNOTS}$LockA", f"{KNOTS}$LockB"}

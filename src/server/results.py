@@ -26,12 +26,18 @@ from jdwp.debugger import (
     FieldChange,
     HitOptions,
     MethodBreakpoint,
+    Monitor,
     Reason,
     SkippedLocation,
     SourcePosition,
     Stop,
+    ThreadHead,
+    ThreadInfo,
+    WaitingFor,
     Watchpoint,
     bound_names,
+    frame_text,
+    is_system,
 )
 
 from .failures import ErrorBody
@@ -493,3 +499,25 @@ class EventsPage:
     next_cursor: int
     overflow: bool
     timed_out: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListedThread(ThreadHead):
+    """A thread as a listing shows it (:class:`jdwp.debugger.ThreadInfo`), its frames one line each
+    (:func:`jdwp.debugger.frame_text`): their ``frame_id``s come from get_debugger_stack. The VM's own threads
+    (:func:`jdwp.debugger.is_system`) are listed without frames — ``frame_count`` says how
+    deep they are, get_debugger_stack reads them: they are not what an app's debugger looks for, and they
+    would take a fifth of a server's listing."""
+
+    frames: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    owned_monitors: tuple[Monitor, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    waiting_for: WaitingFor | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+
+    @classmethod
+    def of(cls, thread: ThreadInfo, *, system_frames: bool = False) -> ListedThread:
+        """``thread`` as listed; a VM thread's frames only with ``system_frames`` (pause_debugger's
+        ``systemThreads`` asks for the VM's threads themselves)."""
+        frames = () if is_system(thread) and not system_frames else tuple(frame_text(f) for f in thread.frames)
+        return cls(thread.name, thread.status, thread.suspended, thread.group, thread.thread_id,
+                   thread.frame_count, frames, thread.owned_monitors, thread.waiting_for, thread.truncated_names)

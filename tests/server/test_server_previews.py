@@ -110,7 +110,7 @@ async def test_a_freeze_in_one_pause(knots: Debuggee, tmp_path: Path) -> None:
             assert not {"Reference Handler", "Finalizer", "Signal Dispatcher"} & set(threads)
             assert result["system_count"] >= 3 and "system_threads" not in result
             a = threads["locker-a"]
-            assert a["status"] == "monitor" and a["frames"][0]["method"] == "lock"
+            assert a["status"] == "monitor" and a["frames"][0].startswith("com.example.debuggee.Knots.lock(Knots.java:")
             # Each monitor is said once, in ``monitors``; a thread names the ones it owns and waits for by ID.
             monitors = {m["object_id"]: m for m in result["monitors"]}
             assert a["waiting_for"]["owner_name"] == "locker-b" and "preview" not in a["waiting_for"]
@@ -122,12 +122,15 @@ async def test_a_freeze_in_one_pause(knots: Debuggee, tmp_path: Path) -> None:
             assert {link["thread_name"] for link in deadlock["threads"]} == {"locker-a", "locker-b"}
             assert {link["waiting_for"] for link in deadlock["threads"]} <= set(monitors)
             assert size(paused) < 4096, size(paused)  # a freeze's answer, in one call (issue 24: ≤ 4 KB in all)
-            # The frames it listed are the stop's: locals of a thread's top frame need no listing first.
+            # Its thread IDs are the stop's: the stack of one gives its frames' IDs, for locals.
+            top = (await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=result["stop"]["stop_id"],
+                                threadId=threads["spinner"]["thread_id"], limit=1))["result"]["frames"][0]
             await mcp.ok("get_debugger_locals", debugSessionId=sid, stopId=result["stop"]["stop_id"],
-                         frameId=threads["spinner"]["frames"][0]["frame_id"])
+                         frameId=top["frame_id"])
             await mcp.ok("resume_debugger", debugSessionId=sid, stopId=result["stop"]["stop_id"])
             again = (await mcp.ok("pause_debugger", debugSessionId=sid, systemThreads=True))["result"]
-            listed = {t["name"] for t in again["system_threads"]}
-            assert {"Reference Handler", "Signal Dispatcher"} <= listed and len(listed) == again["system_count"]
+            listed = {t["name"]: t for t in again["system_threads"]}
+            assert {"Reference Handler", "Signal Dispatcher"} <= set(listed) and len(listed) == again["system_count"]
+            assert all(isinstance(f, str) for f in listed["Reference Handler"]["frames"])  # asked for: with frames
             await mcp.fails("pause_debugger", "INVALID_ARGUMENT", debugSessionId=sid, systemThreads="yes")
             await mcp.ok("detach_debugger", debugSessionId=sid)

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import itertools
 
-from jdwp.debugger import Deadlock, DeadlockLink, Frame, Monitor, SimilarThreads, ThreadInfo, WaitingFor, fold_threads
+from jdwp.debugger import (
+    MAX_NAME,
+    Deadlock,
+    DeadlockLink,
+    Frame,
+    Monitor,
+    SimilarThreads,
+    SourcePosition,
+    ThreadInfo,
+    WaitingFor,
+    fold_threads,
+    frame_text,
+)
 from jdwp.debugger.reading.similar_threads import SHOWN_NAMES
 from server.envelope import jsonable
 
@@ -35,11 +47,10 @@ def test_threads_at_the_same_frames_fold_into_one_entry_with_every_id() -> None:
     assert (folded.count, folded.status, folded.group) == (7, "waiting", "main")
     assert folded.thread_names == tuple(f"qtp-{n}" for n in range(SHOWN_NAMES))
     assert folded.thread_ids == tuple(t.thread_id for t in idle)
-    assert [(f.class_name, f.method, f.line, f.code_index) for f in folded.frames] == [
-        (PARK[0], PARK[1], None, -1), (POLL[0], POLL[1], 382, 88)]
+    assert folded.frames == ("jdk.internal.misc.Unsafe.park(Native Method)",
+                             "org.eclipse.jetty.util.BlockingArrayQueue.poll(BlockingArrayQueue.java:382)")
     shown = jsonable(folded)
     assert set(shown) == {"count", "status", "frames", "thread_names", "thread_ids", "group"}
-    assert set(shown["frames"][0]) == {"class_name", "method", "source", "line", "code_index"}  # no frame_id
 
 
 def test_a_set_of_one_stays_the_thread_itself() -> None:
@@ -53,6 +64,9 @@ def test_frames_status_and_thread_group_must_all_match() -> None:
     assert sorted(e.count for e in fold_threads(deeper) if isinstance(e, SimilarThreads)) == [2, 2]
     line_apart = [thread("a", PARK, POLL, number=1), thread("b", PARK, (*POLL[:3], 383, 90), number=2)]
     assert all(isinstance(e, ThreadInfo) for e in fold_threads(line_apart))
+    # The frames are compared as the listing writes them: two code indexes of one line read the same.
+    [same_line] = fold_threads([thread("a", PARK, POLL, number=1), thread("b", PARK, (*POLL[:4], 90), number=2)])
+    assert isinstance(same_line, SimilarThreads) and same_line.count == 2
     statuses = [thread("a", PARK, number=1), thread("b", PARK, status="running", number=2)]
     assert all(isinstance(e, ThreadInfo) for e in fold_threads(statuses))
     groups = [thread("a", PARK, number=1), thread("b", PARK, group="workers", number=2)]
@@ -98,3 +112,17 @@ def test_the_most_telling_come_first_and_the_vm_s_threads_last() -> None:
     listing = [vm_own, *idle, sleeper, reader, *reserved, owner, busy, blocked, a, b]
     names = [e.name if isinstance(e, ThreadInfo) else f"{e.count} alike" for e in fold_threads(listing, (cycle,))]
     assert names == ["a", "b", "blocked", "qtp-busy", "selector", "sleeper", "main", "2 alike", "5 alike", "Finalizer"]
+
+
+def test_a_listed_frame_is_one_line_as_jstack_writes_it() -> None:
+    assert frame_text(SourcePosition(*HANDLE)) == "com.example.jetty.JettyApp.handle(JettyApp.java:31)"
+    assert frame_text(SourcePosition(*PARK)) == "jdk.internal.misc.Unsafe.park(Native Method)"
+    assert frame_text(SourcePosition("a.B", "run", "B.java", None, 3)) == "a.B.run(B.java)"  # no line table
+    assert frame_text(SourcePosition("a.B", "run", None, None, 3)) == "a.B.run(Unknown Source)"
+    assert frame_text(SourcePosition("a.B", "run", None, 12, 3)) == "a.B.run(Unknown Source:12)"
+    inlined = SourcePosition("a.MainKt", "main", "Inline.kt", 5, 7, inlined=True)
+    assert frame_text(inlined) == "a.MainKt.main(Inline.kt:5) [inlined]"
+    long_name = "x" * (MAX_NAME + 10)
+    cut = Frame("s1-stop-1.t1.f0", 0, "a.B", long_name, "B.java", 4, 2)
+    assert cut.truncated_names == ("method",)
+    assert frame_text(cut) == f"a.B.{'x' * MAX_NAME}…(B.java:4)"

@@ -71,10 +71,10 @@ from .model import (
     bound_names,
 )
 from .reading.deadlocks import Deadlock, DeadlockLink
-from .reading.diagnosis import Diagnosis
+from .reading.diagnosis import Diagnosis, is_system
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
-from .reading.similar_threads import SimilarThreads, fold_threads
-from .reading.threads import Monitor, ThreadInfo, ThreadsPage, WaitingFor
+from .reading.similar_threads import SimilarThreads, fold_threads, frame_text
+from .reading.threads import Monitor, ThreadHead, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
 from .requests.run_to import RunTo
 
@@ -139,6 +139,7 @@ __all__ = [
     "Stopped",
     "Summary",
     "Terminated",
+    "ThreadHead",
     "ThreadInfo",
     "ThreadsPage",
     "ThrownException",
@@ -147,6 +148,8 @@ __all__ = [
     "Watchpoint",
     "bound_names",
     "fold_threads",
+    "frame_text",
+    "is_system",
     "open_debugger",
     "sample_release_build",
     "suspended_threads",

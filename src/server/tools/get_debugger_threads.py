@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from pydantic import Field, StrictInt, model_validator
 
-from jdwp.debugger import OMIT_NONE, Deadlock, SimilarThreads, ThreadInfo, fold_threads
+from jdwp.debugger import OMIT_NONE, Deadlock, Monitor, SimilarThreads, ThreadInfo, WaitingFor, fold_threads
 
 from ..models import SessionInput, Text
+from ..results import ListedThread
 from ._tool import Call, Tool
+
+_M = TypeVar("_M", Monitor, WaitingFor)
 
 DESCRIPTION = (
     "List threads; with the current stopId also their ids, top frames, monitors and deadlocks.")
@@ -35,7 +38,7 @@ class ThreadList:
     (:class:`jdwp.debugger.SimilarThreads`, told apart by its ``count``); ``total`` counts the VM's threads
     (at most 1,000 are listed, ``truncated`` past them)."""
 
-    threads: tuple[ThreadInfo | SimilarThreads, ...]
+    threads: tuple[ListedThread | SimilarThreads, ...]
     total: int
     truncated: bool
     deadlocks: tuple[Deadlock, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
@@ -46,8 +49,29 @@ async def get_threads(call: Call) -> ThreadList:
     inp: ThreadsInput = call.input
     _, engine = call.attached(inp.stopId)
     page = await engine.threads(inp.stopId, inp.stackDepth)
-    return ThreadList(fold_threads(page.threads, page.deadlocks), page.total, page.truncated, page.deadlocks,
-                      page.note)
+    folded = fold_threads(page.threads, page.deadlocks)
+    previewed: set[str] = set()
+    threads = tuple(ListedThread.of(_previewed_once(t, previewed)) if isinstance(t, ThreadInfo) else t
+                    for t in folded)
+    return ThreadList(threads, page.total, page.truncated, page.deadlocks, page.note)
+
+
+def _previewed_once(thread: ThreadInfo, previewed: set[str]) -> ThreadInfo:
+    """``thread`` with each monitor's ``preview`` only where the listing first names the monitor: threads
+    blocked on one lock (a server's pool under load) would each repeat it. ``previewed`` collects the
+    monitors named so far."""
+    owned = tuple(_once(m, previewed) for m in thread.owned_monitors) if thread.owned_monitors else None
+    wait = _once(thread.waiting_for, previewed) if thread.waiting_for is not None else None
+    if owned == thread.owned_monitors and wait is thread.waiting_for:
+        return thread
+    return dataclasses.replace(thread, owned_monitors=owned, waiting_for=wait)
+
+
+def _once(monitor: _M, previewed: set[str]) -> _M:
+    if monitor.object_id not in previewed:
+        previewed.add(monitor.object_id)
+        return monitor
+    return dataclasses.replace(monitor, preview=None) if monitor.preview is not None else monitor
 
 
 TOOL = Tool("get_debugger_threads", "List the app's threads", DESCRIPTION,

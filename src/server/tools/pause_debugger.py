@@ -12,15 +12,15 @@ from jdwp.debugger import (
     OMIT_NONE,
     Deadlock,
     DebuggerError,
-    Frame,
     SimilarThreads,
     Stop,
     ThreadInfo,
     fold_threads,
+    frame_text,
 )
 
 from ..models import SessionInput
-from ..results import optional
+from ..results import ListedThread, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
@@ -52,14 +52,15 @@ class PausedWait:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PausedThread:
-    """An app thread at the pause: its status, ID, top frame and the monitors it owns and waits for, by
-    ``object_id`` (every thread is suspended by the pause: no ``suspended`` flag to repeat)."""
+    """An app thread at the pause: its status, ID, top frame (one line, :func:`jdwp.debugger.frame_text`: its
+    ``frame_id`` comes from get_debugger_stack) and the monitors it owns and waits for, by ``object_id`` (every
+    thread is suspended by the pause: no ``suspended`` flag to repeat)."""
 
     name: str
     status: str
     thread_id: str | None = optional()
     frame_count: int | None = optional()
-    frames: tuple[Frame, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    frames: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     owned_monitors: tuple[str, ...] | None = optional()
     waiting_for: PausedWait | None = optional()
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
@@ -101,7 +102,7 @@ class Paused:
     monitors: tuple[PausedMonitor, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     deadlocks: tuple[PausedDeadlock, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     system_count: int | None = dataclasses.field(default=None, metadata=OMIT_NONE)
-    system_threads: tuple[ThreadInfo, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    system_threads: tuple[ListedThread, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     truncated: bool | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
@@ -129,7 +130,8 @@ def monitors_of(threads: tuple[ThreadInfo, ...]) -> tuple[PausedMonitor, ...]:
 def paused_thread(thread: ThreadInfo) -> PausedThread:
     wait = thread.waiting_for
     owned = tuple(m.object_id for m in thread.owned_monitors) if thread.owned_monitors else None
-    return PausedThread(thread.name, thread.status, thread.thread_id, thread.frame_count, thread.frames, owned,
+    return PausedThread(thread.name, thread.status, thread.thread_id, thread.frame_count,
+                        tuple(frame_text(f) for f in thread.frames), owned,
                         PausedWait(wait.object_id, wait.owner_name) if wait is not None else None,
                         thread.truncated_names)
 
@@ -153,8 +155,9 @@ async def pause(call: Call) -> Paused:
         # The pause shows no thread groups, so it folds across them (its threads are the app's alone).
         folded = fold_threads(found.threads, found.deadlocks, by_group=False)
         threads = tuple(paused_thread(t) if isinstance(t, ThreadInfo) else t for t in folded)
+        system = tuple(ListedThread.of(t, system_frames=True) for t in found.system_threads)
         return Paused(stop, True, threads, monitors_of(found.threads),
-                      deadlocks, found.system_count, found.system_threads if inp.systemThreads else None,
+                      deadlocks, found.system_count, system if inp.systemThreads else None,
                       found.truncated or None, found.note)
 
 

@@ -5,10 +5,15 @@ Described in docs/tools.md (``get_debugger_threads``, "Similar threads").
 
 A server with a pool of 200 threads has 190 of them parked in the same place: listed one by one, they are
 most of a listing, and say one thing. As a reader of ``jstack`` output does (and IntelliJ's "group similar
-threads"), threads whose listed frames are identical — same classes, methods, lines and code indexes — and
-whose status (and thread group, unless told otherwise) is the same are said once, as :class:`SimilarThreads`:
-how many, the frames, the first :data:`SHOWN_NAMES` names and every thread's ID (each works as a listed
-thread's does: a thread's stack, with its frames' IDs, is one ``stack`` call away).
+threads"), threads whose listed frames read the same — same classes, methods, source files and lines, as
+:func:`frame_text` writes them — and whose status (and thread group, unless told otherwise) is the same are
+said once, as :class:`SimilarThreads`: how many, the frames, the first :data:`SHOWN_NAMES` names and every
+thread's ID (each works as a listed thread's does: a thread's stack, with its frames' IDs, is one ``stack``
+call away).
+
+A listing writes each frame as one line, as ``jstack`` does (:func:`frame_text`): a listing is read to see
+where threads are, and a frame written as an object with its ID, index and code index takes twice the bytes
+(a 200-thread server under load lists 20–30 threads by themselves). The frames' IDs come from the stack.
 
 Never folded: a thread with no listed frames (nothing says it does what another does: a listing without a
 stop, or with ``stackDepth`` 0), a thread without a stop-scoped ID (a thread the stop did not suspend),
@@ -27,12 +32,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ..model import OMIT_NONE, Frame, SourcePosition
+from ..model import OMIT_NONE, Place
 from .deadlocks import Deadlock
 from .diagnosis import is_system
 from .threads import ThreadInfo, ThreadStatusName
 
-__all__ = ["SHOWN_NAMES", "SimilarThreads", "fold_threads"]
+__all__ = ["SHOWN_NAMES", "SimilarThreads", "fold_threads", "frame_text"]
 
 #: Names a folded set shows (its IDs are all there).
 SHOWN_NAMES = 5
@@ -45,14 +50,14 @@ _SYSTEM = 10  # added to a VM thread's rank: the app's threads come first
 @dataclasses.dataclass(frozen=True, slots=True)
 class SimilarThreads:
     """``count`` threads with the same ``status`` (and thread ``group``, when grouped by it) stopped at the
-    same ``frames``: the first :data:`SHOWN_NAMES` of their names, and every one's ``thread_id``, in the VM's
-    order. Every one is suspended (a listing has frames only of suspended threads) and owns and waits for
-    no monitor. The frames carry no ``frame_id`` (each thread has its own): the stack of one of the threads
-    gives them."""
+    same ``frames`` (each as :func:`frame_text` writes it): the first :data:`SHOWN_NAMES` of their names, and
+    every one's ``thread_id``, in the VM's order. Every one is suspended (a listing has frames only of
+    suspended threads) and owns and waits for no monitor. The frames' IDs (each thread has its own) come from
+    the stack of one of the threads."""
 
     count: int
     status: ThreadStatusName
-    frames: tuple[SourcePosition, ...]
+    frames: tuple[str, ...]
     thread_names: tuple[str, ...]
     thread_ids: tuple[str, ...]
     group: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
@@ -80,7 +85,7 @@ def fold_threads(threads: Sequence[ThreadInfo], deadlocks: Sequence[Deadlock] | 
         if not _foldable(thread, in_cycle):
             entries.append(((rank, 0, position), thread))
             continue
-        key = (rank, thread.status, thread.group if by_group else None, tuple(_place(f) for f in thread.frames))
+        key = (rank, thread.status, thread.group if by_group else None, tuple(frame_text(f) for f in thread.frames))
         sets.setdefault(key, (rank, position, []))[2].append(thread)
     for rank, position, members in sets.values():
         if len(members) == 1:
@@ -109,14 +114,28 @@ def _rank(thread: ThreadInfo, in_cycle: set[str]) -> int:
     return _OTHER
 
 
-def _place(frame: Frame) -> SourcePosition:
-    """A listed frame without its thread's handle: what two threads' frames must share to be folded."""
-    return SourcePosition(frame.class_name, frame.method, frame.source, frame.line, frame.code_index, frame.inlined,
-                          frame.truncated_names)
+def frame_text(place: Place) -> str:
+    """A frame as a listing writes it, one line as ``jstack`` does: ``Class.method(File.java:123)``;
+    ``(File.java)`` without a line table, ``(Unknown Source)`` without a source name, ``(Native Method)`` for a
+    native method (code index -1, JDWP's Location of a native method). A name cut to the bound
+    (:func:`.model.bound_names`) ends with ``…``; a frame of code inlined from another function (Kotlin) ends
+    with `` [inlined]``: its source and line are that function's."""
+    cut = set(getattr(place, "truncated_names", ()))
+    class_name, method, source = (getattr(place, name) + ("…" if name in cut else "")
+                                  if getattr(place, name) is not None else None
+                                  for name in ("class_name", "method", "source"))
+    if place.code_index < 0:
+        where = "Native Method"
+    elif source is None:
+        where = "Unknown Source" if place.line is None else f"Unknown Source:{place.line}"
+    else:
+        where = source if place.line is None else f"{source}:{place.line}"
+    inlined = " [inlined]" if getattr(place, "inlined", False) else ""
+    return f"{class_name}.{method}({where}){inlined}"
 
 
 def _folded(members: Sequence[ThreadInfo], by_group: bool) -> SimilarThreads:
     first = members[0]
-    return SimilarThreads(len(members), first.status, tuple(_place(f) for f in first.frames),
+    return SimilarThreads(len(members), first.status, tuple(frame_text(f) for f in first.frames),
                           tuple(t.name for t in members[:SHOWN_NAMES]),
                           tuple(t.thread_id or "" for t in members), first.group if by_group else None)

@@ -35,7 +35,7 @@ from .deadlocks import Deadlock, find_cycles, links
 from .frames import FrameRef
 from .values import Summary, Values
 
-__all__ = ["MAX_DEPTH", "MAX_THREADS", "Listing", "Monitor", "ThreadInfo", "Threads", "ThreadsPage",
+__all__ = ["MAX_DEPTH", "MAX_THREADS", "Listing", "Monitor", "ThreadHead", "ThreadInfo", "Threads", "ThreadsPage",
            "WaitingFor", "pause_stop"]
 
 MAX_THREADS = 1000
@@ -80,17 +80,25 @@ class WaitingFor:
         bound_names(self, "owner_name")
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ThreadInfo:
-    """One thread. ``thread_id``, ``frames``, ``frame_count``, ``owned_monitors`` and ``waiting_for`` are
-    there only at a stop, for a thread it suspended (``owned_monitors`` when the VM can tell)."""
+@dataclasses.dataclass(frozen=True)
+class ThreadHead:
+    """What every listing says of a thread before its frames (a base without slots of its own, as
+    :class:`.model.Place` is: :class:`ThreadInfo` and a server's listing of it share it)."""
 
+    __slots__ = ()
     name: str
     status: ThreadStatusName
     suspended: bool
     group: str | None
     thread_id: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     frame_count: int | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ThreadInfo(ThreadHead):
+    """One thread. ``thread_id``, ``frames``, ``frame_count``, ``owned_monitors`` and ``waiting_for`` are
+    there only at a stop, for a thread it suspended (``owned_monitors`` when the VM can tell)."""
+
     frames: tuple[Frame, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     owned_monitors: tuple[Monitor, ...] | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     waiting_for: WaitingFor | None = dataclasses.field(default=None, metadata=OMIT_NONE)

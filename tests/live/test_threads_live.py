@@ -110,7 +110,8 @@ async def test_pause_then_step_a_thread_found_by_the_listing(knots: Debuggee) ->
             with pytest.raises(AlreadyPaused) as refused:
                 await debugger.pause()
             assert refused.value.code == "DEBUGGER_BUSY" and stop.stop_id in str(refused.value)
-            with pytest.raises(NotFound, match=r"Debugger\.threads\(\)"):  # no thread of its own: IDs come from the list
+            # no thread of its own: IDs come from the list
+            with pytest.raises(NotFound, match=r"Debugger\.threads\(\)"):
                 await debugger.stack(stop.stop_id, f"{stop.stop_id}.t1")
             threads = by_name((await debugger.threads(stop.stop_id)).threads)
             spinner = threads["spinner"].thread_id

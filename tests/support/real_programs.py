@@ -30,6 +30,10 @@ GSON = JAVA_SHARE / "gson.jar"
 #: Our program calling Debian's Gson (and Guava): fixtures/gson, compiled apart from fixtures/java.
 GSON_SOURCES = REPO / "fixtures" / "gson"
 GSON_MAIN = "com.example.gson.GsonMain"
+JACKSON = tuple(JAVA_SHARE / f"jackson-{part}.jar" for part in ("databind", "core", "annotations"))
+#: Our program calling Debian's Jackson: fixtures/jackson, compiled apart from fixtures/java.
+JACKSON_SOURCES = REPO / "fixtures" / "jackson"
+JACKSON_MAIN = "com.example.jackson.JacksonMain"
 
 # kotlinc's launcher (/usr/bin/kotlinc) runs the compiler through its preloader, which loads
 # kotlin-compiler.jar in a class loader of its own: debugging it is debugging a real, big Kotlin program.
@@ -99,10 +103,18 @@ def have_jdb() -> str:
 def gson_classpath(work: Path) -> str:
     """fixtures/gson compiled (``javac -g``) against Debian's gson.jar and guava.jar into ``work``; the
     classpath that runs it."""
-    jars = (require_jar(GSON), require_jar(GUAVA))
-    classes = work / "gson-classes"
+    return _compiled(GSON_SOURCES, work / "gson-classes", (require_jar(GSON), require_jar(GUAVA)))
+
+
+def jackson_classpath(work: Path) -> str:
+    """fixtures/jackson compiled (``javac -g``) against Debian's Jackson (databind, core, annotations) into
+    ``work``; the classpath that runs it."""
+    return _compiled(JACKSON_SOURCES, work / "jackson-classes", tuple(require_jar(jar) for jar in JACKSON))
+
+
+def _compiled(sources_dir: Path, classes: Path, jars: tuple[Path, ...]) -> str:
     classes.mkdir(exist_ok=True)
-    sources = sorted(str(p) for p in GSON_SOURCES.rglob("*.java"))
+    sources = sorted(str(p) for p in sources_dir.rglob("*.java"))
     subprocess.run([require_tool("javac"), "-g", "-cp", classpath(*jars), "-d", str(classes), *sources], check=True,
                    capture_output=True, text=True)
     return classpath(classes, *jars)
@@ -110,7 +122,15 @@ def gson_classpath(work: Path) -> str:
 
 def gson_mark(name: str) -> int:
     """The line of fixtures/gson's GsonMain that carries ``// MARK: name``."""
-    source = GSON_SOURCES / "com" / "example" / "gson" / "GsonMain.java"
+    return _mark(GSON_SOURCES / "com" / "example" / "gson" / "GsonMain.java", name)
+
+
+def jackson_mark(name: str) -> int:
+    """The line of fixtures/jackson's JacksonMain that carries ``// MARK: name``."""
+    return _mark(JACKSON_SOURCES / "com" / "example" / "jackson" / "JacksonMain.java", name)
+
+
+def _mark(source: Path, name: str) -> int:
     pattern = re.compile(rf"//\s*MARK:\s*{re.escape(name)}\s*$")
     for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
         if pattern.search(line):

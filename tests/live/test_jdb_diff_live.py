@@ -1,9 +1,10 @@
-"""The differential test against jdb (issue 23, DESIGN.md §8.2), a small set: breakpoints in kotlinc's,
-Guava's and javac's real classes that a run hits (javac's with our default step filters, which exclude its
+"""The differential test against jdb (issues 23 and 38), a small set: breakpoints in kotlinc's, Guava's,
+Gson's and javac's real classes that a run hits (javac's with our default step filters, which exclude its
 ``com.sun.*``, against jdb's ``exclude none``: a step that starts in filtered code runs without filters), the
 stop's line and the next three step-overs' lines, through pyjdwp's engine and through ``jdb -attach`` on fresh
 JVMs — they must agree; and step-overs of Kotlin inline library calls (``withLock``, ``select``) against jdb's
-landings with IntelliJ's rule applied. ``bench/jdb_diff.py`` runs a few dozen
+landings with IntelliJ's rule applied; in Gson, frame 0's primitive and string variables as jdb's ``locals``
+prints them. ``bench/jdb_diff.py`` runs a few dozen
 (the figure in docs/reliability.md); how cases are chosen and traced: ``tests/support/jdb_diff.py``.
 """
 

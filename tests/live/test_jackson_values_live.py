@@ -8,18 +8,23 @@ and a type no reader knows (``ObjectNode``) shows its fields.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import BreakpointVerified, Debugger, Stop, Stopped, open_debugger
+from jdwp.debugger import BreakpointVerified, open_debugger
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 from support.real_programs import JACKSON_MAIN, jackson_classpath, jackson_mark
+from support.stops import first_stop_after_start
 
 pytestmark = pytest.mark.live
+
+#: The next stop past the suspended start, passing over breakpoints binding only.
+next_stop = partial(first_stop_after_start, passing=(BreakpointVerified,))
 
 
 @pytest.fixture
@@ -27,17 +32,6 @@ def jackson_app(tmp_path: Path) -> Iterator[Debuggee]:
     path = jackson_classpath(tmp_path)
     yield from debuggees(path, JACKSON_MAIN, ready=False, suspend=True, java=require_tool("java"))
 
-
-async def next_stop(debugger: Debugger) -> Stop:
-    while True:
-        event = await debugger.events.receive()
-        if isinstance(event, BreakpointVerified):
-            continue
-        assert isinstance(event, Stopped), event
-        if event.stop.reasons == ("vm_start",):
-            await debugger.resume(event.stop.stop_id)
-            continue
-        return event.stop
 
 
 async def test_jacksons_maps_lists_and_decimals_read_as_intellij_shows_them(jackson_app: Debuggee) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,12 @@ from jdwp.debugger.model import Capture
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 from support.real_programs import GSON_MAIN, gson_classpath, gson_mark
+from support.stops import first_stop_after_start
 
 pytestmark = pytest.mark.live
+
+#: The next stop past the suspended start, passing over breakpoints binding only.
+next_stop = partial(first_stop_after_start, passing=(BreakpointVerified,))
 
 
 @pytest.fixture(scope="module")
@@ -34,17 +39,6 @@ def gson_path(tmp_path_factory: pytest.TempPathFactory) -> str:
 def gson_app(gson_path: str) -> Iterator[Debuggee]:
     yield from debuggees(gson_path, GSON_MAIN, ready=False, suspend=True, java=require_tool("java"))
 
-
-async def next_stop(debugger: Debugger) -> Stop:
-    while True:
-        event = await debugger.events.receive()
-        if isinstance(event, BreakpointVerified):
-            continue
-        assert isinstance(event, Stopped), event
-        if event.stop.reasons == ("vm_start",):
-            await debugger.resume(event.stop.stop_id)
-            continue
-        return event.stop
 
 
 @asynccontextmanager

@@ -11,9 +11,10 @@ import pytest
 import trio
 
 import jdwp
-from jdwp.debugger import Debugger, Stop, Stopped, open_debugger
+from jdwp.debugger import open_debugger
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
+from support.stops import next_stop
 
 FLAKY = "com.example.debuggee.Flaky"
 
@@ -22,12 +23,6 @@ FLAKY = "com.example.debuggee.Flaky"
 def flaky(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, FLAKY, java=require_tool("java"))
 
-
-async def next_stop(debugger: Debugger) -> Stop:
-    while True:
-        event = await debugger.events.receive()
-        if isinstance(event, Stopped):
-            return event.stop
 
 
 @pytest.mark.live

@@ -19,6 +19,15 @@ async def next_stop(debugger: Debugger, *, passing: tuple[type, ...] = BINDING_E
         assert isinstance(event, passing), f"expected Stopped, got {event}"
 
 
+async def first_stop_after_start(debugger: Debugger, *, passing: tuple[type, ...] = BINDING_EVENTS) -> Stop:
+    """:func:`next_stop`, resuming the ``vm_start`` stop of a VM started suspended on the way."""
+    while True:
+        stop = await next_stop(debugger, passing=passing)
+        if stop.reasons != ("vm_start",):
+            return stop
+        await debugger.resume(stop.stop_id)
+
+
 def pending_events(debugger: Debugger) -> list[object]:
     """Every event published so far and not read yet, without waiting."""
     found: list[object] = []

@@ -32,6 +32,7 @@ from .results import (
     TargetRef,
     optional,
 )
+from .tool_words import WORDED_FIELDS, in_tool_words
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -166,6 +167,8 @@ def jsonable(obj: Any) -> Any:
         for name, rule in rules or _fields_of(kind):
             value = getattr(obj, name)
             if rule == _KEEP or not _left_out(value, rule):
+                if name in WORDED_FIELDS and type(value) is str:
+                    value = in_tool_words(value)
                 out[name] = jsonable(value)
         return out
     if kind is tuple or kind is list:

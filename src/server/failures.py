@@ -18,6 +18,8 @@ from android import AdbError
 from jdwp import CommandError, CommandTimeout, ConnectionClosed, ErrorCode, FramingError, JdwpError
 from jdwp.debugger import DebuggerError
 
+from .tool_words import in_tool_words
+
 log = logging.getLogger("pyjdwp.server")
 
 Code = Literal[
@@ -61,28 +63,6 @@ class ToolFailure(Exception):
 
     def body(self) -> ErrorBody:
         return ErrorBody(self.code, self.message, self.retryable)
-
-
-#: The engine's errors speak the library's words (its methods); an agent calls tools, so the server says those.
-_TOOL_WORDS = (
-    ("Debugger.object()", "get_debugger_object"),
-    ("Debugger.locals()", "get_debugger_locals"),
-    ("Debugger.stack()", "get_debugger_stack"),
-    ("Debugger.threads()", "get_debugger_threads"),
-    ("Debugger.set_value()", "set_debugger_value"),
-    ("Debugger.remove_breakpoint()", "remove_debugger_breakpoint"),
-    ("resume it (Debugger.resume())", "resume_debugger it"),
-    ("set the debugger's allow_mutation to True", "start the server with --allow-mutation"),
-    ("give frame_id,", "give frameId,"),
-    ("with this stop_id", "with this stopId"),
-)
-
-
-def in_tool_words(message: str) -> str:
-    """An engine error's text with its library words (``Debugger.stack()``) as the tools' (``get_debugger_stack``)."""
-    for library, tool in _TOOL_WORDS:
-        message = message.replace(library, tool)
-    return message
 
 
 def _with_hint(code: str, message: str) -> str:

@@ -50,7 +50,7 @@ async def test_a_10000_frame_stack_and_5000_threads_are_read_in_bounded_pages(
 
             listing = await debugger.threads(stop.stop_id, stack_depth=5)
             assert listing.total >= 5_001 and listing.truncated and len(listing.threads) == 1000
-            assert listing.note is not None and "stackDepth 5 was cut to 2 frames a thread" in listing.note
+            assert listing.note is not None and "stack_depth 5 was cut to 2 frames a thread" in listing.note
             assert sum(len(t.frames or ()) for t in listing.threads) <= 2_000
             assert answer_bytes(listing) < 1_000_000
             assert app_alive(deep_stacks, tmp_path)

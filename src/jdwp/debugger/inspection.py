@@ -229,9 +229,9 @@ class Inspection:
                               "Debugger.set_value() (it changes the app's state)")
         state = self._stop_for(stop_id)
         if (frame_id is None) == (object_id is None):
-            raise InvalidArgument("give exactly one of frameId (a local) or objectId (a field or an element)")
+            raise InvalidArgument("give exactly one of frame_id (a local) or object_id (a field or an element)")
         if (name is None) == (index is None) or (frame_id is not None and name is None):
-            raise InvalidArgument("give name (a local or a field) or, with an array's objectId, index (an element)")
+            raise InvalidArgument("give name (a local or a field) or, with an array's object_id, index (an element)")
         if frame_id is not None:
             ref = state.frames.get(frame_id)
             if ref is None:
@@ -316,7 +316,7 @@ class Inspection:
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
         """
         if not 0 <= stack_depth <= MAX_DEPTH or (stack_depth and stop_id is None):
-            raise InvalidArgument(f"stackDepth must be between 0 and {MAX_DEPTH}, and needs a stopId (frames of "
+            raise InvalidArgument(f"stack_depth must be between 0 and {MAX_DEPTH}, and needs a stop_id (frames of "
                                   "running threads cannot be read)")
         if stop_id is None:
             self._check_open()

@@ -20,7 +20,7 @@ from .._gather import gather
 __all__ = ["LAUNCH_NOTE", "main_thread"]
 
 LAUNCH_NOTE = ("the app was started for debugging and is held before its code runs (the whole VM is "
-               "suspended): set breakpoints now — they bind as classes load — then resume_debugger starts it")
+               "suspended): set breakpoints now — they bind as classes load — then Debugger.resume() starts it")
 
 
 async def main_thread(vm: JdwpClient) -> ThreadId:

@@ -49,10 +49,10 @@ STATUS: dict[int, ThreadStatusName] = {0: "zombie", 1: "running", 2: "sleeping",
                                        5: "not_started"}
 _GONE = frozenset({ErrorCode.INVALID_THREAD, ErrorCode.INVALID_OBJECT, ErrorCode.THREAD_NOT_SUSPENDED,
                    ErrorCode.INVALID_THREAD_GROUP})
-RUNNING_NOTE = ("no stopId: the threads run, so only name, status, suspended and group are shown; pause_debugger "
-                "(or any stop) and pass its stopId for thread IDs, frames, monitors and deadlocks")
+RUNNING_NOTE = ("no stop_id: the threads run, so only name, status, suspended and group are shown; Debugger.pause() "
+                "(or any stop) and pass its stop_id for thread IDs, frames, monitors and deadlocks")
 NO_MONITORS_NOTE = "this VM cannot tell owned or contended monitors (CapabilitiesNew), so deadlocks are not looked for"
-PAUSE_NOTE = "every thread is suspended, none is the stop's own: see pause_debugger's answer or get_debugger_threads"
+PAUSE_NOTE = "every thread is suspended, none is the stop's own: see Debugger.pause()'s answer or Debugger.threads()"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -228,8 +228,8 @@ class Threads:
         cycles = _deadlocks(held, handle) if caps.contended else []
         note = None if caps.owned and caps.contended else NO_MONITORS_NOTE
         if shared < depth:
-            cut = (f"stackDepth {depth} was cut to {shared} frame{'s' if shared != 1 else ''} a thread: a listing "
-                   f"carries at most {MAX_LISTED_FRAMES:,} frames; get_debugger_stack pages one thread's stack")
+            cut = (f"stack_depth {depth} was cut to {shared} frame{'s' if shared != 1 else ''} a thread: a listing "
+                   f"carries at most {MAX_LISTED_FRAMES:,} frames; Debugger.stack() pages one thread's stack")
             note = cut if note is None else f"{cut}; {note}"
         listing.page = ThreadsPage(tuple(infos), len(everyone), len(everyone) > MAX_THREADS, tuple(cycles), note)
         return listing

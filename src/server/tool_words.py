@@ -24,6 +24,7 @@ _TOOL_WORDS = (
     ("set the debugger's allow_mutation to True", "start the server with --allow-mutation"),
     ("give frame_id,", "give frameId,"),
     ("with this stop_id", "with this stopId"),
+    ("give thread_id,", "give threadId,"),
     ("no stop_id:", "no stopId:"),
     ("pass its stop_id", "pass its stopId"),
     ("needs a stop_id", "needs a stopId"),

@@ -237,6 +237,31 @@ async def test_step_into_and_out(shared_jvm: Debuggee) -> None:
         await heartbeats_continue(shared_jvm)
 
 
+async def test_stack_and_step_default_to_the_stops_own_thread(shared_jvm: Debuggee) -> None:
+    """An agent that leaves threadId out means the thread that stopped; a pause has none, and says which to give."""
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            stop, cursor = await mcp.stop_at(sid, "com.example.debuggee.Main", line_of("main-loop"))
+            bp = (await mcp.ok("get_debugger_state", debugSessionId=sid))["result"]["breakpoints"][0]
+            await mcp.ok("remove_debugger_breakpoint", debugSessionId=sid, breakpointId=bp["breakpoint_id"])
+            stack = await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"])
+            assert stack["result"]["frames"][0]["frame_id"] == stop["frame_id"]
+            await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"], kind="into", stepFilters=False)
+            event, cursor = await mcp.wait_for(sid, "stopped", cursor)
+            into = event["stop"]
+            assert into["reason"] == "step" and into["location"]["method"] == "step"
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=into["stop_id"])
+            paused = (await mcp.ok("pause_debugger", debugSessionId=sid))["result"]["stop"]
+            for name, extra in (("get_debugger_stack", {}), ("step_debugger", {"kind": "over"})):
+                refused = await mcp.fails(name, "INVALID_ARGUMENT", debugSessionId=sid, stopId=paused["stop_id"],
+                                          **extra)
+                assert "give threadId, from get_debugger_threads" in refused["error"]["message"]
+            await mcp.ok("resume_debugger", debugSessionId=sid, stopId=paused["stop_id"])
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+        await heartbeats_continue(shared_jvm)
+
+
 async def test_detach_while_paused_releases_the_vm(shared_jvm: Debuggee) -> None:
     with trio.fail_after(60):
         async with connect() as mcp:

@@ -446,9 +446,10 @@ class Debugger(Inspection):
                 await self._spend_run_to()
             return one_shot
 
-    async def step(self, stop_id: str, thread_id: str, kind: StepKind, *, filters: bool = True,
+    async def step(self, stop_id: str, thread_id: str | None, kind: StepKind, *, filters: bool = True,
                    capture: Capture | None = None) -> StepKind:
-        """Step one line (``into``/``over``/``out``) on a thread of the current stop, then let it run.
+        """Step one line (``into``/``over``/``out``) on a thread of the current stop (``None``: the stop's own),
+        then let it run.
 
         Returns once the VM accepted the step; the stop it leads to arrives as an event later. Other
         threads' stops may come first (they list this step in ``pending_steps``; resuming them lets it go
@@ -460,7 +461,7 @@ class Debugger(Inspection):
         pause), which could never finish (:meth:`.steps.Steps.kind_for`); else ``kind``.
 
         Raises:
-            InvalidArgument: an unknown kind.
+            InvalidArgument: an unknown kind; no ``thread_id`` at a pause.
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
         """
         if kind not in DEPTHS:
@@ -468,6 +469,7 @@ class Debugger(Inspection):
         plan = plan_capture(capture) if capture is not None else None
         async with self._lock:
             state = self._stop_for(stop_id)
+            thread_id = self._stops.thread_handle(state, thread_id)
             thread = self._stops.thread_for(state, thread_id)
             name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
             own = thread_id == state.stop.thread_id

@@ -71,9 +71,10 @@ class Inspection:
         def _check_open(self) -> None: ...
         def _stop_for(self, stop_id: str) -> StopState: ...
 
-    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20, *,
+    async def stack(self, stop_id: str, thread_id: str | None = None, offset: int = 0, limit: int = 20, *,
                     async_frames: bool = True) -> StackPage:
-        """Frames ``offset`` … ``offset+limit-1`` of a stopped thread (``total`` is capped at 1000).
+        """Frames ``offset`` … ``offset+limit-1`` of a stopped thread (``total`` is capped at 1000); without
+        ``thread_id``, of the stop's own thread.
 
         A first page (``offset`` 0) with suspend code on it has ``async_frames``: its coroutine's
         continuations and the coroutine (:mod:`.async_stacks`), read from fields; the metadata that names
@@ -82,11 +83,13 @@ class Inspection:
 
         Raises:
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
-            InvalidArgument: ``offset`` < 0 or ``limit`` outside 1..100.
+            InvalidArgument: ``offset`` < 0 or ``limit`` outside 1..100; no ``thread_id`` at a stop without a
+                thread of its own (a pause).
         """
         if offset < 0 or not 1 <= limit <= 100:
             raise InvalidArgument("offset must be >= 0 and limit between 1 and 100")
         state = self._stop_for(stop_id)
+        thread_id = self._stops.thread_handle(state, thread_id)
         thread = self._stops.thread_for(state, thread_id)
         page, handles, count = await stack_page(self.vm, self.symbols, thread, offset, limit,
                                                 f"{thread_id}.f{{}}", state.frame_counts.get(thread))

@@ -12,12 +12,12 @@ from ..models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Frames of a stopped thread, top first, paged; coroutine code adds async_frames.")
+    "Frames of a stopped thread (default: the stop's own), top first, paged; coroutine code adds async_frames.")
 
 
 class StackInput(SessionInput):
     stopId: Text
-    threadId: Text
+    threadId: Text | None = None
     offset: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = 0
     limit: Annotated[StrictInt, Field(ge=1, le=100)] = 20
 

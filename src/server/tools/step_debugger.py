@@ -12,13 +12,13 @@ from ..results import Acknowledged, AndroidTarget
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step a stopped thread one line (into, over, out); the stop comes as an event. Filters skip library code "
+    "Step a stopped thread (default: the stop's own) one line (into, over, out); the stop comes as an event. Filters skip library code "
     "and follow coroutines.")
 
 
 class StepInput(SessionInput):
     stopId: Text
-    threadId: Text
+    threadId: Text | None = None
     kind: Literal["into", "over", "out"]
     stepFilters: StrictBool = Field(default=True, description="Skip library and synthetic code.")
     capture: CaptureField = None

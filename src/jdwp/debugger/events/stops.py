@@ -24,7 +24,7 @@ from ...protocol.commands.threads import ThreadOut
 from ...protocol.constants import SuspendPolicy
 from ...protocol.errors import ConnectionClosed, JdwpError
 from ...protocol.types import Location, ThreadId
-from ..errors import NotFound, NotPaused, StaleReference
+from ..errors import InvalidArgument, NotFound, NotPaused, StaleReference
 from ..ids import IdScheme
 from ..model import EngineEvent, Locals, Stop, Stopped
 from ..reading.frames import FrameRef
@@ -212,6 +212,16 @@ class Stops:
         """
         number = self._ids.number(handle, "stop")
         return number is not None and number <= self.issued
+
+    @staticmethod
+    def thread_handle(state: StopState, thread_id: str | None) -> str:
+        """``thread_id``, or when it is not given the stop's own thread (a pause has none: then an error)."""
+        if thread_id is not None:
+            return thread_id
+        if state.stop.thread_id is None:
+            raise InvalidArgument("this stop (a pause) has no thread of its own: give thread_id, from "
+                                  "Debugger.threads() with this stop_id")
+        return state.stop.thread_id
 
     def thread_for(self, state: StopState, thread_id: str) -> ThreadId:
         thread = state.threads.get(thread_id)

@@ -12,8 +12,8 @@ from ..results import Acknowledged, AndroidTarget
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step a stopped thread (default: the stop's own) one line (into, over, out); the stop comes as an event. Filters skip library code "
-    "and follow coroutines.")
+    "Step a stopped thread (default: the stop's own) one line (into, over, out); the stop comes as an event. "
+    "Filters skip library code and follow coroutines.")
 
 
 class StepInput(SessionInput):

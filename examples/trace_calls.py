@@ -21,6 +21,8 @@ async def show(vm: jdwp.JdwpClient, value: jdwp.Value) -> str:
         return repr(await vm.string_reference.value(value.object_id))
     if value.is_object:
         return "null" if value.is_null else f"<{value.tag.name.lower()} #{value.value}>"
+    if value.tag == jdwp.Tag.BOOLEAN:
+        return "true" if value.value else "false"
     return "void" if value.tag == jdwp.Tag.VOID else str(value.value)
 
 

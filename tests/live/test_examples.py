@@ -40,7 +40,7 @@ def test_the_tracer_prints_calls_with_arguments_and_returns_with_values(shop: De
     assert any(re.fullmatch(rf"→ {SHOP}\.add\(item='(pear|plum|fig)', count=[1-4]\)", line) for line in calls)
     assert any(re.fullmatch(rf"→ {SHOP}\.sell\(item='(pear|plum|fig)', count=1, price=\d\.\d+\)", line)
                for line in calls)
-    assert "← add = True" in lines and any(re.fullmatch(r"← sell = \d+", line) for line in lines)
+    assert "← add = true" in lines and any(re.fullmatch(r"← sell = \d+", line) for line in lines)
     assert shop.process.poll() is None  # the VM runs on
 
 

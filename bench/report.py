@@ -44,7 +44,7 @@ without the agent). Hits of different threads are judged at once (docs/tools.md,
 the VM, the event's report and the thread's suspension, then `ThreadReference.Frames` and `StackFrame.GetValues`
 of the slots the condition names (one write, frame 0's ID guessed), then `ThreadReference.Resume`, sent without
 waiting for its reply. Those reads do not stop the app's other threads: a never-true condition's run with
-`-Xlog:safepoint` on OpenJDK 17.0.15 logged no safepoint for them, only the periodic `Cleanup` ones and G1's
+`-Xlog:safepoint` on OpenJDK 17.0.21 logged no safepoint for them, only the periodic `Cleanup` ones and G1's
 pauses. The *hit count* row is the floor of any judged hit (its event and its release, no reads); the notes give
 the condition's bound (that floor plus the reads' round trip measured under the same load, per request), how
 close to it the condition comes, and the debugger's CPU per hit. That CPU is what keeps the condition under its

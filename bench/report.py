@@ -6,9 +6,9 @@
 Runs, one after the other (never in parallel, so they do not compete for the CPUs): bench/journey.py,
 bench/server_startup.py, bench/latency.py, bench/tokens.py, bench/tool_budget.py, bench/agent_journeys.py,
 and as subprocesses (their output included verbatim) bench/logpoints.py, bench/jetty_load.py,
-bench/coroutine_noise.py, bench/roundtrips.py at 10 ms injected RTT and bench/codec.py. The document holds
-the machine, the commands, the tables and what each needs said to be read right (the prose below: why, never a
-figure of its own).
+bench/tracing.py, bench/coroutine_noise.py, bench/roundtrips.py at 10 ms injected RTT and bench/codec.py.
+The document holds the machine, the commands, the tables and what each needs said to be read right (the prose
+below: why, never a figure of its own).
 """
 
 from __future__ import annotations
@@ -40,17 +40,27 @@ the line logpoint does not need. Both goals of issue 13 are a median ≤ 1 ms an
 JETTY_PROSE = """\
 A real server under load: our handler on Debian's Jetty 9 (200 pool threads), 40 client threads of a child
 process on 127.0.0.1, each scenario after the previous one on the same JVM (the *no debugger* row on a JVM
-without the agent). Hits of different threads are judged at once (docs/tools.md, conditions): what bounds a
-never-true condition is the round trip per hit. Each hit is, in the VM, the event's report and the thread's
-suspension, then `ThreadReference.Frames` and `StackFrame.GetValues` (one write, frame 0's ID guessed), then
-`ThreadReference.Resume`; the JDWP agent answers one connection's commands one after another, and on OpenJDK 17
-`GetValues` is a JVMTI `GetLocal*` call that HotSpot runs as a VM operation at a safepoint
-(`JvmtiEnv::GetLocalObject`, `VM_GetOrSetLocal` through `VMThread::execute`, hotspot/share/prims/jvmtiEnv.cpp):
-every app thread stops for it. The *hit count* row is the floor of any judged hit (its event and its release,
-no reads); the notes give the condition's bound (that floor plus the reads' round trip measured under the same
-load, per request) and how close to it the condition comes. A logpoint reads its message for the hits it
-captures (100 a second) and counts the rest like a hit count. On a machine whose load average is far above its
-CPU count, every process's share of the CPUs moves the figures from run to run."""
+without the agent). Hits of different threads are judged at once (docs/tools.md, conditions). Each hit is, in
+the VM, the event's report and the thread's suspension, then `ThreadReference.Frames` and `StackFrame.GetValues`
+of the slots the condition names (one write, frame 0's ID guessed), then `ThreadReference.Resume`, sent without
+waiting for its reply. Those reads do not stop the app's other threads: a never-true condition's run with
+`-Xlog:safepoint` on OpenJDK 17.0.21 logged no safepoint for them, only the periodic `Cleanup` ones and G1's
+pauses. The *hit count* row is the floor of any judged hit (its event and its release, no reads); the notes give
+the condition's bound (that floor plus the reads' round trip measured under the same load, per request), how
+close to it the condition comes, and the debugger's CPU per hit. That CPU is what keeps the condition under its
+bound: the debugger is one Python process, at most one core, sharing the machine's cores with the JVM's 200
+threads and the 40 load threads, and once its share is used up hits queue in it. A logpoint reads its message
+for the hits it captures (100 a second) and counts the rest like a hit count. On a machine whose load average is
+far above its CPU count, every process's share of the CPUs moves the figures from run to run."""
+
+TRACING_PROSE = """\
+The library's tracer (`jdwp.open_tracer`, arguments and return values) and the same tracer written on JDI
+(`bench/java/JdiTrace.java`: `frame(0).getArgumentValues()` on each entry, `returnValue()` on each exit), each
+on a fresh JVM running `Shop` (fixtures/java) as fast as it goes; runs alternate. A call holds its thread for one
+round trip with pyjdwp (`ThreadReference.Frames` and `StackFrame.GetValues` of the guessed frame ID in one
+write, then `ThreadReference.Resume` sent without waiting) and for three with JDI; the thread waits meanwhile,
+so what bounds pyjdwp is its CPU per traced call (the entry's event, reads and release, and the return's
+event), in the last column. Like every figure here it moves with the machine's load."""
 
 NOISE_PROSE = """\
 Once coroutines are loaded, an uncaught exception breakpoint also watches caught throwables (to stop where a
@@ -109,6 +119,8 @@ def main() -> None:
     hits = script_output("logpoints.py", *LOGPOINT_ARGS)
     print("jetty under load …", flush=True)
     jetty = script_output("jetty_load.py")
+    print("tracing …", flush=True)
+    tracing = script_output("tracing.py")
     print("coroutine exception noise …", flush=True)
     noise = script_output("coroutine_noise.py").strip()
     print("round trips …", flush=True)
@@ -135,7 +147,8 @@ def main() -> None:
         "To rerun one part: `python bench/journey.py`, `python bench/server_startup.py`, "
         "`python bench/latency.py`, `python bench/tokens.py`, `python bench/tool_budget.py`, "
         "`python bench/agent_journeys.py`, "
-        "`python bench/logpoints.py`, `python bench/jetty_load.py`, `python bench/coroutine_noise.py`, "
+        "`python bench/logpoints.py`, `python bench/jetty_load.py`, `python bench/tracing.py`, "
+        "`python bench/coroutine_noise.py`, "
         "`python bench/roundtrips.py --rtt-ms 10`, "
         "`python bench/codec.py` (each `--help` lists its "
         "options). They need `java`, `javac` and `jdb` (OpenJDK 17) and `kotlinc` on PATH and the package "
@@ -159,6 +172,8 @@ def main() -> None:
               LOGPOINT_PROSE, ""]
     lines += ["## Jetty under load: conditions, logpoints and hit counts on a 200-thread server", "",
               "`python bench/jetty_load.py`", "", JETTY_PROSE, "", "```", jetty, "```", ""]
+    lines += ["## Method tracing: the library's tracer and JDI side by side", "", "`python bench/tracing.py`", "",
+              TRACING_PROSE, "", "```", tracing, "```", ""]
     lines += ["## What an uncaught exception breakpoint costs a coroutine app that catches many exceptions", "",
               "`python bench/coroutine_noise.py`", "", NOISE_PROSE, "", "```", noise, "```", ""]
     lines += ["## Round trips at 10 ms injected RTT", "", "`python bench/roundtrips.py --rtt-ms 10`", "",

@@ -31,7 +31,7 @@ from typing import Any, Literal
 import trio
 
 from .client import JdwpClient
-from .mirrors.arguments import Argument
+from .mirrors.arguments import MAX_LAYOUTS, Argument, ArgumentLayout
 from .protocol.commands import Empty, EventRequest, StackFrame, ThreadReference, VirtualMachine
 from .protocol.commands.events import (
     ClassExclude,
@@ -42,7 +42,7 @@ from .protocol.commands.events import (
     MethodExitWithReturnValueEvent,
     Modifier,
 )
-from .protocol.commands.threads import FrameGetValuesOut, FramesOut, ThreadOut
+from .protocol.commands.threads import FrameGetValuesOut, FramesOut, SlotRequest, ThreadOut
 from .protocol.constants import ErrorCode, EventKind, SuspendPolicy
 from .protocol.errors import CommandError, ConnectionClosed, JdwpError
 from .protocol.types import FrameId, Location, ReferenceTypeId, ThreadId
@@ -104,6 +104,7 @@ class Tracer:
         self._arguments = arguments
         self._ready: collections.deque[TraceEvent] = collections.deque()
         self._classes: dict[ReferenceTypeId, str] = {}
+        self._methods: dict[tuple[int, int], _Method] = {}
         self._frames = _FrameSteps()
         self._counts = {"calls": 0, "returns": 0, "argument_errors": 0, "other_events": 0, "resume_errors": 0,
                         "frame_guesses_missed": 0}
@@ -184,13 +185,13 @@ class Tracer:
         vm = self._vm
         thread, location = event.thread, event.location
         try:
-            layout = await vm.stack_frame.argument_layout(location.class_id, location.method_id)
+            method = self._methods.get((location.class_id, location.method_id)) or await self._method(location)
         except (CommandError, ValueError):
             self._counts["argument_errors"] += 1
             return ()
-        if not layout.slots:
+        layout, slots = method.layout, method.slots
+        if not slots:
             return ()
-        slots = layout.requests()
         predicted = self._frames.predict(thread)
         asked: list[tuple[Any, Any]] = [(ThreadReference.Frames, FramesOut(thread, 0, 1))]
         if predicted is not None:
@@ -217,12 +218,37 @@ class Tracer:
 
     async def _event(self, kind: Literal["call", "return"], thread: ThreadId, location: Location,
                      arguments: tuple[Argument, ...], value: Value | None) -> TraceEvent:
+        method = self._methods.get((location.class_id, location.method_id)) or await self._method(location)
+        return TraceEvent(kind, thread, method.class_name, method.layout.method, method.layout.signature, location,
+                          arguments, value)
+
+    async def _method(self, location: Location) -> _Method:
+        """What the events of a method need of it, read once and kept: a traced method is called again and
+        again, and a dictionary look-up per event costs less than the awaits of reading it from the caches.
+
+        Raises:
+            CommandError, ValueError: as :meth:`jdwp.mirrors.arguments.ArgumentReader.argument_layout`.
+        """
         layout = await self._vm.stack_frame.argument_layout(location.class_id, location.method_id)
         class_name = self._classes.get(location.class_id)
         if class_name is None:
             class_name = binary_name_of(await self._vm.reference_type.signature(location.class_id))
             self._classes[location.class_id] = class_name
-        return TraceEvent(kind, thread, class_name, layout.method, layout.signature, location, arguments, value)
+        if len(self._methods) >= MAX_LAYOUTS:
+            self._methods.clear()
+        method = self._methods[(location.class_id, location.method_id)] = _Method(class_name, layout,
+                                                                                  layout.requests())
+        return method
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Method:
+    """A traced method: its class's name, where its arguments are, and the ``StackFrame.GetValues`` slots that
+    read them (one list shared by every call's request; nothing changes it)."""
+
+    class_name: str
+    layout: ArgumentLayout
+    slots: list[SlotRequest]
 
 
 class _FrameSteps:

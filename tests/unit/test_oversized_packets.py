@@ -10,10 +10,12 @@ from __future__ import annotations
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jdwp.protocol.connection import NEED_DATA, Closed, JdwpConnection, Oversized, State
 from jdwp.protocol.errors import FramingError
-from jdwp.protocol.wire import ReplyPacket, encode_packet
+from jdwp.protocol.wire import CommandPacket, ReplyPacket, encode_packet
 
 CAP = 1024
 
@@ -91,3 +93,33 @@ def test_a_length_below_the_header_is_still_a_framing_error() -> None:
     conn.receive_data(_reply_header(5, 2))
     with pytest.raises(FramingError, match="shorter than"):
         conn.next_event()
+
+
+_IDS = st.integers(1, 2**32 - 1)
+_PACKETS = st.one_of(
+    st.tuples(_IDS, st.integers(0, 0xFFFF), st.binary(max_size=40)).map(lambda f: ReplyPacket(*f)),
+    st.tuples(_IDS, st.integers(0, 255), st.integers(0, 255), st.binary(max_size=40)).map(lambda f: CommandPacket(*f)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PACKETS | st.integers(CAP - 10, CAP + 300), max_size=12), st.data())
+def test_packets_in_any_pieces_frame_as_sent_and_over_cap_ones_as_their_headers(
+        items: list[ReplyPacket | CommandPacket | int], data: st.DataObject) -> None:
+    """Whatever the pieces the bytes come in, each packet frames as it was sent, and each over the cap (an int
+    here: its full length) as one ``Oversized`` header with nothing of its body kept."""
+    stream = b"".join(encode_packet(item) if not isinstance(item, int)
+                      else _reply_header(item, 7) + bytes(item - 11) for item in items)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=8)))
+    conn = _open()
+    got: list[object] = []
+    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        if start == end:
+            continue  # b"" is the end of the stream
+        conn.receive_data(stream[start:end])
+        while (event := conn.next_event()) is not NEED_DATA:
+            got.append(event)
+    conn.receive_data(b"")
+    assert conn.next_event() == Closed(0, None)
+    assert got == [item if not isinstance(item, int) else ReplyPacket(7, 0, bytes(item - 11)) if item <= CAP
+                   else Oversized(7, True, 0, item, CAP) for item in items]

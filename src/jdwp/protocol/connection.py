@@ -235,6 +235,18 @@ class JdwpConnection:
                 without ``skip_oversized``); the connection stays in ``ERROR`` and raises the same error from
                 then on.
         """
+        buf = self._buf
+        if self.state is State.OPEN and not self._skip and len(buf) >= HEADER_SIZE:
+            # The usual case, a whole packet of a usual size at the front: framed here in one step (a hit of a
+            # conditional breakpoint reads four packets; the general path below checks the header three times).
+            length, packet_id, flags, code = HEADER.unpack_from(buf)
+            if HEADER_SIZE <= length <= len(buf) and length <= self.max_packet:
+                self._skipping = 0
+                body = bytes(buf[HEADER_SIZE:length])
+                del buf[:length]
+                if flags & REPLY_FLAG:
+                    return ReplyPacket(packet_id, code, body, flags)
+                return CommandPacket(packet_id, code >> 8, code & 0xFF, body, flags)
         if self._error is not None:
             raise self._error
         if self.state is State.AWAIT_HANDSHAKE:

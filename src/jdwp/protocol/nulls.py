@@ -17,7 +17,8 @@ anything is written: a :class:`~.errors.NullIdError` naming the command and the 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
 from typing import Any
 
 import construct as c
@@ -99,12 +100,45 @@ def null_field(command: Any, out: Any) -> str | None:
     return _null_in(out, command.out)
 
 
+# Per record class whose IDs are all plain fields (no lists, no nested records): a function telling whether
+# one of them may be null. Every command a hit sends (Frames, GetValues, Resume) has such out-data, and the
+# walk of :func:`_null_in` would cost more than encoding it.
+_SCREENS: dict[type, Callable[[Any], bool] | None] = {}
+
+
+def _screen(cls: type) -> Callable[[Any], bool] | None:
+    if cls in _SCREENS:
+        return _SCREENS[cls]
+    plan = _plan(cls)
+    screen: Callable[[Any], bool] | None = None
+    if all(holds == "id" for _, holds, _ in plan):
+        if not plan:
+            screen = _never
+        elif len(plan) == 1:
+            get_one = attrgetter(plan[0][0])
+            screen = lambda out: get_one(out) == 0  # noqa: E731 - one small closure per class
+        else:
+            get_all = attrgetter(*(name for name, _, _ in plan))
+            screen = lambda out: 0 in get_all(out)  # noqa: E731 - one small closure per class
+    _SCREENS[cls] = screen
+    return screen
+
+
+def _never(out: Any) -> bool:
+    return False
+
+
 def refuse_null(command: Any, out: Any) -> None:
     """Refuse out-data with a null ID where the specification does not allow one.
 
     Raises:
         NullIdError: naming the command and the field.
     """
-    field = _null_in(out, command.out)
+    cls = command.out
+    if type(out) is cls:
+        screen = _screen(cls)
+        if screen is not None and not screen(out):
+            return
+    field = _null_in(out, cls)
     if field is not None:
         raise NullIdError(command.name, field)

@@ -177,8 +177,9 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     """The variables live at the frame's code index, those ``this`` captured, and ``this`` when it has one.
 
     ``names``: the caller looks up only these names (a judged hit's condition and message). When each is a
-    live local, neither ``this`` nor the captured variables are read (``Locals.this`` is then ``None``):
-    ``StackFrame.ThisObject`` is one command less in the round trip a hit spends with its thread paused.
+    live local, only those locals are read, and neither ``this`` nor the captured variables (``Locals.this``
+    is then ``None``): ``StackFrame.ThisObject`` is one command less in the round trip a hit spends with its
+    thread paused, and each slot left out is a value less to read and make on every hit.
 
     ``guessed``: ``ref`` is frame 0 of its thread with a guessed ID (:mod:`.frame_guess`).
     ``ThreadReference.Frames`` goes out first in the same write as the values, and confirms it.
@@ -198,8 +199,10 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
         this = await _this(vm, symbols, ref, values)
         return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
     plan = _slot_plan(table, location.index)
-    live, names_shown, shown, slots = plan.live, plan.names, plan.shown, plan.slots
     wants_this = names is None or not names <= plan.shown_names
+    if not wants_this and names is not None and len(names) < len(plan.shown):
+        plan = _named_plan(plan, names)  # only what the caller looks up: fewer slots read, fewer values made
+    live, names_shown, shown, slots = plan.live, plan.names, plan.shown, plan.slots
     captured = _captured(fields, set(names_shown)) if wants_this else []
     shown_captured = captured[: MAX_LOCALS - len(shown)]
     read, this_value = await _slots_and_this(vm, ref, slots, wants_this, guessed)
@@ -270,6 +273,27 @@ def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[key] = (table, plan)
     return plan
+
+
+_NAMED: dict[tuple[int, frozenset[str]], tuple[_SlotPlan, _SlotPlan]] = {}
+
+
+def _named_plan(plan: _SlotPlan, names: frozenset[str]) -> _SlotPlan:
+    """``plan`` cut to the variables shown as ``names`` (all of them among its shown ones), worked out once per
+    plan and names: a conditional breakpoint's every hit reads the same few slots. ``live`` stays whole, so the
+    locals read say they are ``truncated``."""
+    key = (id(plan), names)
+    cached = _NAMED.get(key)
+    if cached is not None and cached[0] is plan:
+        return cached[1]
+    kept = [i for i, name in enumerate(plan.names[: len(plan.shown)]) if name in names]
+    named = _SlotPlan(plan.live, [plan.names[i] for i in kept], [plan.shown[i] for i in kept],
+                      frozenset(plan.names[i] for i in kept), [plan.declared[i] for i in kept],
+                      [plan.signatures[i] for i in kept], [plan.slots[i] for i in kept])
+    if len(_NAMED) >= _PLANS_KEPT:
+        _NAMED.pop(next(iter(_NAMED)))
+    _NAMED[key] = (plan, named)
+    return named
 
 
 async def _variables_and_fields(symbols: Symbols, location: Location,

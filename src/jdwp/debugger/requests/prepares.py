@@ -13,9 +13,10 @@ from typing import NamedTuple
 
 from ...client import JdwpClient
 from ...protocol.commands import Command, Empty, EventRequest
-from ...protocol.commands.events import ClearOut, Modifier, SetOut, SetReply, SourceNameMatch
+from ...protocol.commands.events import ClassPrepareEvent, ClearOut, Modifier, SetOut, SetReply, SourceNameMatch
 from ...protocol.constants import EventKind, SuspendPolicy
 from ...protocol.errors import CommandError, ConnectionClosed
+from .kind import Meaning, RequestKind
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -41,7 +42,12 @@ class _Watching:
     users: int
 
 
-class PrepareRequests:
+class PrepareRequests(RequestKind):
+    """The class-prepare kind: every class-prepare request of the session, shared by the breakpoints that use
+    it. Its event makes no stop: it tells the breakpoint kinds a class to bind in."""
+
+    EVENTS = (ClassPrepareEvent,)
+
     def __init__(self, vm: JdwpClient) -> None:
         self._vm = vm
         self._by_watch: dict[Watch, _Watching] = {}
@@ -49,6 +55,9 @@ class PrepareRequests:
 
     def is_ours(self, request_id: int) -> bool:
         return request_id in self._ids
+
+    def meaning(self, event: ClassPrepareEvent) -> Meaning | None:
+        return Meaning(None, prepare=True) if event.request_id in self._ids else None
 
     async def watch(self, watch: Watch) -> None:
         """One more user of the request; the first makes it.

@@ -70,7 +70,7 @@ class Found:
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
     thread_only: bool = False  # a suspend "thread" breakpoint's stop: it holds the event's thread only
-    #: Each breakpoint's revision as the set came (:meth:`.breakpoints.Breakpoints.revision`): one updated since
+    #: Each breakpoint's revision as the set came (:meth:`.requests.manager.Requests.revision`): one updated since
     #: makes no stop of this set.
     revisions: dict[str, int] = dataclasses.field(default_factory=dict)
     #: How the judged breakpoints that stop want it held (:attr:`.judge.Verdict.hold`), for :meth:`EventSets.hold`.
@@ -199,7 +199,7 @@ class EventSets:
 
     def drop_unwanted(self, found: Found) -> None:
         """Leave out the breakpoints removed, disabled, spent or updated while the hit was judged (outside the
-        lock): a hit of those makes no stop (:meth:`.requests.breakpoints.Breakpoints.wants`)."""
+        lock): a hit of those makes no stop (:meth:`.requests.manager.Requests.wants`)."""
         kept = [b for b in found.breakpoint_ids if self.breakpoints.wants(b, found.revisions.get(b))]
         if len(kept) != len(found.breakpoint_ids):
             found.breakpoint_ids = kept

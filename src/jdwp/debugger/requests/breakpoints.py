@@ -11,7 +11,7 @@ inlined (the classes' source maps say so). Setting one takes, in order:
    ``VirtualMachine.AllClasses`` (1,3) — so no class loads unseen between the two;
 2. source file, source map and methods of the listed classes that may be the target's (by name, or by
    package for a file), in one round; a file's sweep of the listing comes along (every class's map for a
-   Kotlin file, the top-level classes' source files for a bare name: :meth:`Breakpoints._bind_file`), each
+   Kotlin file, the top-level classes' source files for a bare name: :meth:`LineBreakpoints._bind_file`), each
    one write of raw commands, cached for the session;
 3. their line tables, in one round (for a class target in Kotlin, the maps of the classes of its package
    root come along: a class that inlined its code has it in its map);
@@ -26,10 +26,10 @@ at the line; ``rejected`` while classes of the target are loaded but none has co
 armed, and a class loaded later with code there verifies it; ``pending`` while nothing of the target is
 loaded (with a hint in ``reason`` when the name looks mistyped).
 
-At most 100 breakpoints are held at once; removing one frees its place. IDs are never reused in a session,
-so a removed breakpoint's ID stays known (removing it again is fine) and never names a new one.
+The line kind of :mod:`.manager` (which holds the IDs and the limit of 100 breakpoints of every kind); what
+it shares with the other kinds (update, enable, disable, spend, removal) is :mod:`.breakpoint_kind`'s.
 
-A breakpoint can be changed in place (:meth:`Breakpoints.update`, DESIGN.md §8.6): its condition, hit count
+A breakpoint can be changed in place (:meth:`.breakpoint_kind.BreakpointKind.update`): its condition, hit count
 and log message, checked before anything changes, then its requests made again (the line's choice of code
 indexes depends on the names they read, a hit's suspend policy on whether it is judged); and disabled —
 every JDWP request of it cleared (breakpoint and class-prepare requests), the breakpoint kept, status
@@ -453,7 +453,10 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         return binary_name_of(signature) if signature else None
 
     async def _bind(self, entry: _Entry, types: list[int]) -> None:
-        """Set requests at every code index of ``types`` (facts and line tables cached) that is the line."""
+        """Resolve a line breakpoint's locations in classes (``types``: facts and line tables cached) and set
+        requests at every code index that is the line: the one place that does, for a class found when it is
+        set, prepared later, or to be resolved again (a class it was bound in is skipped while it is in
+        ``bound_types``; its requests are ``entry.at``'s, by location)."""
         targets: list[tuple[int, Location, CodeLine]] = []
         for type_id in types:
             if type_id in entry.bound_types:

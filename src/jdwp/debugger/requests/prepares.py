@@ -1,7 +1,9 @@
-"""Class-prepare requests shared by breakpoints: one JDWP request per set of modifiers, counted by its users.
+"""The class-prepare kind: requests shared by breakpoints, one JDWP request per set of modifiers, counted by
+its users; and clearing requests of any kind (:class:`ClearRequest`, :func:`clear_requests`).
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). A request is ``EventRequest.Set(CLASS_PREPARE, ALL,
-modifiers)`` (15,1); it is cleared (15,2) when its last breakpoint no longer needs it.
+modifiers)`` (15,1); it is cleared (15,2) when its last breakpoint no longer needs it. Its event makes no
+stop: it tells the breakpoint kinds of a class to bind in (:meth:`.manager.Requests.on_class_prepare`).
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ TRANSITIONS: dict[tuple[State, Move], State] = {
     ("pending", "spend"): "spent",
     ("verified", "spend"): "spent",
     ("rejected", "spend"): "spent",
+    ("disabled", "spend"): "spent",  # its last hit was judged as it was disabled: spent all the same
     ("pending", "remove"): "removed",
     ("verified", "remove"): "removed",
     ("rejected", "remove"): "removed",

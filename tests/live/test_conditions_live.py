@@ -23,6 +23,7 @@ from jdwp.debugger import (
     Debugger,
     InvalidArgument,
     LogpointHit,
+    NotFound,
     Stop,
     Stopped,
     open_debugger,
@@ -140,7 +141,7 @@ async def test_bad_options_change_nothing(loops: Debuggee) -> None:
             with pytest.raises(ExpressionSyntaxError) as caught:
                 await debugger.set_breakpoint(LOOPS, STEP_LINE, action="log", log_message="i={i +}")
             assert caught.value.column == 7
-            for options in ({"hit_count": 0}, {"max_hits": 5}, {"action": "log", "max_hits": 10_001},
+            for options in ({"hit_count": 0}, {"max_hits": 0}, {"action": "log", "max_hits": 10_001},
                             {"action": "log", "suspend": "thread"}, {"suspend": "some"}):
                 with pytest.raises(InvalidArgument):
                     await debugger.set_breakpoint(LOOPS, STEP_LINE, **options)
@@ -208,6 +209,29 @@ async def test_max_hits_spends_a_logpoint_and_the_default_message_lists_locals(l
             assert (spent.breakpoint_id, spent.status, spent.hits) == (bp.breakpoint_id, "spent", 3)
             assert debugger.list_breakpoints()[0].status == "spent"
             await debugger.remove_breakpoint(bp.breakpoint_id)
+
+
+async def test_max_hits_1_on_a_breakpoint_that_stops_is_a_one_shot_gone_at_its_stop(loops: Debuggee) -> None:
+    with trio.fail_after(120):
+        async with session(loops) as debugger:
+            bp = await debugger.set_breakpoint(LOOPS, STEP_LINE, max_hits=1)
+            assert bp.status == "verified" and bp.options is not None and bp.options.max_hits == 1
+            mark = len(loops.lines)
+            loops.send("loop 5")
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (bp.breakpoint_id,)
+            assert await local_value(debugger, stop, "i") == "0"
+            spent = (await stops.next_spent(debugger)).breakpoint
+            assert (spent.breakpoint_id, spent.status, spent.hits) == (bp.breakpoint_id, "spent", 1)
+            assert debugger.list_breakpoints() == []  # removed at its stop, which stays current
+            assert debugger.current_stop is not None and debugger.current_stop.stop_id == stop.stop_id
+            await debugger.resume(stop.stop_id)
+            await line_printed(loops, r"^looped 5 ", after=mark)
+            assert not [e for e in pending_events(debugger) if isinstance(e, Stopped)]
+            assert debugger.state == "running"
+            with pytest.raises(NotFound):
+                await debugger.update_breakpoint(bp.breakpoint_id, enabled=False)
+            await debugger.remove_breakpoint(bp.breakpoint_id)  # removing it again is fine
 
 
 async def test_suspend_thread_keeps_other_threads_running(loops: Debuggee) -> None:

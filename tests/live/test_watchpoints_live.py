@@ -11,15 +11,17 @@ import pytest
 import trio
 
 from jdwp.debugger import (
+    BreakpointSpent,
     BreakpointVerified,
     InvalidArgument,
     LimitReached,
     LogpointHit,
+    Stopped,
     Watchpoint,
 )
 from support.engines import engine, printed
 from support.jvm import Debuggee, find_mark
-from support.stops import next_stop
+from support.stops import BINDING_EVENTS, next_stop, pending_events
 
 WATCHED = "com.example.debuggee.Watched"
 ACCOUNT = "com.example.debuggee.Watched$Account"
@@ -120,6 +122,27 @@ async def test_a_logging_watchpoint_traces_writers_without_stopping(watched: Deb
             assert debugger.list_breakpoints()[0].status == "spent"
             assert debugger.current_stop is None
             await debugger.remove_breakpoint(wp.breakpoint_id)
+
+
+async def test_max_hits_2_on_a_watchpoint_stops_twice_then_it_is_gone(watched: Debuggee) -> None:
+    with trio.fail_after(60):
+        async with engine(watched) as debugger:
+            wp = await debugger.set_watchpoint(ACCOUNT, "balance", max_hits=2)
+            assert wp.status == "verified" and wp.options is not None and wp.options.max_hits == 2
+            watched.send("many 5")
+            seen = []
+            for _ in range(2):
+                stop = await next_stop(debugger, passing=(*BINDING_EVENTS, BreakpointSpent))
+                assert stop.breakpoint_ids == (wp.breakpoint_id,) and stop.watch is not None
+                seen.append((stop.watch.old_value.value, stop.watch.new_value.value))
+                await debugger.resume(stop.stop_id)
+            assert seen == [("100", "101"), ("101", "102")]
+            await printed(watched, "^done many 5$")
+            events = pending_events(debugger)
+            assert not [e for e in events if isinstance(e, Stopped)]
+            (spent,) = [e.breakpoint for e in events if isinstance(e, BreakpointSpent)]
+            assert (spent.breakpoint_id, spent.status, spent.hits) == (wp.breakpoint_id, "spent", 2)
+            assert debugger.list_breakpoints() == []
 
 
 async def test_bad_watchpoints_change_nothing(watched: Debuggee) -> None:

@@ -61,7 +61,7 @@ async def test_a_condition_over_stdio_stops_once_and_a_bad_one_changes_nothing(l
                                   className=LOOPS, line=STEP_LINE, condition="i == ")
             assert "column 6" in bad["error"]["message"]
             await mcp.fails("set_debugger_breakpoint", "INVALID_ARGUMENT", debugSessionId=sid, className=LOOPS,
-                            line=STEP_LINE, maxHits=5)
+                            line=STEP_LINE, logMessage="i={i}")
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert state["result"]["breakpoints"] == []
             bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=LOOPS, line=STEP_LINE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trio import WouldBlock
 
-from jdwp.debugger import BreakpointRejected, BreakpointVerified, Debugger, Stop, Stopped
+from jdwp.debugger import BreakpointRejected, BreakpointSpent, BreakpointVerified, Debugger, Stop, Stopped
 
 #: Events a test waiting for a stop passes over: a breakpoint binding as classes load.
 BINDING_EVENTS: tuple[type, ...] = (BreakpointVerified, BreakpointRejected)
@@ -26,6 +26,16 @@ async def first_stop_after_start(debugger: Debugger, *, passing: tuple[type, ...
         if stop.reasons != ("vm_start",):
             return stop
         await debugger.resume(stop.stop_id)
+
+
+async def next_spent(debugger: Debugger) -> BreakpointSpent:
+    """The next ``BreakpointSpent`` event (a breakpoint reached its ``maxHits``), passing over binding events; any
+    other event fails the test."""
+    while True:
+        event = await debugger.events.receive()
+        if isinstance(event, BreakpointSpent):
+            return event
+        assert isinstance(event, BINDING_EVENTS), f"expected BreakpointSpent, got {event}"
 
 
 def pending_events(debugger: Debugger) -> list[object]:

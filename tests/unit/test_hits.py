@@ -38,7 +38,7 @@ def test_a_condition_error_has_its_column() -> None:
     assert caught.value.column == 6 and "condition" in str(caught.value)
 
 
-@pytest.mark.parametrize("options", [HitOptions(hit_count=0), HitOptions(hit_count=True), HitOptions(max_hits=3),
+@pytest.mark.parametrize("options", [HitOptions(hit_count=0), HitOptions(hit_count=True), HitOptions(max_hits=0),
                                      HitOptions(log_message="x"), HitOptions(action="log", max_hits=10_001),
                                      HitOptions(action="log", max_hits=0), HitOptions(action="log", suspend="thread"),
                                      HitOptions(action="jump"), HitOptions(suspend="none"),  # type: ignore[arg-type]

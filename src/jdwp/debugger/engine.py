@@ -83,10 +83,10 @@ from .reading.objects import Layouts
 from .reading.previews import Previews
 from .reading.threads import Threads, pause_stop
 from .reading.values import Values
-from .requests.breakpoints import Breakpoints
 from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
 from .requests.hits import KEEP, HitPlan, Keep, allowing_calls, plan_of
+from .requests.manager import Requests
 from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
 from .requests.targets import class_target, file_target
@@ -119,7 +119,6 @@ class Debugger(Inspection):
         self.vm = vm
         self.symbols = Symbols(vm)
         self._ids = IdScheme(id_prefix)
-        self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
         self.values = Values(vm, self.symbols, id_prefix)
         self._layouts = Layouts(self.values)
         inline = Inline(self.values, self._layouts)
@@ -137,6 +136,8 @@ class Debugger(Inspection):
         #: --class-path) to read the app's classes on the host.
         self.coroutines = MetadataSources(self.values, self._layouts, None)
         self._steps = Steps(vm, self.symbols, self._layouts)
+        #: Every event request of the session, of every kind (:mod:`.requests.manager`).
+        self.breakpoints = Requests(vm, self.symbols, self._steps, ids=self._ids)
         self._threads = Threads(vm, self.symbols, self.values)
         self._lock = trio.Lock()
         self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish,
@@ -223,8 +224,10 @@ class Debugger(Inspection):
         ``condition`` (an expression, DESIGN.md §7.3) stops only where it is true; ``hit_count`` ignores the
         first ``hit_count - 1`` hits; ``action="log"`` makes a logpoint: each hit publishes a ``LogpointHit``
         (``log_message`` with ``{expression}`` parts, or frame 0's locals) and the thread runs on, until
-        ``max_hits`` (default 100, at most 10,000) spend it. ``suspend="thread"`` holds only the hitting
-        thread at a stop. With any of these, a hit holds only its thread while it is judged (:mod:`.judge`).
+        ``max_hits`` (default 100, at most 10,000) spend it. On a breakpoint that stops, ``max_hits`` (1 to
+        10,000, none by default) removes it at its ``max_hits``-th stop: ``1`` is a one-shot (event
+        ``BreakpointSpent``). ``suspend="thread"`` holds only the hitting thread at a stop. With any of
+        these, a hit holds only its thread while it is judged (:mod:`.judge`).
         ``lambda_choice`` picks among a line's code indexes as IntelliJ does (:mod:`.lambdas`): ``"all"``,
         ``"line"`` (outside the line's lambdas) or a lambda's ordinal on the line (from 0).
         ``capture`` (:mod:`.requests.capture`): what its stops read as they are made (``Stop.capture``).
@@ -257,7 +260,7 @@ class Debugger(Inspection):
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.add(target, line, plan, lambda_choice)
+            return await self.breakpoints.lines.add(target, line, plan, lambda_choice)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
                                        uncaught: bool = True, capture: Capture | None = None,

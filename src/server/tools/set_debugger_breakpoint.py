@@ -53,8 +53,8 @@ class SetBreakpointInput(SessionInput):
                 raise ValueError("file must not contain a NUL character")
             if ".." in self.file.replace("\\", "/").split("/"):
                 raise ValueError("file must not contain a '..' directory")
-        if self.action == "stop" and (self.logMessage is not None or self.maxHits is not None):
-            raise ValueError('logMessage and maxHits are for action "log" (a logpoint)')
+        if self.action == "stop" and self.logMessage is not None:
+            raise ValueError('logMessage is for action "log" (a logpoint)')
         if self.action == "log" and self.capture is not None:
             raise ValueError('capture is for breakpoints that stop; a logpoint (action "log") never stops')
         if self.action == "log" and self.suspend == "thread":

@@ -31,8 +31,8 @@ class WatchpointInput(SessionInput):
 
     @model_validator(mode="after")
     def _options(self) -> WatchpointInput:
-        if self.action == "stop" and (self.logMessage is not None or self.maxHits is not None):
-            raise ValueError('logMessage and maxHits are for action "log" (a logpoint)')
+        if self.action == "stop" and self.logMessage is not None:
+            raise ValueError('logMessage is for action "log" (a logpoint)')
         if self.action == "log" and self.suspend == "thread":
             raise ValueError('suspend is for watchpoints that stop; a logpoint (action "log") never stops')
         if self.action == "log" and self.capture is not None:

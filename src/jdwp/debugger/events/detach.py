@@ -18,7 +18,7 @@ from ...protocol.constants import SuspendPolicy
 from ...protocol.errors import CommandError, JdwpError
 from ...protocol.types import ThreadId
 from ..model import Cleanup
-from ..requests.breakpoints import Breakpoints
+from ..requests.manager import Requests
 from ..requests.prepares import note_cleared
 from ..requests.steps import Steps
 from .stops import Stops, release_command
@@ -40,7 +40,7 @@ SETTLE_WITHIN = 2.0
 NEXT_SET_WITHIN = 1.0
 
 
-async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: Breakpoints, stops: Stops,
+async def clean_up(vm: JdwpClient, lock: trio.Lock, steps: Steps, breakpoints: Requests, stops: Stops,
                    drain: Drain, set_handled_after: SetHandledAfter) -> Cleanup:
     """Clear our requests, release the suspensions of every stop (current and queued), then
     ``VirtualMachine.Dispose`` (1,6). ``drain`` and ``set_handled_after`` tell of the engine's event loop.

@@ -17,18 +17,7 @@ from functools import partial
 from typing import Any
 
 from ...client import JdwpClient
-from ...protocol.commands.events import (
-    BreakpointEvent,
-    ClassPrepareEvent,
-    Composite,
-    ExceptionEvent,
-    FieldAccessEvent,
-    FieldModificationEvent,
-    MethodExitEvent,
-    MethodExitWithReturnValueEvent,
-    SingleStepEvent,
-    VMStartEvent,
-)
+from ...protocol.commands.events import ClassPrepareEvent, Composite, ExceptionEvent, VMStartEvent
 from ...protocol.constants import SuspendPolicy
 from ...protocol.types import Location, ThreadId
 from ...protocol.values import Value
@@ -38,10 +27,11 @@ from ..model import FieldChange, Local, Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
 from ..reading.previews import Previews
 from ..reading.values import Summary, Values
-from ..requests.breakpoints import Breakpoints
 from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
+from ..requests.kind import Meaning
 from ..requests.library_steps import StepInFlight
+from ..requests.manager import Requests
 from ..requests.steps import Steps
 from ..requests.watchpoints import WatchedField
 from .capture import CaptureReader, Top, first_frames, frame0, locals_reader, wants_locals
@@ -80,13 +70,37 @@ class Found:
     suspension: Suspension = _NO_SUSPENSION
     condition_error: str | None = None
     thread_only: bool = False  # a suspend "thread" breakpoint's stop: it holds the event's thread only
-    #: Each breakpoint's revision as the set came (:meth:`.breakpoints.Breakpoints.revision`): one updated since
+    #: Each breakpoint's revision as the set came (:meth:`.requests.manager.Requests.revision`): one updated since
     #: makes no stop of this set.
     revisions: dict[str, int] = dataclasses.field(default_factory=dict)
     #: How the judged breakpoints that stop want it held (:attr:`.judge.Verdict.hold`), for :meth:`EventSets.hold`.
     hold: str | None = None
     #: The judge's work for after the release or the stop (:attr:`.judge.Verdict.after`).
     after: Verdict | None = None
+
+    def take(self, meaning: Meaning, event: Any) -> None:
+        """Add what one event of a request of ours means (:class:`.requests.kind.Meaning`)."""
+        if meaning.prepare:
+            self.prepares.append(event)
+            return
+        if meaning.reason is None:
+            return
+        self.reasons.append(meaning.reason)
+        if meaning.breakpoint_id is not None:
+            self.breakpoint_ids.append(meaning.breakpoint_id)
+        if meaning.step is not None:
+            self.step, self.resumed = meaning.step, meaning.resumed
+        if meaning.reason == "exception":
+            self.thrown.append(Thrown(meaning.breakpoint_id or "", event, meaning.crash_watch))
+        if meaning.field is not None:
+            self.field_event = self.field_event or (event, meaning.field)
+        if meaning.returned is not None and self.returned is None:
+            self.returned = meaning.returned
+        if self.thread is None:
+            self.thread = event.thread
+            self.location = getattr(event, "location", None)
+        elif meaning.resumed and self.location is None:
+            self.location = event.location
 
     async def finish(self) -> None:
         """What is left once the set's suspension is released or held by its stop (publishing logpoint hits)."""
@@ -102,7 +116,7 @@ class EventSets:
     symbols: Symbols
     values: Values
     layouts: Layouts
-    breakpoints: Breakpoints
+    breakpoints: Requests
     steps: Steps
     judge: HitJudge
     stops: Stops
@@ -120,67 +134,19 @@ class EventSets:
                                     self.preview_depth)
 
     def classify(self, event_set: Composite) -> Found:
-        """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
+        """What an event set is to us: the reasons it stops for. What each event means is its request kind's
+        to say (:meth:`.requests.manager.Requests.meaning`); events of requests not ours are ignored."""
         found = Found()
         for event in event_set.events:
-            if isinstance(event, BreakpointEvent):
-                owner = self.breakpoints.owner_of(event.request_id)
-                resumed = self.steps.of_resume(event.request_id) if owner is None else None
-                if resumed is not None:  # a step's coroutine resumed (.steps): the step's landing
-                    found.reasons.append("step")
-                    found.step, found.resumed = resumed, True
-                    found.thread = found.thread or event.thread
-                    found.location = found.location or event.location
-                    continue
-                if owner is None:
-                    continue
-                found.reasons.append("breakpoint")
-                found.breakpoint_ids.append(owner)
-            elif isinstance(event, ExceptionEvent):
-                owner = self.breakpoints.exceptions.owner_of(event.request_id)
-                if owner is None:
-                    continue
-                found.reasons.append("exception")
-                found.breakpoint_ids.append(owner)
-                found.thrown.append(Thrown(owner, event, self.breakpoints.exceptions.is_crash_watch(event.request_id)))
-            elif isinstance(event, (FieldAccessEvent, FieldModificationEvent)):
-                watchpoints = self.breakpoints.watchpoints
-                owner = watchpoints.owner_of(event.request_id)
-                watched = watchpoints.field_of(event.request_id)
-                if owner is None or watched is None:
-                    continue
-                found.reasons.append("watchpoint")
-                found.breakpoint_ids.append(owner)
-                found.field_event = found.field_event or (event, watched)
-            elif isinstance(event, (MethodExitEvent, MethodExitWithReturnValueEvent)):
-                value = event.value if isinstance(event, MethodExitWithReturnValueEvent) else None
-                exit_of = self.breakpoints.methods.exit_owner(event.request_id, event.location.method_id)
-                if exit_of is None:
-                    self.steps.saw_exit(event.request_id, event.location.method_id, value)
-                    continue
-                found.reasons.append("breakpoint")
-                found.breakpoint_ids.append(exit_of[0])
-                if value is not None and found.returned is None:
-                    found.returned = (value, exit_of[1])
-            elif isinstance(event, SingleStepEvent):
-                step = self.steps.of_request(event.request_id)
-                if step is None:
-                    continue
-                found.reasons.append("step")
-                found.step = step
-            elif isinstance(event, VMStartEvent):
+            if isinstance(event, VMStartEvent):  # sent unasked: no request of ours is behind it
                 if event_set.suspend_policy == SuspendPolicy.NONE:
                     continue
                 found.reasons += ["launch", "vm_start"] if self.launch else ["vm_start"]
-            elif isinstance(event, ClassPrepareEvent):
-                if self.breakpoints.is_prepare_request(event.request_id):
-                    found.prepares.append(event)
+                found.thread = found.thread if found.thread is not None else event.thread
                 continue
-            else:
-                continue
-            if found.thread is None:
-                found.thread = event.thread
-                found.location = getattr(event, "location", None)
+            meaning = self.breakpoints.meaning(event)
+            if meaning is not None:
+                found.take(meaning, event)
         # A set of a request cleared meanwhile (detach) still suspended its thread: EVENT_THREAD releases that one.
         stray = next((t for t in (getattr(e, "thread", None) for e in event_set.events) if isinstance(t, int)), 0)
         thread = found.thread if found.thread is not None else (
@@ -233,7 +199,7 @@ class EventSets:
 
     def drop_unwanted(self, found: Found) -> None:
         """Leave out the breakpoints removed, disabled, spent or updated while the hit was judged (outside the
-        lock): a hit of those makes no stop (:meth:`.requests.breakpoints.Breakpoints.wants`)."""
+        lock): a hit of those makes no stop (:meth:`.requests.manager.Requests.wants`)."""
         kept = [b for b in found.breakpoint_ids if self.breakpoints.wants(b, found.revisions.get(b))]
         if len(kept) != len(found.breakpoint_ids):
             found.breakpoint_ids = kept

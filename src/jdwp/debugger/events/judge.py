@@ -53,8 +53,8 @@ from ..reading.frames import FrameRef, WrongFrameGuess, frame_locals
 from ..reading.invoke import Calls, Invocation
 from ..reading.objects import Layouts
 from ..reading.values import MAX_STRING, Summary, ValueKind, Values
-from ..requests.breakpoints import Breakpoints
-from ..requests.hits import HitCounts, HitPlan
+from ..requests.hits import HitCounts, HitPlan, count_stop, spent
+from ..requests.manager import Requests
 
 LOGPOINTS_PER_SECOND = 100  # per session, DESIGN.md §7.6
 SHOWN_LOCALS = 20
@@ -219,7 +219,7 @@ class _Unsummarised(Values):
 class HitJudge:
     """Applies the plans of one session's breakpoints to their hits (one per :class:`~.engine.Debugger`)."""
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols, values: Values, layouts: Layouts, breakpoints: Breakpoints,
+    def __init__(self, vm: JdwpClient, symbols: Symbols, values: Values, layouts: Layouts, breakpoints: Requests,
                  publish: Callable[[EngineEvent], None], rate: RateLimit | None = None,
                  calls: Callable[[], Calls | None] = lambda: None, lock: trio.Lock | None = None) -> None:
         self.vm = vm
@@ -270,14 +270,14 @@ class HitJudge:
                 passes.stopped(breakpoint_id, thread, depth, spot)
                 continue
             plan, counts = state
-            if _spent(plan, counts):  # a hit that was on its way when the logpoint was spent
+            if spent(plan, counts):  # a hit that was on its way when the breakpoint was spent
                 continue
             error = None
             if plan.condition is not None:
                 holds, error = await self._condition(hit, plan.condition)
                 if not holds and error is None:
                     continue
-                if _spent(plan, counts):  # spent by another thread's hit while this condition was evaluated
+                if spent(plan, counts):  # spent by another thread's hit while this condition was evaluated
                     continue
             counts.hits += 1
             wanted = plan.options.hit_count
@@ -288,6 +288,8 @@ class HitJudge:
                 await self._log(hit, breakpoint_id, plan, counts, location, error, verdict.after, change, returned)
                 continue
             verdict.stopping.append(breakpoint_id)
+            if count_stop(plan, counts):  # its maxHits-th stop: it is removed once the stop is made
+                verdict.after.append(partial(self._spend, breakpoint_id))
             verdict.condition_error = verdict.condition_error or error
             verdict.hold = "all" if verdict.hold == "all" or plan.options.suspend == "all" else "thread"
         return verdict
@@ -355,9 +357,9 @@ class HitJudge:
 
     async def _spend(self, breakpoint_id: str) -> None:
         async with self._lock:
-            spent = await self._breakpoints.spend(breakpoint_id)
-        if spent is not None:
-            self._publish(BreakpointSpent(spent))
+            gone = await self._breakpoints.spend(breakpoint_id)
+        if gone is not None:
+            self._publish(BreakpointSpent(gone))
 
     async def _message(self, hit: _Hit, plan: HitPlan) -> str:
         if plan.template is None:
@@ -379,13 +381,6 @@ class HitJudge:
                 (summary,) = await self.values.summarize([result])
                 parts.append(_shown(summary, quote=False))
         return "".join(parts)
-
-
-def _spent(plan: HitPlan, counts: HitCounts) -> bool:
-    """Whether a logpoint is spent: its requests cleared, or its ``maxHits``-th hit logged already (hits judged
-    at once with that one, or come before the clear, are let go uncounted)."""
-    max_hits = plan.options.max_hits
-    return counts.spent or (plan.options.action == "log" and max_hits is not None and counts.logged >= max_hits)
 
 
 def _change_text(change: FieldChange) -> str:

@@ -59,7 +59,7 @@ class StopState:
     location: Location | None = None  # where the stop's own thread is, as the VM said
     #: What its capture read (``Stop.capture``): a resume's capture for it, made current from the queue, is merged.
     capture_plan: CapturePlan | None = None
-    #: Its breakpoints' revisions as its hit came (:meth:`.breakpoints.Breakpoints.revision`).
+    #: Its breakpoints' revisions as its hit came (:meth:`.requests.manager.Requests.revision`).
     revisions: dict[str, int] = dataclasses.field(default_factory=dict)
 
 

@@ -11,7 +11,7 @@ inlined (the classes' source maps say so). Setting one takes, in order:
    ``VirtualMachine.AllClasses`` (1,3) — so no class loads unseen between the two;
 2. source file, source map and methods of the listed classes that may be the target's (by name, or by
    package for a file), in one round; a file's sweep of the listing comes along (every class's map for a
-   Kotlin file, the top-level classes' source files for a bare name: :meth:`Breakpoints._bind_file`), each
+   Kotlin file, the top-level classes' source files for a bare name: :meth:`LineBreakpoints._bind_file`), each
    one write of raw commands, cached for the session;
 3. their line tables, in one round (for a class target in Kotlin, the maps of the classes of its package
    root come along: a class that inlined its code has it in its map);
@@ -26,10 +26,10 @@ at the line; ``rejected`` while classes of the target are loaded but none has co
 armed, and a class loaded later with code there verifies it; ``pending`` while nothing of the target is
 loaded (with a hint in ``reason`` when the name looks mistyped).
 
-At most 100 breakpoints are held at once; removing one frees its place. IDs are never reused in a session,
-so a removed breakpoint's ID stays known (removing it again is fine) and never names a new one.
+The line kind of :mod:`.manager` (which holds the IDs and the limit of 100 breakpoints of every kind); what
+it shares with the other kinds (update, enable, disable, spend, removal) is :mod:`.breakpoint_kind`'s.
 
-A breakpoint can be changed in place (:meth:`Breakpoints.update`, DESIGN.md §8.6): its condition, hit count
+A breakpoint can be changed in place (:meth:`.breakpoint_kind.BreakpointKind.update`): its condition, hit count
 and log message, checked before anything changes, then its requests made again (the line's choice of code
 indexes depends on the names they read, a hit's suspend policy on whether it is judged); and disabled —
 every JDWP request of it cleared (breakpoint and class-prepare requests), the breakpoint kept, status
@@ -46,10 +46,10 @@ from typing import Any
 
 from ...client import JdwpClient
 from ...protocol.commands import Command, Empty, EventRequest, ReferenceType, VirtualMachine
-from ...protocol.commands.events import ClassPrepareEvent, LocationOnly, SetOut
+from ...protocol.commands.events import BreakpointEvent, ClassPrepareEvent, LocationOnly, SetOut
 from ...protocol.commands.reftypes import RefTypeOut
 from ...protocol.commands.vm import prepared_classes
-from ...protocol.constants import EventKind, SuspendPolicy, TypeTag
+from ...protocol.constants import EventKind, TypeTag
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, MethodId, ReferenceTypeId
 from .._gather import gather
@@ -57,27 +57,14 @@ from ..classes.lambdas import LambdaChoice, Passes, PassSpot
 from ..classes.smap import Smap
 from ..classes.symbols import CodeLine, Symbols, line_locations
 from ..classes.synthetic import is_nested_in, named_after, package_of
-from ..errors import InvalidArgument, LimitReached, NotFound
-from ..ids import IdScheme
-from ..model import (
-    LOCATION_UNAVAILABLE,
-    NEAR_MISS,
-    AnyBreakpoint,
-    BoundLocation,
-    Breakpoint,
-    BreakpointStatus,
-    MethodBreakpoint,
-    Reason,
-    Watchpoint,
-)
+from ..errors import InvalidArgument
+from ..model import LOCATION_UNAVAILABLE, NEAR_MISS, BoundLocation, Breakpoint, Reason
 from ..names import binary_name_of
-from .capture import CapturePlan
-from .exceptions import ExceptionBreakpoints
-from .hits import INVOKES_NOTE, KEEP, HitCounts, HitPlan, Keep, revise_entry
+from .breakpoint_kind import BreakpointKind, Entry, Owners
+from .hits import INVOKES_NOTE, HitPlan
+from .kind import Meaning
 from .line_choice import LineChoice
-from .method_breakpoints import MethodBreakpoints
-from .owned import OwnedRequests
-from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests, refuses_filter
+from .prepares import ClearRequest, PrepareRequests, Watch, refuses_filter
 from .targets import (
     JDK_PACKAGES,
     ClassTarget,
@@ -85,7 +72,8 @@ from .targets import (
     Listing,
     Sweep,
     Target,
-    directories_match,
+    covers,
+    is_targets,
     listed_candidates,
     near_miss,
     of_target,
@@ -93,51 +81,24 @@ from .targets import (
     source_watch,
     watches,
 )
-from .watchpoints import Watchpoints
 
 log = logging.getLogger("jdwp.debugger")
 
-MAX_BREAKPOINTS = 100
-
-
-@dataclasses.dataclass
-class _Entry:
-    breakpoint_id: str
+@dataclasses.dataclass(kw_only=True)
+class _Entry(Entry):
     target: Target
     line: int
-    status: BreakpointStatus = "pending"
     locations: list[BoundLocation] = dataclasses.field(default_factory=list)
     reason: Reason | None = None
-    requests: dict[int, Location] = dataclasses.field(default_factory=dict)  # JDWP request ID -> location
-    bound_types: set[int] = dataclasses.field(default_factory=set)
-    watches: list[Watch] = dataclasses.field(default_factory=list)
+    at: dict[int, Location] = dataclasses.field(default_factory=dict)  # JDWP request ID -> its location
     expected_source: str | None = None  # a class target: the source file of the class it names
     classes_seen: int = 0  # classes of the target looked at so far
     any_table: bool = False  # some class of the target had a line table
-    plan: HitPlan | None = None  # condition, hit count, logpoint, suspend (:mod:`.hits`)
-    counts: HitCounts = dataclasses.field(default_factory=HitCounts)
     lambda_choice: LambdaChoice = "all"  # which of the line's locations (:mod:`.lambdas`)
     choosing: LineChoice = dataclasses.field(default_factory=LineChoice)
-    enabled: bool = True  # disabled: no request of it is made, until it is enabled again
 
-    def snapshot(self) -> Breakpoint:
-        target = self.target
-        plan = self.plan
-        status: BreakpointStatus = "disabled" if not self.enabled else "spent" if self.counts.spent else self.status
-        return Breakpoint(self.breakpoint_id, target.class_name if isinstance(target, ClassTarget) else None,
-                          self.line, status, tuple(self.locations),
-                          self.reason, target.text if isinstance(target, FileTarget) else None,
-                          plan.options if plan else None, self.counts.hits if plan else None,
-                          self.counts.dropped if plan and plan.options.action == "log" else None,
-                          None if self.lambda_choice == "all" else self.lambda_choice, tuple(self.choosing.skipped),
-                          INVOKES_NOTE if plan is not None and plan.invokes else None)
-
-    @property
-    def suspend_policy(self) -> int:
-        """``EVENT_THREAD`` when a hit is judged before it stops (:mod:`.hits`), else ``ALL``."""
-        if self.plan is not None and self.plan.options.holds_thread_only:
-            return SuspendPolicy.EVENT_THREAD
-        return SuspendPolicy.ALL
+    def progress(self) -> Any:
+        return self.state, len(self.locations)
 
     @property
     def inline_source(self) -> str | None:
@@ -148,81 +109,35 @@ class _Entry:
         return source if source is not None and source.endswith((".kt", ".kts")) else None
 
 
-class Breakpoints(OwnedRequests):
-    """Every breakpoint of one session and the JDWP requests behind them."""
+class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
+    """The line breakpoints of one session and the JDWP requests behind them."""
 
-    KIND, WHAT = EventKind.BREAKPOINT, "breakpoint request"
+    EVENTS = (BreakpointEvent,)
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols, limit: int = MAX_BREAKPOINTS,
-                 ids: IdScheme | None = None) -> None:
-        super().__init__(vm)
+    def __init__(self, vm: JdwpClient, symbols: Symbols, prepares: PrepareRequests, reserve: Callable[[], str],
+                 owners: Owners) -> None:
+        super().__init__(vm, prepares, reserve, owners)
         self._symbols = symbols
-        self._limit = limit
-        self._ids = ids or IdScheme()
-        self._issued = 0
-        self._entries: dict[str, _Entry] = {}  # the breakpoints held; a removed one leaves
-        self._prepares = PrepareRequests(vm)  # class-prepare requests, shared by breakpoints
         self._names: dict[int, str] = {}  # class ID -> binary name, as listings and class-prepare events gave it
         self._nesting: dict[int, str] = {}  # class ID -> its top-level class's signature, for sweeps (Listing.sweep)
-        #: Exception breakpoints share the IDs, the limit and the class-prepare requests (:mod:`.exceptions`).
-        self.exceptions = ExceptionBreakpoints(vm, self._prepares, self._reserve)
-        #: So do watchpoints (:mod:`.watchpoints`).
-        self.watchpoints = Watchpoints(vm, self._prepares, self._reserve)
-        #: And method breakpoints (:mod:`.method_breakpoints`).
-        self.methods = MethodBreakpoints(vm, symbols, self._prepares, self._reserve)
         #: The pass each thread is in through each breakpoint's line (:mod:`.lambdas`, used by :mod:`.judge`).
         self.passes = Passes()
-        self._revisions: dict[str, int] = {}  # breakpoint ID -> updates so far (:meth:`revision`)
 
-    def all(self) -> list[AnyBreakpoint]:
-        """Every breakpoint held, of every kind, in the order they were set."""
-        found: list[AnyBreakpoint] = [e.snapshot() for e in self._entries.values()]
-        found += self.exceptions.all()
-        found += self.watchpoints.all()
-        found += self.methods.all()
-        return sorted(found, key=lambda bp: self._ids.number(bp.breakpoint_id, "bp") or 0)
+    def meaning(self, event: BreakpointEvent) -> Meaning | None:
+        """A hit of a line breakpoint of ours: stop reason ``breakpoint``."""
+        entry = self.entry_of(event.request_id)
+        return Meaning("breakpoint", entry.breakpoint_id) if entry is not None else None
 
-    def owner_of(self, request_id: int) -> str | None:
-        """The breakpoint ID behind a JDWP breakpoint request ID (a line's, or a method entry's)."""
-        return self._by_request.get(request_id) or self.methods.owner_of(request_id)
-
-    def is_prepare_request(self, request_id: int) -> bool:
-        return self._prepares.is_ours(request_id)
-
-    def capture_of(self, breakpoint_id: str) -> CapturePlan | None:
-        """What a stop of this breakpoint reads as it is made (:mod:`.capture`), of any kind of breakpoint
-        held: each kind keeps its capture in its options record."""
-        entry = self._entries.get(breakpoint_id)
-        if entry is not None:
-            return entry.plan.capture if entry.plan is not None else None
-        held = self.watchpoints.hit_state(breakpoint_id) or self.methods.hit_state(breakpoint_id)
-        if held is not None:
-            return held[0].capture
-        return self.exceptions.capture_of(breakpoint_id)
-
-    def hit_state(self, breakpoint_id: str) -> tuple[HitPlan, HitCounts] | None:
-        """The plan and counts of a held breakpoint that has options (``None`` for a plain one)."""
-        entry = self._entries.get(breakpoint_id)
-        if entry is None:
-            return self.watchpoints.hit_state(breakpoint_id) or self.methods.hit_state(breakpoint_id)
-        if entry.plan is None:
-            return None
-        return entry.plan, entry.counts
-
-    def revision(self, breakpoint_id: str) -> int:
-        """How many times it was updated (:meth:`update`): a hit tells by it whether it was judged as it is now."""
-        return self._revisions.get(breakpoint_id, 0)
-
-    def wants(self, breakpoint_id: str, revision: int | None = None) -> bool:
-        """Whether a stop of this breakpoint, of any kind, is still wanted: it is held, enabled and not spent,
-        and (given the ``revision`` its hit saw) not updated since. A stop queued before it was removed,
-        disabled, spent or updated is released instead (:class:`.stops.Stops`)."""
-        if revision is not None and revision != self.revision(breakpoint_id):
-            return False
-        entry = self._entries.get(breakpoint_id)
-        if entry is not None:
-            return entry.enabled and not entry.counts.spent
-        return any(kind.wants(breakpoint_id) for kind in (self.exceptions, self.watchpoints, self.methods))
+    def _snapshot(self, entry: _Entry) -> Breakpoint:
+        target = entry.target
+        plan = entry.plan
+        return Breakpoint(entry.breakpoint_id, target.class_name if isinstance(target, ClassTarget) else None,
+                          entry.line, entry.shown_status, tuple(entry.locations),
+                          entry.reason, target.text if isinstance(target, FileTarget) else None,
+                          plan.options if plan else None, entry.counts.hits if plan else None,
+                          entry.counts.dropped if plan and plan.options.action == "log" else None,
+                          None if entry.lambda_choice == "all" else entry.lambda_choice, tuple(entry.choosing.skipped),
+                          INVOKES_NOTE if plan is not None and plan.invokes else None)
 
     def pass_spot(self, breakpoint_id: str, location: Location | None) -> PassSpot | None:
         """Where a hit's location sits among the linked locations of its breakpoint's line, when the pass rule
@@ -232,24 +147,6 @@ class Breakpoints(OwnedRequests):
             return None
         spot = entry.choosing.spots.get(location)
         return spot if spot is not None and spot.chain is not None else None
-
-    async def spend(self, breakpoint_id: str) -> Breakpoint | Watchpoint | MethodBreakpoint | None:
-        """Clear a logpoint's requests once it reached its ``maxHits``; it stays held, status ``spent``.
-
-        Returns its snapshot, or ``None`` when it is no longer held or was spent already.
-        """
-        if self.watchpoints.owns(breakpoint_id):
-            return await self.watchpoints.spend(breakpoint_id)
-        if self.methods.owns(breakpoint_id):
-            return await self.methods.spend(breakpoint_id)
-        entry = self._entries.get(breakpoint_id)
-        if entry is None or entry.counts.spent:
-            return None
-        entry.counts.spent = True
-        await self._unwatch_all(entry)  # no class loaded later binds it again
-        entry.watches.clear()
-        await self._clear(entry)
-        return entry.snapshot()
 
     async def add(self, target: Target, line: int, plan: HitPlan | None = None,
                   lambda_choice: LambdaChoice = "all") -> Breakpoint:
@@ -261,10 +158,7 @@ class Breakpoints(OwnedRequests):
         """
         if not isinstance(line, int) or isinstance(line, bool) or line < 1:
             raise InvalidArgument(f"line must be a positive integer, got {line!r}")
-        entry = _Entry(self._reserve(), target, line, plan=plan, lambda_choice=lambda_choice)
-        self._entries[entry.breakpoint_id] = entry
-        await self._arm(entry)
-        return entry.snapshot()
+        return await self._hold(_Entry(self._reserve(), plan, target=target, line=line, lambda_choice=lambda_choice))
 
     async def _arm(self, entry: _Entry) -> None:
         """Make a breakpoint's requests: watch for its classes, list the loaded ones and bind in them."""
@@ -281,74 +175,30 @@ class Breakpoints(OwnedRequests):
             self._symbols.refuse_source_name_filters()
             listing, _ = await self._watch_and_list(entry, watches(target, False))
         await self._bind_listed(entry, listing)
-        if entry.status == "pending":
+        if entry.state == "pending":
             alike = (self._symbols.files_named_alike((ref for ref, _ in listing.classes), target.name)
                      if isinstance(target, FileTarget) else ())
             hint = near_miss(target, listing.names(), alike)
             if hint is not None:
                 entry.reason = Reason(NEAR_MISS, hint)
 
-    async def _disarm(self, entry: _Entry, *, keep_watches: bool) -> None:
-        """Clear a breakpoint's location requests (and its class-prepare watches unless ``keep_watches``) and
-        forget where it was bound, so that :meth:`_arm` binds it anew."""
-        await self._clear(entry)
-        if not keep_watches:
-            await self._unwatch_all(entry)
-            entry.watches.clear()
-        entry.status, entry.reason = "pending", None
+    def _unbound(self, entry: _Entry) -> None:
+        super()._unbound(entry)
+        entry.reason = None
         entry.locations.clear()
-        entry.bound_types.clear()
+        entry.at.clear()
         entry.classes_seen, entry.any_table = 0, False
         entry.choosing = LineChoice()
         self.passes.forget(entry.breakpoint_id)
 
-    async def update(self, breakpoint_id: str, *, condition: str | Keep | None = KEEP,
-                     hit_count: int | Keep | None = KEEP, log_message: str | Keep | None = KEEP,
-                     enabled: bool | None = None) -> AnyBreakpoint:
-        """Change one breakpoint in place: its condition, hit count or log message (``None`` clears one,
-        :data:`KEEP` leaves it), and whether it is ``enabled``. A new condition or hit count counts its hits
-        from zero. An exception breakpoint takes ``enabled`` only. Its :meth:`revision` goes up: hits judged
-        before (stops queued, hits being judged) are let go, as IntelliJ lets go events of the requests it
-        replaced.
+    def _rearms(self, entry: _Entry, changed: bool, policy_before: int) -> bool:
+        """Any change of options makes its requests anew: the line's choice of code indexes depends on the names
+        they read, a hit's suspend policy on whether it is judged."""
+        return changed
 
-        Raises:
-            NotFound: an ID this session never issued, or one removed.
-            InvalidArgument, ExpressionSyntaxError: bad options, an option the breakpoint does not take, or a
-                spent logpoint. Nothing is changed.
-        """
-        updated = await self._update(breakpoint_id, condition, hit_count, log_message, enabled)
-        self._revisions[breakpoint_id] = self.revision(breakpoint_id) + 1
-        return updated
-
-    async def _update(self, breakpoint_id: str, condition: str | Keep | None, hit_count: int | Keep | None,
-                      log_message: str | Keep | None, enabled: bool | None) -> AnyBreakpoint:
-        options_given = any(value is not KEEP for value in (condition, hit_count, log_message))
-        if self.exceptions.owns(breakpoint_id):
-            if options_given:
-                raise InvalidArgument(f"{breakpoint_id} is an exception breakpoint: it has no condition, hitCount "
-                                      "or logMessage; it takes enabled only")
-            return await self.exceptions.update(breakpoint_id, enabled)
-        for by_class in (self.watchpoints, self.methods):
-            if by_class.owns(breakpoint_id):
-                return await by_class.update(breakpoint_id, condition=condition, hit_count=hit_count,
-                                             log_message=log_message, enabled=enabled)
-        entry = self._entries.get(breakpoint_id)
-        if entry is None:
-            self._check_known(breakpoint_id)
-            raise NotFound(f"breakpoint {breakpoint_id!r} was removed; set a new one")
-        rearm = revise_entry(breakpoint_id, entry, condition, hit_count, log_message)
-        if enabled is False:
-            if entry.enabled:
-                entry.enabled = False
-                await self._disarm(entry, keep_watches=False)
-        elif not entry.enabled:
-            if enabled:
-                entry.enabled = True
-                await self._arm(entry)
-        elif rearm:
-            await self._disarm(entry, keep_watches=True)
-            await self._arm(entry)
-        return entry.snapshot()
+    def _forget(self, entry: _Entry) -> list[ClearRequest]:
+        self.passes.forget(entry.breakpoint_id)
+        return []
 
     async def _watch_and_list(self, entry: _Entry, wanted: list[Watch]) -> tuple[Listing, bool]:
         """Make the class-prepare requests of ``wanted`` that are not made yet, and list the prepared classes
@@ -394,71 +244,15 @@ class Breakpoints(OwnedRequests):
         entry.watches.append(watch)
         return True
 
-    def _reserve(self) -> str:
-        """The next breakpoint ID, if the session may hold one more breakpoint of any kind.
-
-        Raises:
-            LimitReached: it holds the most already.
-        """
-        held = len(self._entries) + len(self.exceptions) + len(self.watchpoints) + len(self.methods)
-        if held >= self._limit:
-            raise LimitReached(f"this session holds {held} breakpoints, the most it can hold at once; "
-                               "remove one (Debugger.remove_breakpoint()) to set another")
-        self._issued += 1
-        return self._ids.breakpoint(self._issued)
-
-    def _check_known(self, breakpoint_id: str) -> None:
-        """Raises NotFound unless this session issued ``breakpoint_id`` (held or removed since)."""
-        if self.exceptions.owns(breakpoint_id) or breakpoint_id in self._entries:
-            return
-        number = self._ids.number(breakpoint_id, "bp")
-        if number is None or number > self._issued:
-            raise NotFound(f"breakpoint {breakpoint_id!r} was not set in this session")
-
-    async def remove(self, breakpoint_id: str) -> None:
-        """Clear exactly this breakpoint's requests. Removing it again is not an error.
-
-        Raises:
-            NotFound: this session never issued the ID.
-        """
-        await self.remove_many([breakpoint_id])
-
-    async def remove_many(self, breakpoint_ids: Iterable[str]) -> None:
-        """Remove several breakpoints, their requests cleared in one write. Removing one again is not an error.
-
-        Raises:
-            NotFound: this session never issued one of the IDs; nothing is removed.
-        """
-        wanted = list(dict.fromkeys(breakpoint_ids))
-        for breakpoint_id in wanted:
-            self._check_known(breakpoint_id)
-        taken: list[ClearRequest] = []
-        for breakpoint_id in wanted:
-            owner = next((kind for kind in (self.exceptions, self.watchpoints, self.methods)
-                          if kind.owns(breakpoint_id)), None)
-            if owner is not None:
-                taken += owner.take(breakpoint_id)
-                continue
-            entry = self._entries.pop(breakpoint_id, None)
-            if entry is None:
-                continue  # removed before
-            taken += self._take(entry)
-            taken += [request for watch in entry.watches for request in self._prepares.drop(watch)]
-            self.passes.forget(breakpoint_id)
-        await clear_requests(self._vm, taken)
-
-    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[AnyBreakpoint]:
+    async def on_class_prepare(self, event: ClassPrepareEvent) -> list[Breakpoint]:
         """Bind waiting breakpoints in a class just loaded; return those whose status or locations changed.
 
         The class's facts (source, map, methods) come first, in one round; only when some breakpoint
         covers its code are its line tables read and requests set (two more rounds).
         """
-        changed: list[AnyBreakpoint] = list(await self.exceptions.on_class_prepare(event))
-        changed += await self.watchpoints.on_class_prepare(event)
-        changed += await self.methods.on_class_prepare(event)
+        changed: list[Breakpoint] = []
         ref = event.type_id
-        entries = [e for e in self._entries.values()
-                   if ref not in e.bound_types and not e.counts.spent and e.enabled]
+        entries = [e for e in self._entries.values() if ref not in e.bound_types and e.live]
         if not entries or event.ref_type_tag == TypeTag.ARRAY:
             return changed
         name = self._names[ref] = binary_name_of(event.signature)
@@ -467,24 +261,17 @@ class Breakpoints(OwnedRequests):
         for entry in entries:  # a class target learns its source from its own class
             if isinstance(entry.target, ClassTarget) and name == entry.target.class_name:
                 later += self._learn_source(entry, [ref])
-        concerned = [e for e in entries if self._may_cover(e, ref, name)]
+        concerned = [e for e in entries if self._may_cover(e, ref)]
         if concerned:
             later.append(partial(self._symbols.prefetch_lines, self._method_keys([ref])))
         if later:
             await gather(later)
         for entry in concerned:
-            before = (entry.status, len(entry.locations))
+            before = entry.progress()
             await self._bind(entry, [ref])
-            if (entry.status, len(entry.locations)) != before:
-                changed.append(entry.snapshot())
+            if entry.progress() != before:
+                changed.append(self._snapshot(entry))
         return changed
-
-    def take_all(self) -> list[ClearRequest]:
-        """Forget every request we made and return them to clear (detach: in one write)."""
-        taken = [request for entry in self._entries.values() for request in self._take(entry)]
-        self._entries.clear()
-        return [*taken, *self.exceptions.take_all(), *self.watchpoints.take_all(), *self.methods.take_all(),
-                *self._prepares.take_all()]
 
     # --- binding -----------------------------------------------------------------------------------
 
@@ -651,15 +438,9 @@ class Breakpoints(OwnedRequests):
             return []
         return [partial(self._try_watch, entry, source_watch(source))]
 
-    def _may_cover(self, entry: _Entry, ref: int, name: str) -> bool:
+    def _may_cover(self, entry: _Entry, ref: int) -> bool:
         """Whether a class just loaded (facts cached) may hold the entry's code: its own, or inlined."""
-        target = entry.target
-        if isinstance(target, ClassTarget) and is_nested_in(name, target.class_name):
-            return entry.expected_source is None or self._symbols.cached_source(ref) == entry.expected_source
-        if isinstance(target, FileTarget) and self._symbols.cached_source(ref) == target.name:
-            return not target.directories or directories_match(package_of(name).replace(".", "/"),
-                                                               target.directories)
-        return bool(self._inline_users(entry, [ref]))
+        return self._is_targets_class(entry, ref) or bool(self._inline_users(entry, [ref]))
 
     def _method_keys(self, refs: Iterable[int]) -> list[tuple[int, int]]:
         return [(ref, method) for ref in refs for method in self._symbols.cached_methods(ref)]
@@ -672,7 +453,10 @@ class Breakpoints(OwnedRequests):
         return binary_name_of(signature) if signature else None
 
     async def _bind(self, entry: _Entry, types: list[int]) -> None:
-        """Set requests at every code index of ``types`` (facts and line tables cached) that is the line."""
+        """Resolve a line breakpoint's locations in classes (``types``: facts and line tables cached) and set
+        requests at every code index that is the line: the one place that does, for a class found when it is
+        set, prepared later, or to be resolved again (a class it was bound in is skipped while it is in
+        ``bound_types``; its requests are ``entry.at``'s, by location)."""
         targets: list[tuple[int, Location, CodeLine]] = []
         for type_id in types:
             if type_id in entry.bound_types:
@@ -695,7 +479,7 @@ class Breakpoints(OwnedRequests):
                     if not seen:
                         entry.classes_seen += 1
                         seen = True
-                    if code.line == entry.line:
+                    if covers(entry.target, code, entry.line, entry.expected_source):
                         location = Location(TypeTag.CLASS, ReferenceTypeId(type_id), MethodId(method_id),
                                             code_index)
                         targets.append((type_id, location, code))
@@ -706,7 +490,7 @@ class Breakpoints(OwnedRequests):
         unique = [t for t in unique if t[1] in chosen]
         if not unique:
             if not entry.locations and entry.classes_seen:
-                entry.status = "rejected"
+                entry.move("found_nothing")
                 entry.reason = Reason(LOCATION_UNAVAILABLE, entry.choosing.why_none(entry.lambda_choice)
                                       or self._why_no_code(entry))
             return
@@ -721,8 +505,8 @@ class Breakpoints(OwnedRequests):
         made, loaders = answers[:len(unique)], answers[len(unique):]
         for (_, location, _), answer in zip(unique, made, strict=True):
             if not isinstance(answer, CommandError):
-                entry.requests[answer.request_id] = location
-                self._own(entry, answer.request_id)
+                self._made(entry, answer.request_id, EventKind.BREAKPOINT)
+                entry.at[answer.request_id] = location
         for type_id, answer in zip(unknown, loaders, strict=True):
             if not isinstance(answer, CommandError):
                 self._symbols.note_loader(type_id, answer.class_loader)
@@ -737,21 +521,14 @@ class Breakpoints(OwnedRequests):
                                                  location.index, f"{loader:#x}", code.inlined,
                                                  truncated_names=position.truncated_names,
                                                  in_lambda=ordinal is not None, lambda_ordinal=ordinal))
-        entry.status = "verified"
+        entry.move("bound")
         entry.reason = None
 
     def _is_targets_class(self, entry: _Entry, ref: int) -> bool:
         """Whether a class is the target's own (its name and source), whatever its line tables say."""
         name = self._name(ref)
-        source = self._symbols.cached_source(ref)
-        target = entry.target
-        if name is None:
-            return False
-        if isinstance(target, ClassTarget):
-            return is_nested_in(name, target.class_name) and (
-                entry.expected_source is None or source == entry.expected_source)
-        return source == target.name and (not target.directories or directories_match(
-            package_of(name).replace(".", "/"), target.directories))
+        return name is not None and is_targets(entry.target, name, self._symbols.cached_source(ref),
+                                               package_of(name).replace(".", "/"), entry.expected_source)
 
     @staticmethod
     def _why_no_code(entry: _Entry) -> str:
@@ -786,6 +563,3 @@ class Breakpoints(OwnedRequests):
             entry.watches.remove(watch)
         return made
 
-    async def _unwatch_all(self, entry: _Entry) -> None:
-        """Give up this breakpoint's class-prepare watches, all at once (one round trip, not one each)."""
-        await clear_requests(self._vm, [request for watch in entry.watches for request in self._prepares.drop(watch)])

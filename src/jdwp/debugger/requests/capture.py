@@ -10,7 +10,7 @@ what it read; a capture that fails in part (an expression that cannot be evaluat
 with that item's error. Locals are read only when asked for (``locals: true``): values are private.
 
 The hook, for a new kind of request that stops (a watchpoint): keep the :class:`CapturePlan` in its options
-record, and answer it from :meth:`.breakpoints.Breakpoints.capture_of` for its breakpoint IDs (as exception
+record, and answer it from :meth:`.manager.Requests.capture_of` for its breakpoint IDs (as exception
 breakpoints do); :meth:`..events.eventsets.EventSets.capture_of` merges the captures of all a stop's requests.
 """
 

@@ -50,9 +50,10 @@ from ..model import ExceptionBreakpoint, SourcePosition, ThrownException
 from ..names import binary_name_of, is_binary_name, signature_of
 from ..reading.objects import ClassInfo, Layouts
 from ..reading.values import Values
+from .breakpoint_kind import BreakpointKind, Entry, Owners
 from .capture import Capture, CapturePlan, plan_capture
-from .owned import OwnedRequests, Owner
-from .prepares import ClearRequest, PrepareRequests, Watch, clear_requests
+from .kind import Meaning
+from .prepares import ClearRequest, PrepareRequests, Watch
 
 __all__ = ["ExceptionBreakpoints", "ExceptionRequest", "describe_thrown", "exception_request", "is_cancellation"]
 
@@ -97,61 +98,43 @@ def exception_request(exception_class: str | None = None, caught: bool = False,
     return ExceptionRequest(exception_class, caught, uncaught, plan_capture(capture) if capture is not None else None)
 
 
-@dataclasses.dataclass
-class _Entry:
-    breakpoint_id: str
+@dataclasses.dataclass(kw_only=True)
+class _Entry(Entry):
     request: ExceptionRequest
-    status: str = "pending"
-    requests: list[int] = dataclasses.field(default_factory=list)  # JDWP exception request IDs (crash watches too)
-    bound_types: set[int] = dataclasses.field(default_factory=set)
-    watch: Watch | None = None
-    enabled: bool = True
 
     @property
     def watches_crashes(self) -> bool:
         """Whether it stops for coroutine crashes the VM calls caught: uncaught-only (caught ones stop anyway)."""
         return self.request.uncaught and not self.request.caught
 
-    def snapshot(self) -> ExceptionBreakpoint:
-        r = self.request
-        return ExceptionBreakpoint(self.breakpoint_id, r.exception_class, r.caught, r.uncaught,
-                                   "disabled" if not self.enabled else
-                                   "verified" if self.status == "verified" else "pending",
-                                   r.capture.capture if r.capture is not None else None)
 
-
-class ExceptionBreakpoints(OwnedRequests):
+class ExceptionBreakpoints(BreakpointKind[_Entry, ExceptionBreakpoint]):
     """The exception breakpoints of one session. IDs and the limit are the session's breakpoints' own
     (``reserve`` issues an ID or raises ``LimitReached``)."""
 
-    KIND, WHAT = EventKind.EXCEPTION, "exception request"
+    EVENTS = (ExceptionEvent,)
+    TAKES_OPTIONS, WHAT = False, "an exception breakpoint"
 
-    def __init__(self, vm: JdwpClient, prepares: PrepareRequests, reserve: Callable[[], str]) -> None:
-        super().__init__(vm)
-        self._prepares = prepares
-        self._reserve = reserve
-        self._entries: dict[str, _Entry] = {}
+    def __init__(self, vm: JdwpClient, prepares: PrepareRequests, reserve: Callable[[], str], owners: Owners) -> None:
+        super().__init__(vm, prepares, reserve, owners)
         self._crash_watches: set[int] = set()
         self._coroutines = False  # BaseContinuationImpl is loaded: crash watches are made
         self._watching_coroutines = False  # our class-prepare request on it is made
 
-    def __len__(self) -> int:
-        return len(self._entries)
+    def meaning(self, event: ExceptionEvent) -> Meaning | None:
+        """A throw an exception breakpoint of ours asked for: stop reason ``exception`` (a crash watch's is
+        judged by its catch location first, :mod:`..events.crashes`)."""
+        entry = self.entry_of(event.request_id)
+        if entry is None:
+            return None
+        return Meaning("exception", entry.breakpoint_id, crash_watch=event.request_id in self._crash_watches)
 
-    def all(self) -> list[ExceptionBreakpoint]:
-        return [e.snapshot() for e in self._entries.values()]
-
-    def owns(self, breakpoint_id: str) -> bool:
-        return breakpoint_id in self._entries
-
-    def wants(self, breakpoint_id: str) -> bool:
-        """Whether it is held and enabled (:meth:`.breakpoints.Breakpoints.wants`)."""
-        entry = self._entries.get(breakpoint_id)
-        return entry is not None and entry.enabled
-
-    def is_crash_watch(self, request_id: int) -> bool:
-        """Whether a JDWP exception request is a crash watch (caught throwables, judged by the catch location)."""
-        return request_id in self._crash_watches
+    def _snapshot(self, entry: _Entry) -> ExceptionBreakpoint:
+        r = entry.request
+        return ExceptionBreakpoint(entry.breakpoint_id, r.exception_class, r.caught, r.uncaught,
+                                   "disabled" if not entry.enabled else
+                                   "verified" if entry.state == "verified" else "pending",
+                                   r.capture.capture if r.capture is not None else None)
 
     def request_of(self, breakpoint_id: str) -> ExceptionRequest | None:
         entry = self._entries.get(breakpoint_id)
@@ -167,51 +150,31 @@ class ExceptionBreakpoints(OwnedRequests):
         Raises:
             LimitReached: the session holds 100 breakpoints already. Nothing is changed.
         """
-        entry = _Entry(self._reserve(), request)
-        self._entries[entry.breakpoint_id] = entry
-        await self._arm(entry)
-        return entry.snapshot()
+        return await self._hold(_Entry(self._reserve(), request=request))
 
     async def _arm(self, entry: _Entry) -> None:
         """Watch for the class, then bind in every loaded class of that name (at once for every throwable)."""
         if entry.watches_crashes:
             await self._follow_coroutines()
         name = _class_of(entry)
-        entry.watch = (ClassMatch(name),)
-        await self._prepares.watch(entry.watch)
+        watch = (ClassMatch(name),)
+        await self._prepares.watch(watch)
+        entry.watches.append(watch)
         loaded = await self._vm.classes_by_signature(signature_of(name))
         for ref in loaded:
             if ref.status & ClassStatus.PREPARED and ref.ref_type_tag != TypeTag.ARRAY:
                 await self._bind(entry, ref.type_id)
 
-    async def update(self, breakpoint_id: str, enabled: bool | None) -> ExceptionBreakpoint:
-        """Disable one (every request of it cleared, in one write; it stays held) or enable it again."""
-        entry = self._entries[breakpoint_id]
-        if enabled is False and entry.enabled:
-            entry.enabled = False
-            await clear_requests(self._vm, self._take_all_of(entry))
-        elif enabled and not entry.enabled:
-            entry.enabled = True
-            await self._arm(entry)
-        return entry.snapshot()
+    def _rearms(self, entry: _Entry, changed: bool, policy_before: int) -> bool:
+        return False
 
-    def take(self, breakpoint_id: str) -> list[ClearRequest]:
-        """Forget one exception breakpoint and return every request of it to clear (its class-prepare request
-        too, unless a line breakpoint shares it)."""
-        return self._take_all_of(self._entries.pop(breakpoint_id))
-
-    def _take_all_of(self, entry: _Entry) -> list[ClearRequest]:
-        taken = self._take(entry)
-        if entry.watch is not None:
-            taken += self._prepares.drop(entry.watch)
-            entry.watch = None
-        entry.bound_types.clear()
-        entry.status = "pending"
+    def _forget(self, entry: _Entry) -> list[ClearRequest]:
+        """The last breakpoint that watches crashes gives up the watch for coroutines."""
         if self._watching_coroutines and not any(e.watches_crashes and e.enabled for e in self._entries.values()
                                                  if e is not entry):
             self._watching_coroutines = self._coroutines = False
-            taken += self._prepares.drop(_COROUTINES)
-        return taken
+            return self._prepares.drop(_COROUTINES)
+        return []
 
     async def on_class_prepare(self, event: ClassPrepareEvent) -> list[ExceptionBreakpoint]:
         """Bind pending or armed breakpoints on the class just loaded; return those that became verified."""
@@ -222,21 +185,19 @@ class ExceptionBreakpoints(OwnedRequests):
             await self._coroutines_loaded()
         changed = []
         for entry in list(self._entries.values()):
-            if not entry.enabled or _class_of(entry) != name or event.type_id in entry.bound_types:
+            if not entry.live or _class_of(entry) != name or event.type_id in entry.bound_types:
                 continue
-            before = entry.status
+            before = entry.state
             await self._bind(entry, event.type_id)
-            if entry.status != before:
-                changed.append(entry.snapshot())
+            if entry.state != before:
+                changed.append(self._snapshot(entry))
         return changed
 
     def take_all(self) -> list[ClearRequest]:
         """Forget every exception request and return them to clear (detach; class-prepare requests are the
-        caller's)."""
-        taken = [request for entry in self._entries.values() for request in self._take(entry)]
-        self._entries.clear()
+        manager's)."""
         self._watching_coroutines = self._coroutines = False
-        return taken
+        return super().take_all()
 
     async def _follow_coroutines(self) -> None:
         """Watch for coroutines once: a class-prepare request on ``BaseContinuationImpl``, then whether it
@@ -262,9 +223,8 @@ class ExceptionBreakpoints(OwnedRequests):
         r = entry.request
         request_id = await self._vm.event_request.set(EventKind.EXCEPTION, SuspendPolicy.ALL,
                                                       [ExceptionOnly(ref, r.caught, r.uncaught)])
-        entry.requests.append(request_id)
-        self._own(entry, request_id)
-        entry.status = "verified"
+        self._made(entry, request_id, EventKind.EXCEPTION)
+        entry.move("bound")
         if entry.watches_crashes and self._coroutines:
             await self._watch_crashes(entry, ref)
 
@@ -273,13 +233,11 @@ class ExceptionBreakpoints(OwnedRequests):
         they are judged (most are caught by the app and let go at once)."""
         request_id = await self._vm.event_request.set(EventKind.EXCEPTION, SuspendPolicy.EVENT_THREAD,
                                                       [ExceptionOnly(ref, True, False)])
-        entry.requests.append(request_id)
-        self._own(entry, request_id)
+        self._made(entry, request_id, EventKind.EXCEPTION)
         self._crash_watches.add(request_id)
 
-    def _take(self, entry: Owner) -> list[ClearRequest]:
-        for request_id in entry.requests:
-            self._crash_watches.discard(request_id)
+    def _take(self, entry: _Entry) -> list[ClearRequest]:
+        self._crash_watches.difference_update(entry.requests)
         return super()._take(entry)
 
 

@@ -65,7 +65,24 @@ class HitCounts:
     hits: int = 0  # hits that passed the condition
     logged: int = 0  # logpoint hits past the hit count (captured or dropped)
     dropped: int = 0  # logpoint hits counted but not captured (the rate limit)
+    stopped: int = 0  # hits that made a stop (a stopping breakpoint's ``maxHits`` counts them)
     spent: bool = False
+
+
+def spent(plan: HitPlan, counts: HitCounts) -> bool:
+    """Whether a breakpoint is spent: its requests cleared, or its ``maxHits``-th hit logged or stopped already
+    (hits judged at once with that one, or come before the clear, are let go uncounted)."""
+    max_hits = plan.options.max_hits
+    if counts.spent or max_hits is None:
+        return counts.spent
+    return (counts.logged if plan.options.action == "log" else counts.stopped) >= max_hits
+
+
+def count_stop(plan: HitPlan, counts: HitCounts) -> bool:
+    """Count a hit that stops; whether it is the last its ``maxHits`` allows (then the breakpoint is spent:
+    removed, at the stop it makes)."""
+    counts.stopped += 1
+    return plan.options.max_hits is not None and counts.stopped >= plan.options.max_hits
 
 
 class Keep(enum.Enum):
@@ -169,13 +186,16 @@ def plan_hits(options: HitOptions) -> HitPlan:
     hit_count = options.hit_count
     if hit_count is not None and (not isinstance(hit_count, int) or isinstance(hit_count, bool) or hit_count < 1):
         raise InvalidArgument(f"hitCount must be an integer >= 1, got {hit_count!r}")
+    # A logpoint's maxHits defaults to DEFAULT_MAX_HITS; a breakpoint that stops has none unless given (1: a
+    # one-shot, removed at its stop).
+    max_hits = DEFAULT_MAX_HITS if options.max_hits is None and options.action == "log" else options.max_hits
+    if max_hits is not None and (not isinstance(max_hits, int) or isinstance(max_hits, bool)
+                                 or not 1 <= max_hits <= MAX_MAX_HITS):
+        raise InvalidArgument(f"maxHits must be an integer from 1 to {MAX_MAX_HITS}, got {max_hits!r}")
     if options.action == "stop":
-        if options.log_message is not None or options.max_hits is not None:
-            raise InvalidArgument('logMessage and maxHits are for action "log" (a logpoint)')
+        if options.log_message is not None:
+            raise InvalidArgument('logMessage is for action "log" (a logpoint)')
     else:
-        max_hits = DEFAULT_MAX_HITS if options.max_hits is None else options.max_hits
-        if not isinstance(max_hits, int) or isinstance(max_hits, bool) or not 1 <= max_hits <= MAX_MAX_HITS:
-            raise InvalidArgument(f"maxHits must be an integer from 1 to {MAX_MAX_HITS}, got {max_hits!r}")
         if options.suspend == "thread":
             raise InvalidArgument('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
         if options.capture is not None:

@@ -34,7 +34,13 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from ...client import JdwpClient
-from ...protocol.commands.events import ClassOnly, LocationOnly
+from ...protocol.commands.events import (
+    BreakpointEvent,
+    ClassOnly,
+    LocationOnly,
+    MethodExitEvent,
+    MethodExitWithReturnValueEvent,
+)
 from ...protocol.constants import ACC_ABSTRACT, ACC_NATIVE, EventKind, SuspendPolicy
 from ...protocol.errors import CommandError
 from ...protocol.types import Location, MethodId, ReferenceTypeId
@@ -42,8 +48,10 @@ from ..classes.symbols import Symbols
 from ..errors import InvalidArgument
 from ..model import LOCATION_UNAVAILABLE, BoundLocation, HitOptions, MethodBreakpoint, Reason
 from ..names import is_binary_name
+from .breakpoint_kind import Owners
 from .by_class import ByClassName, ClassEntry
 from .hits import HitPlan, plan_hits
+from .kind import Meaning
 from .prepares import PrepareRequests
 
 __all__ = ["MethodBreakpoints", "MethodOn"]
@@ -55,7 +63,7 @@ OLD_VM_NOTE = ("this VM cannot tell the values methods return (JDWP before 1.6, 
                "MethodExitWithReturnValue): exit stops come without return_value")
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(kw_only=True)
 class _Entry(ClassEntry):
     method: str = ""
     signature: str | None = None
@@ -66,15 +74,30 @@ class _Entry(ClassEntry):
     note: str | None = None
 
     def progress(self) -> Any:
-        return self.status, len(self.locations)
+        return self.state, len(self.locations)
 
 
 class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
     """The method breakpoints of one session (:mod:`.by_class` holds what they share with watchpoints)."""
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols, prepares: PrepareRequests, reserve: Callable[[], str]) -> None:
-        super().__init__(vm, prepares, reserve)
+    EVENTS = (BreakpointEvent, MethodExitEvent, MethodExitWithReturnValueEvent)
+
+    def __init__(self, vm: JdwpClient, symbols: Symbols, prepares: PrepareRequests, reserve: Callable[[], str],
+                 owners: Owners) -> None:
+        super().__init__(vm, prepares, reserve, owners)
         self._symbols = symbols
+
+    def meaning(self, event: BreakpointEvent | MethodExitEvent | MethodExitWithReturnValueEvent) -> Meaning | None:
+        """An entry breakpoint's hit, or the exit of a method an exit breakpoint binds (with its value, and the
+        method's return type, where the VM sends one): stop reason ``breakpoint``."""
+        if isinstance(event, BreakpointEvent):
+            owner = self.owner_of(event.request_id)
+            return Meaning("breakpoint", owner) if owner is not None else None
+        exit_of = self.exit_owner(event.request_id, event.location.method_id)
+        if exit_of is None:
+            return None
+        value = event.value if isinstance(event, MethodExitWithReturnValueEvent) else None
+        return Meaning("breakpoint", exit_of[0], returned=(value, exit_of[1]) if value is not None else None)
 
     def _snapshot(self, entry: _Entry) -> MethodBreakpoint:
         plan = entry.plan
@@ -95,14 +118,14 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
 
     def owner_of(self, request_id: int) -> str | None:
         """The breakpoint behind an entry breakpoint's request ID (an exit's is :meth:`exit_owner`'s)."""
-        entry = self._entry_of(request_id)
+        entry = self.entry_of(request_id)
         return entry.breakpoint_id if entry is not None and entry.on == "entry" else None
 
     def exit_owner(self, request_id: int, method_id: int) -> tuple[str, str] | None:
         """The exit breakpoint behind a method-exit event, when the method that exited is one it binds (another
         method of the class is nobody's), with the method's return type signature."""
-        entry = self._entry_of(request_id)
-        if entry is None or entry.on != "exit" or method_id not in entry.methods or entry.counts.spent:
+        entry = self.entry_of(request_id)
+        if entry is None or entry.on != "exit" or method_id not in entry.methods or not entry.live:
             return None
         return entry.breakpoint_id, entry.methods[method_id]
 
@@ -130,7 +153,7 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
             raise InvalidArgument(f'on must be "entry" or "exit", not {on!r}')
         if on == "exit" and plan is None:
             plan = plan_hits(HitOptions())  # an exit is always judged: other methods' exits are let go at once
-        entry = _Entry(self._reserve(), class_name, plan, method=method, signature=signature,
+        entry = _Entry(self._reserve(), plan, class_name=class_name, method=method, signature=signature,
                        on=on)  # type: ignore[arg-type]
         if on == "exit" and not return_values:
             entry.note = OLD_VM_NOTE
@@ -144,7 +167,7 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
         with_code = [m for m in named if not m.mod_bits & (ACC_NATIVE | ACC_ABSTRACT)]
         if not with_code:
             if not entry.locations:
-                entry.status = "rejected"
+                entry.move("found_nothing")
                 what = f"{entry.method}{entry.signature or ''}"
                 entry.reason = Reason(LOCATION_UNAVAILABLE, f"{entry.class_name} has no method {what} with code "
                                       + (f"({len(named)} native or abstract)" if named else
@@ -172,7 +195,8 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
             entry.locations.append(BoundLocation(position.class_name, f"{method.name}{method.signature}",
                                                  position.source, position.line or 0, location.index,
                                                  f"{loader:#x}"))
-        entry.status, entry.reason = "verified", None
+        entry.move("bound")
+        entry.reason = None
 
     async def _request_exit(self, entry: _Entry, ref: ReferenceTypeId) -> None:
         """One exit request for the class, with the value when the VM can (kind 42), else without (41)."""

@@ -1,7 +1,9 @@
-"""Class-prepare requests shared by breakpoints: one JDWP request per set of modifiers, counted by its users.
+"""The class-prepare kind: requests shared by breakpoints, one JDWP request per set of modifiers, counted by
+its users; and clearing requests of any kind (:class:`ClearRequest`, :func:`clear_requests`).
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). A request is ``EventRequest.Set(CLASS_PREPARE, ALL,
-modifiers)`` (15,1); it is cleared (15,2) when its last breakpoint no longer needs it.
+modifiers)`` (15,1); it is cleared (15,2) when its last breakpoint no longer needs it. Its event makes no
+stop: it tells the breakpoint kinds of a class to bind in (:meth:`.manager.Requests.on_class_prepare`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from typing import NamedTuple
 
 from ...client import JdwpClient
 from ...protocol.commands import Command, Empty, EventRequest
-from ...protocol.commands.events import ClearOut, Modifier, SetOut, SetReply, SourceNameMatch
+from ...protocol.commands.events import ClassPrepareEvent, ClearOut, Modifier, SetOut, SetReply, SourceNameMatch
 from ...protocol.constants import EventKind, SuspendPolicy
 from ...protocol.errors import CommandError, ConnectionClosed
+from .kind import Meaning, RequestKind
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -41,7 +44,12 @@ class _Watching:
     users: int
 
 
-class PrepareRequests:
+class PrepareRequests(RequestKind):
+    """The class-prepare kind: every class-prepare request of the session, shared by the breakpoints that use
+    it. Its event makes no stop: it tells the breakpoint kinds a class to bind in."""
+
+    EVENTS = (ClassPrepareEvent,)
+
     def __init__(self, vm: JdwpClient) -> None:
         self._vm = vm
         self._by_watch: dict[Watch, _Watching] = {}
@@ -49,6 +57,9 @@ class PrepareRequests:
 
     def is_ours(self, request_id: int) -> bool:
         return request_id in self._ids
+
+    def meaning(self, event: ClassPrepareEvent) -> Meaning | None:
+        return Meaning(None, prepare=True) if event.request_id in self._ids else None
 
     async def watch(self, watch: Watch) -> None:
         """One more user of the request; the first makes it.

@@ -17,7 +17,7 @@ import dataclasses
 
 from ..errors import InvalidArgument
 from ..model import Breakpoint
-from .breakpoints import Breakpoints
+from .manager import Requests
 from .targets import Target, class_target, file_target
 
 __all__ = ["RunTo", "RunTos"]
@@ -45,8 +45,8 @@ class RunTo:
 class RunTos:
     """The session's run-to breakpoint, at most one at a time (a new resume's replaces it)."""
 
-    def __init__(self, breakpoints: Breakpoints) -> None:
-        self._breakpoints = breakpoints
+    def __init__(self, requests: Requests) -> None:
+        self._requests = requests
         self.pending: str | None = None  # the one-shot breakpoint's ID while it waits for the next stop
 
     async def arm(self, run_to: RunTo) -> Breakpoint:
@@ -58,7 +58,7 @@ class RunTos:
         """
         target = run_to.target()
         await self.spend()
-        found = await self._breakpoints.add(target, run_to.line)
+        found = await self._requests.lines.add(target, run_to.line)
         self.pending = found.breakpoint_id
         return found
 
@@ -66,4 +66,4 @@ class RunTos:
         """Remove the one-shot breakpoint (the next stop came, whatever made it); nothing when none waits."""
         pending, self.pending = self.pending, None
         if pending is not None:
-            await self._breakpoints.remove(pending)
+            await self._requests.remove(pending)

@@ -72,7 +72,18 @@ import logging
 from functools import partial
 
 from ...client import JdwpClient
-from ...protocol.commands.events import ClassExclude, ClassOnly, Count, Modifier, Step, ThreadOnly
+from ...protocol.commands.events import (
+    BreakpointEvent,
+    ClassExclude,
+    ClassOnly,
+    Count,
+    MethodExitEvent,
+    MethodExitWithReturnValueEvent,
+    Modifier,
+    SingleStepEvent,
+    Step,
+    ThreadOnly,
+)
 from ...protocol.constants import (
     ACC_SYNTHETIC,
     JDWP_SYNTHETIC,
@@ -94,6 +105,7 @@ from ..names import binary_name_of
 from ..reading.objects import Layouts
 from ..reading.values import Values
 from .capture import CapturePlan
+from .kind import Meaning, RequestKind
 from .library_steps import FILTERED, STEP_EXCLUDES, Fate, Filtering, LibrarySteps, Origin, StepInFlight
 from .prepares import ClearRequest
 from .resumes import CONTINUATION_LOCAL, INVOKE_SUSPEND, Continuations, prologue_line
@@ -102,8 +114,11 @@ log = logging.getLogger("jdwp.debugger")
 
 MAX_RESTEPS = 10  # a chain of synthetic frames longer than this is reported where it stands
 DEPTHS = {"into": StepDepth.INTO, "over": StepDepth.OVER, "out": StepDepth.OUT}
-class Steps(LibrarySteps):
-    """The steps of one session, by thread."""
+class Steps(LibrarySteps, RequestKind):
+    """The steps of one session, by thread: the step kind of request (its events: a step's landing, its
+    resume breakpoint's hit, the method exits a step out reads its value from)."""
+
+    EVENTS = (SingleStepEvent, BreakpointEvent, MethodExitEvent, MethodExitWithReturnValueEvent)
 
     def __init__(self, vm: JdwpClient, symbols: Symbols, layouts: Layouts | None = None) -> None:
         self._vm = vm
@@ -117,6 +132,21 @@ class Steps(LibrarySteps):
     def of_resume(self, request_id: int) -> StepInFlight | None:
         """The step whose resume breakpoint is this request."""
         return next((s for s in self._by_thread.values() if s.resume and s.resume.request_id == request_id), None)
+
+    def meaning(self, event: SingleStepEvent | BreakpointEvent | MethodExitEvent
+                | MethodExitWithReturnValueEvent) -> Meaning | None:
+        """A step's landing (stop reason ``step``); its resume breakpoint's hit (the coroutine it follows resumed:
+        the step's landing too); a method exit of a step out's request (no stop: the value it returned, kept
+        for the step's stop)."""
+        if isinstance(event, SingleStepEvent):
+            step = self.of_request(event.request_id)
+            return Meaning("step", step=step) if step is not None else None
+        if isinstance(event, BreakpointEvent):
+            step = self.of_resume(event.request_id)
+            return Meaning("step", step=step, resumed=True) if step is not None else None
+        self.saw_exit(event.request_id, event.location.method_id,
+                      event.value if isinstance(event, MethodExitWithReturnValueEvent) else None)
+        return None
 
     def of_thread(self, thread: ThreadId) -> StepInFlight | None:
         return self._by_thread.get(thread)

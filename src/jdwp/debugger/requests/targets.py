@@ -106,21 +106,28 @@ def covers(target: Target, code: CodeLine, line: int, expected_source: str | Non
     ``expected_source`` (a class target) is the source file of the named class when known: a class
     nested by name but compiled from another file is not the class's code.
     """
-    if code.line != line:
-        return False
-    return of_target(target, code, expected_source)
+    return code.line == line and of_target(target, code, expected_source)
 
 
 def of_target(target: Target, code: CodeLine, expected_source: str | None = None) -> bool:
     """Whether a line of code was written in the target's source (any line)."""
+    return is_targets(target, code.owner, code.source, code.directories, expected_source)
+
+
+def is_targets(target: Target, owner: str | None, source: str | None, directories: str | None,
+               expected_source: str | None = None) -> bool:
+    """Whether code (a class, or a line of one) is the target's own: of the named class or one nested in it
+    (``owner``, a binary name) — compiled from ``expected_source`` when that is known (a class nested by name
+    but compiled from another file is not the class's code) — or, for a file, written in that file, in a
+    package (``directories``, ``com/x``; ``None``: not known) that the file's path ends with.
+    """
     if isinstance(target, ClassTarget):
-        if code.owner is None or not is_nested_in(code.owner, target.class_name):
+        if owner is None or not is_nested_in(owner, target.class_name):
             return False
-        return expected_source is None or code.source == expected_source
-    if code.source != target.name:
+        return expected_source is None or source == expected_source
+    if source != target.name:
         return False
-    return not target.directories or code.directories is None or directories_match(code.directories,
-                                                                                   target.directories)
+    return not target.directories or directories is None or directories_match(directories, target.directories)
 
 
 def suffix_packages(directories: Sequence[str]) -> set[str]:

@@ -25,16 +25,17 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from ...protocol.commands.events import FieldOnly
+from ...protocol.commands.events import FieldAccessEvent, FieldModificationEvent, FieldOnly
 from ...protocol.commands.reftypes import FieldInfo
 from ...protocol.constants import ACC_STATIC, EventKind
 from ...protocol.errors import CommandError
-from ...protocol.types import FieldId, ReferenceTypeId
+from ...protocol.types import ReferenceTypeId
 from ..errors import InvalidArgument, Unsupported
 from ..model import LOCATION_UNAVAILABLE, Reason, WatchAccess, Watchpoint
 from ..names import binary_name_of, is_binary_name
 from .by_class import ByClassName, ClassEntry
 from .hits import HitPlan
+from .kind import Meaning, WatchedField
 
 __all__ = ["WatchedField", "Watchpoints", "watch_kinds"]
 
@@ -56,19 +57,7 @@ def watch_kinds(access: str) -> tuple[EventKind, ...]:
     return _KINDS[access]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class WatchedField:
-    """A field a request watches: its declaring class, its ID, JNI signature and whether it is static."""
-
-    declaring: ReferenceTypeId
-    field_id: FieldId
-    name: str
-    signature: str
-    static: bool
-    owner: str  # the declaring class's binary name
-
-
-@dataclasses.dataclass
+@dataclasses.dataclass(kw_only=True)
 class _Entry(ClassEntry):
     field: str = ""
     access: WatchAccess = "write"
@@ -78,6 +67,16 @@ class _Entry(ClassEntry):
 
 class Watchpoints(ByClassName[_Entry, Watchpoint]):
     """The watchpoints of one session (:mod:`.by_class` holds what they share with method breakpoints)."""
+
+    EVENTS = (FieldAccessEvent, FieldModificationEvent)
+
+    def meaning(self, event: FieldAccessEvent | FieldModificationEvent) -> Meaning | None:
+        """A field access or change of a watchpoint of ours: its stop reason ``watchpoint``, with the field."""
+        entry = self.entry_of(event.request_id)
+        watched = entry.fields.get(event.request_id) if entry is not None else None
+        if entry is None or watched is None:
+            return None
+        return Meaning("watchpoint", entry.breakpoint_id, field=watched)
 
     def _snapshot(self, entry: _Entry) -> Watchpoint:
         plan = entry.plan
@@ -89,11 +88,6 @@ class Watchpoints(ByClassName[_Entry, Watchpoint]):
         super()._unbound(entry)
         entry.fields.clear()
         entry.reason = None
-
-    def field_of(self, request_id: int) -> WatchedField | None:
-        """The field a request of ours watches."""
-        entry = self._entry_of(request_id)
-        return entry.fields.get(request_id) if entry is not None else None
 
     async def add(self, class_name: str, field: str, access: str, plan: HitPlan | None,
                   can_modify: bool, can_access: bool) -> Watchpoint:
@@ -117,15 +111,16 @@ class Watchpoints(ByClassName[_Entry, Watchpoint]):
         if EventKind.FIELD_ACCESS in kinds and not can_access:
             raise Unsupported("this VM cannot watch field reads (CapabilitiesNew: canWatchFieldAccess is false); "
                               'use access: "write", or a line breakpoint where it is read')
-        entry = _Entry(self._reserve(), class_name, plan, field=field, access=access)  # type: ignore[arg-type]
+        entry = _Entry(self._reserve(), plan, class_name=class_name, field=field,
+                       access=access)  # type: ignore[arg-type]
         return await self._hold(entry)
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId, tag: int) -> None:
         entry.bound_types.add(ref)
         found = await self._find_field(ref, entry.field)
         if found is None:
-            if entry.status != "verified":
-                entry.status = "rejected"
+            if entry.state != "verified":
+                entry.move("found_nothing")
                 entry.reason = Reason(LOCATION_UNAVAILABLE, f"{entry.class_name} has no field {entry.field!r} (nor "
                                       "do its superclasses); a Kotlin property's backing field has the property's "
                                       "name, a delegated one is name$delegate")
@@ -135,7 +130,8 @@ class Watchpoints(ByClassName[_Entry, Watchpoint]):
                                                           [FieldOnly(found.declaring, found.field_id)])
             self._made(entry, request_id, kind)
             entry.fields[request_id] = found
-        entry.status, entry.reason = "verified", None
+        entry.move("bound")
+        entry.reason = None
 
     async def _find_field(self, ref: ReferenceTypeId, name: str) -> WatchedField | None:
         """The field ``name`` declared by the class or the nearest superclass declaring it."""

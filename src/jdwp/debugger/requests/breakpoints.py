@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from functools import partial
 from typing import Any
 
@@ -319,6 +319,29 @@ class Breakpoints(OwnedRequests):
         updated = await self._update(breakpoint_id, condition, hit_count, log_message, enabled)
         self._revisions[breakpoint_id] = self.revision(breakpoint_id) + 1
         return updated
+
+    def bound_in(self, types: Collection[int]) -> list[str]:
+        """The line breakpoints, enabled and not spent, bound in any of these classes (a reload's,
+        :mod:`..changes.rebind`)."""
+        wanted = set(types)
+        return [entry.breakpoint_id for entry in self._entries.values()
+                if entry.enabled and not entry.counts.spent and entry.bound_types & wanted]
+
+    async def rebind(self, breakpoint_id: str) -> Breakpoint:
+        """Bind a line breakpoint anew, as when it was set, keeping its class-prepare watches: after its classes
+        were redefined, their new line tables say where the line's code is now (or that it has none: then
+        ``rejected``). Its requests in them are cleared first (a JVM frees them itself as it redefines,
+        which makes clearing them a no-op).
+
+        Raises:
+            NotFound: not a line breakpoint held.
+        """
+        entry = self._entries.get(breakpoint_id)
+        if entry is None:
+            raise NotFound(f"{breakpoint_id!r} is not a line breakpoint held")
+        await self._disarm(entry, keep_watches=True)
+        await self._arm(entry)
+        return entry.snapshot()
 
     async def _update(self, breakpoint_id: str, condition: str | Keep | None, hit_count: int | Keep | None,
                       log_message: str | Keep | None, enabled: bool | None) -> AnyBreakpoint:

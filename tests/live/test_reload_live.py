@@ -205,12 +205,20 @@ async def test_restart_is_refused_on_the_bottom_frame_and_under_a_native_caller(
             assert await suspended_threads(debugger.vm) == 0
 
 
-async def test_force_return_checks_the_type_then_returns_the_value_and_steps_out(app: Debuggee) -> None:
+async def test_force_return_checks_the_type_then_returns_the_value_and_steps_out(
+        app: Debuggee, tmp_path: Path) -> None:
     with trio.fail_after(90):
+        v2 = compile_version(tmp_path / "v2", "v2")
         async with session(app) as debugger:
-            answer = await debugger.set_breakpoint(MAIN, ANSWER)
+            answer = await debugger.set_breakpoint(MAIN, method="answer")
             stop = await next_stop(debugger)
-            assert stop.thread_id is not None
+            # A method entry breakpoint is a breakpoint at the method's first code index: kept across a reload.
+            reload = await debugger.redefine_classes([str(v2)])
+            assert [(bp.breakpoint_id, bp.status) for bp in reload.breakpoints] == [(answer.breakpoint_id, "verified")]
+            await debugger.resume(stop.stop_id)
+            stop = await next_stop(debugger)
+            assert stop.thread_id is not None and stop.location is not None and stop.location.method == "answer"
+            assert stop.location.line == ANSWER
             for wrong, said in (("true", "boolean literal"), ('"x"', "string"), ("void", "returns int")):
                 with pytest.raises(InvalidArgument, match=said):
                     await debugger.force_return(stop.stop_id, stop.thread_id, wrong)

@@ -10,7 +10,7 @@ from pydantic import Field
 from jdwp.debugger import OldFrame, Skipped
 
 from ..models import SessionInput, Text
-from ..results import BreakpointAnswer
+from ..results import AnyBreakpointAnswer, answer_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (
@@ -29,7 +29,7 @@ class ReloadAnswer:
     redefined: tuple[str, ...]
     skipped: tuple[Skipped, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
     old_frames: tuple[OldFrame, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
-    breakpoints: tuple[BreakpointAnswer, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
+    breakpoints: tuple[AnyBreakpointAnswer, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
     note: str | None = dataclasses.field(default=None, metadata={"omit_none": True})
 
 
@@ -39,7 +39,7 @@ async def redefine(call: Call) -> ReloadAnswer:
     async with session.lock:
         done = await engine.redefine_classes(inp.paths)
     return ReloadAnswer(done.redefined, done.skipped, done.old_frames,
-                        tuple(BreakpointAnswer.of(bp) for bp in done.breakpoints), done.note)
+                        tuple(answer_of(bp) for bp in done.breakpoints), done.note)
 
 
 TOOL = Tool("redefine_debugger_classes", "Reload changed classes", DESCRIPTION,

@@ -6,19 +6,21 @@ redefined (``VirtualMachineImpl.c`` ``redefineClasses`` → ``eventHandler_freeC
 debuggers that stop there lose them. Here each line breakpoint bound
 in a redefined class is bound again as when it was set (:meth:`..requests.breakpoints.Breakpoints.rebind`):
 ``verified`` where the line has code in the new code, ``rejected`` (with the reason) where it has none now.
-Method breakpoints and watchpoints name their class and member, not a code index, and need nothing.
+A method entry breakpoint is a breakpoint at the method's first code index: bound anew the same way. Method
+exit breakpoints and watchpoints name their class and member, not a code index, and need nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..model import Breakpoint
+from ..model import Breakpoint, MethodBreakpoint
 from ..requests.breakpoints import Breakpoints
 
 __all__ = ["rebind_in"]
 
 
-async def rebind_in(breakpoints: Breakpoints, types: Collection[int]) -> list[Breakpoint]:
-    """Bind anew every line breakpoint bound in any of ``types`` (redefined); returns them as they are now."""
+async def rebind_in(breakpoints: Breakpoints, types: Collection[int]) -> list[Breakpoint | MethodBreakpoint]:
+    """Bind anew every line or method entry breakpoint bound in any of ``types`` (redefined); returns them as
+    they are now."""
     return [await breakpoints.rebind(breakpoint_id) for breakpoint_id in breakpoints.bound_in(types)]

@@ -321,21 +321,24 @@ class Breakpoints(OwnedRequests):
         return updated
 
     def bound_in(self, types: Collection[int]) -> list[str]:
-        """The line breakpoints, enabled and not spent, bound in any of these classes (a reload's,
-        :mod:`..changes.rebind`)."""
+        """The breakpoints whose requests name code indexes in any of these classes — line breakpoints and
+        method entry breakpoints, enabled and not spent — for a reload to bind anew (:mod:`..changes.rebind`)."""
         wanted = set(types)
         return [entry.breakpoint_id for entry in self._entries.values()
-                if entry.enabled and not entry.counts.spent and entry.bound_types & wanted]
+                if entry.enabled and not entry.counts.spent and entry.bound_types & wanted
+                ] + self.methods.bound_in(wanted)
 
-    async def rebind(self, breakpoint_id: str) -> Breakpoint:
-        """Bind a line breakpoint anew, as when it was set, keeping its class-prepare watches: after its classes
-        were redefined, their new line tables say where the line's code is now (or that it has none: then
-        ``rejected``). Its requests in them are cleared first (a JVM frees them itself as it redefines,
-        which makes clearing them a no-op).
+    async def rebind(self, breakpoint_id: str) -> Breakpoint | MethodBreakpoint:
+        """Bind a breakpoint of :meth:`bound_in` anew, as when it was set, keeping its class-prepare watches:
+        after its classes were redefined, their new line tables say where its code is now (or that the line
+        has none: then ``rejected``). Its requests in them are cleared first (a JVM frees them itself as it
+        redefines, which makes clearing them a no-op).
 
         Raises:
-            NotFound: not a line breakpoint held.
+            NotFound: not a line or method breakpoint held.
         """
+        if self.methods.owns(breakpoint_id):
+            return await self.methods.rebind(breakpoint_id)
         entry = self._entries.get(breakpoint_id)
         if entry is None:
             raise NotFound(f"{breakpoint_id!r} is not a line breakpoint held")

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Literal
 
 from ...client import JdwpClient
@@ -135,6 +135,20 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
         if on == "exit" and not return_values:
             entry.note = OLD_VM_NOTE
         return await self._hold(entry)
+
+    def bound_in(self, types: Collection[int]) -> list[str]:
+        """The entry breakpoints, enabled and not spent, bound in any of these classes: their requests name a
+        code index, which a reload of the class makes stale (an exit's names the class: it needs nothing)."""
+        wanted = set(types)
+        return [entry.breakpoint_id for entry in self._entries.values()
+                if entry.on == "entry" and entry.enabled and not entry.counts.spent and entry.bound_types & wanted]
+
+    async def rebind(self, breakpoint_id: str) -> MethodBreakpoint:
+        """Bind an entry breakpoint anew (its class redefined), keeping its class watch."""
+        entry = self._entries[breakpoint_id]
+        await self._disarm(entry, keep_watch=True)
+        await self._arm(entry)
+        return self._snapshot(entry)
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId, tag: int) -> None:
         entry.bound_types.add(ref)

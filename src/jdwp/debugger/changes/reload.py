@@ -35,7 +35,7 @@ from ...protocol.errors import CommandError, JdwpError, UsageError
 from ...protocol.types import Location, MethodId, ReferenceTypeId, ThreadId
 from ..classes.symbols import Symbols
 from ..errors import Unsupported
-from ..model import Breakpoint, MethodBreakpoint, SourcePosition
+from ..model import OMIT_EMPTY, OMIT_NONE, Breakpoint, MethodBreakpoint, SourcePosition
 from ..names import binary_name_of
 from ..requests.breakpoints import Breakpoints
 from .rebind import rebind_in
@@ -63,14 +63,14 @@ class OldFrame:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Reload:
     """What a reload did: classes redefined (binary names), those skipped and why, frames still running old
-    code, and the line and method entry breakpoints bound anew in the new code (``verified``, or ``rejected`` where the line has
-    no code now)."""
+    code, and the line and method entry breakpoints bound anew in the new code (``verified``, or ``rejected``
+    where the line has no code now)."""
 
     redefined: tuple[str, ...]
-    skipped: tuple[Skipped, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
-    old_frames: tuple[OldFrame, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
-    breakpoints: tuple[Breakpoint | MethodBreakpoint, ...] = dataclasses.field(default=(), metadata={"omit_empty": True})
-    note: str | None = dataclasses.field(default=None, metadata={"omit_none": True})
+    skipped: tuple[Skipped, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    old_frames: tuple[OldFrame, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    breakpoints: tuple[Breakpoint | MethodBreakpoint, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    note: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -38,8 +38,9 @@ async def redefine(call: Call) -> ReloadAnswer:
     session, engine = call.attached()
     async with session.lock:
         done = await engine.redefine_classes(inp.paths)
-    return ReloadAnswer(done.redefined, done.skipped, done.old_frames,
-                        tuple(answer_of(bp) for bp in done.breakpoints), done.note)
+    note = done.note.replace("Debugger.restart_frame()", 'step_debugger kind "restart"') if done.note else None
+    return ReloadAnswer(done.redefined, done.skipped, done.old_frames, tuple(answer_of(bp) for bp in done.breakpoints),
+                        note)
 
 
 TOOL = Tool("redefine_debugger_classes", "Reload changed classes", DESCRIPTION,

@@ -1,6 +1,6 @@
 """Restart a frame and force a return: the two ways a stopped thread's own code is changed before a step.
 
-Layer: ``jdwp.debugger.changes`` (trio, via ``jdwp.client``). ``docs/tools.md`` (``step_debugger``).
+Layer: ``jdwp.debugger.changes`` (trio, via ``jdwp.client``). ``docs/tools.md`` ("Restart and force return").
 
 - **Restart** (IntelliJ's "Reset Frame"): ``StackFrame.PopFrames`` (16,4) pops the top frame; the thread is
   back at the caller's invoke instruction, its arguments as they were pushed, and the step into that follows
@@ -10,7 +10,7 @@ Layer: ``jdwp.debugger.changes`` (trio, via ``jdwp.client``). ``docs/tools.md`` 
 - **Force return**: ``ThreadReference.ForceEarlyReturn`` (11,14) makes the top frame return ``value`` at once
   when the thread runs (no ``finally`` block runs, no monitor of it is released in a ``synchronized`` block: as
   JVMTI ``ForceEarlyReturn*`` says); the step out that follows lands in the caller. The value is checked
-  against the method's return type as ``set_debugger_value`` checks a local's (:mod:`..reading.mutation`);
+  against the method's return type as ``Debugger.set_value`` checks a local's (:mod:`..reading.mutation`);
   ``void`` for a method that returns nothing.
 
 Both need a ``VirtualMachine.CapabilitiesNew`` (1,17) bit: ``canPopFrames``, ``canForceEarlyReturn``. ART's
@@ -86,7 +86,7 @@ async def force_return(values: Values, symbols: Symbols, thread: ThreadId, text:
     shown = f"{binary_name_of(await symbols.signature(top.location.class_id))}.{method.name}"
     if returns == "V":
         if text.strip() != "void":
-            raise InvalidArgument(f"{shown} returns void: give returnValue \"void\" (or step out without one)")
+            raise InvalidArgument(f"{shown} returns void: give \"void\" as its value (or step out without one)")
         await vm.thread_reference.force_early_return(thread, Value(Tag.VOID, None))
         return None
     if text.strip() == "void":

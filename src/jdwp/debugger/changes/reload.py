@@ -15,7 +15,7 @@ Layer: ``jdwp.debugger.changes`` (trio, via ``jdwp.client``). ``docs/tools.md`` 
 4. What the session knew of the classes' code is dropped (methods, line and variable tables, source maps:
    :meth:`..classes.symbols.Symbols.forget_code`); the frames read before whose method is now obsolete
    (``Method.IsObsolete`` 6,4: its body changed) still run the old code until they return — a restart frame
-   (``step_debugger`` ``kind: "restart"``) runs the new one; line breakpoints bound in the classes are bound
+   (:meth:`..engine.Debugger.restart_frame`) runs the new one; line breakpoints bound in the classes are bound
    anew in the new code (:mod:`.rebind`).
 """
 
@@ -46,8 +46,8 @@ __all__ = ["OldFrame", "Reload", "reload_classes"]
 
 #: Frames read of each thread, from the top: a frame deeper than that running old code is not listed.
 FRAMES_READ = 64
-RESTART_HINT = ("these frames run the old code until they return; step_debugger kind \"restart\" on such a "
-                "frame (the top one of a stop) runs the new code from its first line")
+RESTART_HINT = ("these frames run the old code until they return; Debugger.restart_frame() on such a frame (the "
+                "top one of a stop) runs the new code from its first line")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

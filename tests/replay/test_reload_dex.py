@@ -26,15 +26,17 @@ import trio.testing
 
 import jdwp
 from jdwp.debugger import Reload
-from jdwp.debugger.changes.reload import reload_classes
+from jdwp.debugger.changes.reload import BY_LISTING, reload_classes
 from jdwp.debugger.classes.dex import read_dex
 from jdwp.debugger.classes.dex_split import one_class_dexes
 from jdwp.debugger.classes.symbols import Symbols
 from jdwp.debugger.requests.breakpoints import Breakpoints
 from jdwp.protocol.commands import Empty
 from jdwp.protocol.commands.vm import (
+    AllClassesReply,
     CapabilitiesNewReply,
     ClassesBySignatureReply,
+    ClassInfo,
     ClassRef,
     RedefineClassesOut,
     ThreadsReply,
@@ -94,6 +96,9 @@ def _stand_in(end: trio.abc.Stream, received: list[tuple[int, str]]) -> Scripted
         "VirtualMachine.CapabilitiesNew": lambda out: capabilities,
         "VirtualMachine.ClassesBySignature": lambda out: ClassesBySignatureReply(
             [ClassRef(1, LOADED[out.signature], 7)] if out.signature in LOADED else []),
+        "VirtualMachine.AllClasses": lambda out: AllClassesReply(
+            [ClassInfo(1, type_id, signature, 7) for signature, type_id in LOADED.items()]
+            + [ClassInfo(1, 0x90, "Ljava/lang/Object;", 7)]),
         "VirtualMachine.AllThreads": lambda out: ThreadsReply([]),
         "VirtualMachine.Suspend": lambda out: Empty(),
         "VirtualMachine.Resume": lambda out: Empty(),
@@ -144,6 +149,15 @@ async def test_an_apk_and_a_gradle_dex_archive_directory(dexes: dict[str, Path])
     assert len(received) == 2 and len(done.redefined) == 2
     done, received, _ = await _reload([str(dexes["archive"])])
     assert received == [(0x51, "Lcom/example/reload/Hello;")]
+
+
+async def test_an_apks_thousands_of_classes_are_found_in_one_listing(tmp_path: Path) -> None:
+    many = _assemble(tmp_path / "many.dex", ("Hello", 7), ("Again", 5),
+                     *((f"Filler{n}", n % 8) for n in range(BY_LISTING)))
+    done, received, fake = await _reload([str(many)])
+    assert sorted(received) == [(0x51, "Lcom/example/reload/Hello;"), (0x52, "Lcom/example/reload/Again;")]
+    assert fake.count("VirtualMachine.AllClasses") == 1 and fake.count("VirtualMachine.ClassesBySignature") == 0
+    assert len(done.skipped) == BY_LISTING
 
 
 async def test_class_files_are_skipped_on_art_and_nothing_is_sent(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 Layer: ``jdwp.debugger.changes`` (trio, via ``jdwp.client``). ``docs/tools.md`` (``redefine_debugger_classes``).
 
 1. The paths are read on the host (:mod:`.sources`). Each class is matched to the classes the VM has loaded by
-   the name its own bytes give (``VirtualMachine.ClassesBySignature`` 1,2, one write for all): one not loaded is
+   the name its own bytes give (``VirtualMachine.ClassesBySignature`` 1,2, one write for all; for an APK's
+   thousands, one ``VirtualMachine.AllClasses`` 1,3): one not loaded is
    skipped (nothing runs its old code; the VM loads it from its own class path when first used), one loaded by
    several class loaders is redefined in each. A JVM takes class files of a version it reads (the JDWP
    version is the Java version since 9: class-file major ``44 + feature``); ART takes dex, one class per dex.
@@ -27,14 +28,15 @@ from collections.abc import Sequence
 import trio
 
 from ...client import JdwpClient
-from ...protocol.commands import Method, ThreadReference, VirtualMachine
+from ...protocol.commands import Empty, Method, ThreadReference, VirtualMachine
 from ...protocol.commands.reftypes import MethodOut
 from ...protocol.commands.threads import FramesOut, ThreadOut
-from ...protocol.commands.vm import ClassDef, ClassesBySignatureOut, RedefineClassesOut
+from ...protocol.commands.vm import ClassDef, ClassesBySignatureOut, RedefineClassesOut, prepared_classes
 from ...protocol.errors import CommandError, JdwpError, UsageError
 from ...protocol.types import Location, MethodId, ReferenceTypeId, ThreadId
+from ..classes.classfile import ClassFormatError
 from ..classes.symbols import Symbols
-from ..errors import Unsupported
+from ..errors import InvalidArgument, Unsupported
 from ..model import OMIT_EMPTY, OMIT_NONE, Breakpoint, MethodBreakpoint, SourcePosition
 from ..names import binary_name_of
 from ..requests.breakpoints import Breakpoints
@@ -46,6 +48,8 @@ __all__ = ["OldFrame", "Reload", "reload_classes"]
 
 #: Frames read of each thread, from the top: a frame deeper than that running old code is not listed.
 FRAMES_READ = 64
+#: Classes looked up one by one at most; more (an APK's) are found in one listing of every loaded class.
+BY_LISTING = 200
 RESTART_HINT = ("these frames run the old code until they return; Debugger.restart_frame() on such a frame (the "
                 "top one of a stop) runs the new code from its first line")
 
@@ -95,11 +99,10 @@ async def reload_classes(vm: JdwpClient, symbols: Symbols, breakpoints: Breakpoi
     read = await trio.to_thread.run_sync(read_sources, list(paths))
     skipped = list(read.skipped)
     fit = [new for new in read.classes if _fits(vm, new, skipped)]
-    answers = await vm.request_all([(VirtualMachine.ClassesBySignature, ClassesBySignatureOut(new.signature))
-                                    for new in fit])
+    found = await _loaded(vm, [new.signature for new in fit])
     sent: list[tuple[ReferenceTypeId, NewClass]] = []
-    for new, answer in zip(fit, answers, strict=True):
-        loaded = [] if isinstance(answer, CommandError) else [c.type_id for c in answer.classes]
+    for new in fit:
+        loaded = found.get(new.signature, [])
         if not loaded:
             skipped.append(Skipped(binary_name_of(new.signature), "not loaded by the VM: no code of it runs yet, "
                                    "and it loads from the app's class path when first used"))
@@ -115,8 +118,13 @@ async def reload_classes(vm: JdwpClient, symbols: Symbols, breakpoints: Breakpoi
         await symbols.describe([frame.location for frame in before])
         described = {frame: symbols.position(frame.location) for frame in before}
         try:
+            payloads = {new.name: new.payload() for _, new in sent}
+        except ClassFormatError as exc:
+            raise InvalidArgument(f"a dex could not be cut into one class per dex: {exc}; nothing was redefined"
+                                  ) from exc
+        try:
             await vm.request(VirtualMachine.RedefineClasses,
-                             RedefineClassesOut([ClassDef(ref, new.data) for ref, new in sent]))
+                             RedefineClassesOut([ClassDef(ref, payloads[new.name]) for ref, new in sent]))
         except CommandError as failure:
             raise await refusal(vm, failure, [(ref, binary_name_of(new.signature), new.shape)
                                               for ref, new in sent]) from None
@@ -128,7 +136,8 @@ async def reload_classes(vm: JdwpClient, symbols: Symbols, breakpoints: Breakpoi
                                     _method_of(described[frame]), described[frame].line) for frame in old)
         rebound = await rebind_in(breakpoints, refs)
     finally:
-        await vm.resume()
+        with trio.CancelScope(shield=True):  # released even when the caller's deadline ends the reload
+            await vm.resume()
     redefined = tuple(dict.fromkeys(binary_name_of(new.signature) for _, new in sent))
     return Reload(redefined, tuple(skipped), old_frames, tuple(rebound), RESTART_HINT if old_frames else None)
 
@@ -162,6 +171,27 @@ def _fits(vm: JdwpClient, new: NewClass, skipped: list[Skipped]) -> bool:
                                          f"{feature}"))
             return False
     return True
+
+
+async def _loaded(vm: JdwpClient, signatures: list[str]) -> dict[str, list[ReferenceTypeId]]:
+    """The loaded classes of each signature: ``ClassesBySignature`` (1,2) each, in one write; for more than
+    :data:`BY_LISTING` (an APK's dex), one ``VirtualMachine.AllClasses`` (1,3) instead."""
+    found: dict[str, list[ReferenceTypeId]] = {}
+    if len(signatures) > BY_LISTING:
+        wanted = set(signatures)
+        (listing,) = await vm.request_all([(VirtualMachine.AllClasses, Empty())], raw=(0,))
+        if isinstance(listing, CommandError):
+            raise listing
+        for ref, signature in prepared_classes(listing, vm.id_sizes):
+            if signature in wanted:
+                found.setdefault(signature, []).append(ref)
+        return found
+    answers = await vm.request_all([(VirtualMachine.ClassesBySignature, ClassesBySignatureOut(signature))
+                                    for signature in signatures])
+    for signature, answer in zip(signatures, answers, strict=True):
+        if not isinstance(answer, CommandError):
+            found[signature] = [c.type_id for c in answer.classes]
+    return found
 
 
 async def _stacks(vm: JdwpClient, threads: Sequence[ThreadId]) -> dict[ThreadId, list[Location]]:

@@ -9,8 +9,8 @@ Each class found is a :class:`NewClass`: its internal name as its own bytes say 
 (``VirtualMachine.RedefineClasses`` 1,18 takes a class file on a JVM and, on ART, a dex defining only that
 class: :mod:`..classes.dex_split`). A path given that does not exist, or is not a class file, dex, jar,
 APK or directory, is an error; inside a directory or an archive, other files are passed over, and a member
-that cannot be parsed is listed as skipped with the reason. Bounds: :data:`MAX_CLASSES` classes per reload and
-:data:`MAX_BYTES` bytes per member.
+that cannot be parsed is listed as skipped with the reason. Bounds: :data:`MAX_CLASSES` classes per reload,
+:data:`MAX_BYTES` bytes per member and :data:`MAX_ENTRIES` entries looked at below a directory.
 """
 
 from __future__ import annotations
@@ -23,29 +23,41 @@ from typing import Literal
 
 from ..classes.class_members import ClassShape, read_shape
 from ..classes.classfile import ClassFormatError
-from ..classes.dex_split import one_class_dexes
+from ..classes.dex_split import dex_classes, one_class_dex
 from ..errors import InvalidArgument
 
 __all__ = ["MAX_CLASSES", "NewClass", "Read", "Skipped", "read_sources"]
 
-MAX_CLASSES = 2000
+MAX_CLASSES = 100_000
 MAX_BYTES = 64 * 1024 * 1024
+MAX_ENTRIES = 200_000
 Format = Literal["class", "dex"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class NewClass:
-    """A class to redefine: its internal name, the bytes sent, where it was read, and (a class file) its shape."""
+    """A class to redefine: its internal name, the bytes read, where, and (a class file) its shape. From a dex,
+    ``data`` is the whole dex and ``dex_index`` the class's ``class_def``: its own dex is cut when it is sent
+    (:meth:`payload`), so an APK's thousands of classes cost nothing until one is loaded."""
 
     name: str
     data: bytes
     origin: str
     format: Format
     shape: ClassShape | None = None
+    dex_index: int | None = None
 
     @property
     def signature(self) -> str:
         return f"L{self.name};"
+
+    def payload(self) -> bytes:
+        """The bytes ``RedefineClasses`` takes: the class file, or a dex defining this class only.
+
+        Raises:
+            ClassFormatError: the dex cannot be cut.
+        """
+        return self.data if self.dex_index is None else one_class_dex(self.data, self.dex_index)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -82,7 +94,7 @@ def read_sources(paths: Sequence[str]) -> Read:
         if path.is_file() and _kind(path) is None:
             raise InvalidArgument(f"{text} is not a class file, dex, jar or APK (by its name: .class, .dex, .jar, "
                                   ".zip or .apk)")
-        files = sorted(p for p in path.rglob("*") if p.is_file() and _kind(p)) if path.is_dir() else [path]
+        files = _files_below(path, text) if path.is_dir() else [path]
         for file in files:
             for item in _read_file(file):
                 if isinstance(item, Skipped) and file == path and _kind(path) in (".class", ".dex"):
@@ -92,9 +104,20 @@ def read_sources(paths: Sequence[str]) -> Read:
                 elif item.name not in found:
                     found[item.name] = item
                 if len(found) > MAX_CLASSES:
-                    raise InvalidArgument(f"more than {MAX_CLASSES} classes in {text}: give the classes that changed "
-                                          "(a build's output directory of changed classes, not a whole app)")
+                    raise InvalidArgument(f"more than {MAX_CLASSES} classes in {text}: give the classes that changed")
     return Read(list(found.values()), skipped)
+
+
+def _files_below(directory: Path, text: str) -> list[Path]:
+    """The class, dex and archive files below ``directory``, looking at :data:`MAX_ENTRIES` entries at most."""
+    found = []
+    for seen, entry in enumerate(directory.rglob("*")):
+        if seen >= MAX_ENTRIES:
+            raise InvalidArgument(f"{text} holds more than {MAX_ENTRIES} files: give the build's output directory of "
+                                  "the changed classes")
+        if _kind(entry) and entry.is_file():
+            found.append(entry)
+    return sorted(found)
 
 
 def _kind(path: Path) -> str | None:
@@ -132,7 +155,7 @@ def _parse(data: bytes, origin: str, kind: str) -> Iterator[NewClass | Skipped]:
             shape = read_shape(data)
             yield NewClass(shape.name, data, origin, "class", shape)
         else:
-            for name, one in one_class_dexes(data):
-                yield NewClass(name, one, origin, "dex")
+            for index, name in enumerate(dex_classes(data)):
+                yield NewClass(name, data, origin, "dex", dex_index=index)
     except ClassFormatError as exc:
         yield Skipped(origin, f"not a well-formed {kind[1:]} file: {exc}")

@@ -24,15 +24,15 @@ import zlib
 from .classfile import ClassFormatError
 from .dex import _Dex
 
-__all__ = ["one_class_dexes"]
+__all__ = ["dex_classes", "one_class_dex", "one_class_dexes"]
 
 _CLASS_DEF_ITEM, _CLASS_DATA_ITEM = 0x0006, 0x2000
 _CLASS_DEF_SIZE = 32
 _MAP_OFF, _CLASS_DEFS_SIZE = 0x34, 0x60
 
 
-def one_class_dexes(data: bytes) -> list[tuple[str, bytes]]:
-    """Each class the dex defines, by internal name (``com/x/Foo``), with a dex that defines only it.
+def dex_classes(data: bytes) -> list[str]:
+    """The internal names (``com/x/Foo``) of the classes a dex defines, in ``class_def`` order.
 
     Raises:
         ClassFormatError: ``data`` is not a well-formed dex file.
@@ -44,10 +44,31 @@ def one_class_dexes(data: bytes) -> list[tuple[str, bytes]]:
         if not (descriptor.startswith("L") and descriptor.endswith(";")):
             raise ClassFormatError(f"class_def {index} names {descriptor!r}, not a class")
         names.append(descriptor[1:-1])
-    if dex.class_count == 1:
-        return [(names[0], data)]
-    sections = _map(dex)
-    return [(name, _cut(dex, index, sections)) for index, name in enumerate(names)]
+    return names
+
+
+def one_class_dex(data: bytes, index: int) -> bytes:
+    """A dex that defines only the ``index``-th class of ``data`` (``data`` itself when it defines one).
+
+    Raises:
+        ClassFormatError: ``data`` is not a well-formed dex file, or that class has no class data.
+    """
+    dex = _Dex(data)
+    if dex.class_count == 1 and index == 0:
+        return data
+    if not 0 <= index < dex.class_count:
+        raise ClassFormatError(f"no class_def {index} in a dex of {dex.class_count}")
+    return _cut(dex, index, _map(dex))
+
+
+def one_class_dexes(data: bytes) -> list[tuple[str, bytes]]:
+    """Each class the dex defines, by internal name, with a dex that defines only it (each as large as
+    ``data``: for a few classes; :func:`one_class_dex` cuts one).
+
+    Raises:
+        ClassFormatError: ``data`` is not a well-formed dex file.
+    """
+    return [(name, one_class_dex(data, index)) for index, name in enumerate(dex_classes(data))]
 
 
 def _map(dex: _Dex) -> dict[int, tuple[int, int, int]]:

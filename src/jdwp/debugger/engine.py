@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 
 import trio
 
@@ -518,12 +519,8 @@ class Debugger(Inspection):
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
         """
         self._check_mutation("restarting a frame")
-        plan = plan_capture(capture) if capture is not None else None
-        async with self._lock:
-            state = self._stop_for(stop_id)
-            thread = self._stops.thread_for(state, thread_id)
-            await pop_for_restart(self.values, self.symbols, thread)
-            await self._step_from(state, thread, False, "into", False, plan)
+        await self._change_then_step(stop_id, thread_id, partial(pop_for_restart, self.values, self.symbols),
+                                     "into", False, capture)
 
     async def force_return(self, stop_id: str, thread_id: str, value: str, *, filters: bool = True,
                            capture: Capture | None = None) -> tuple[Summary | None, StepKind]:
@@ -537,14 +534,25 @@ class Debugger(Inspection):
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
         """
         self._check_mutation("forcing a return")
+        returned: list[Summary | None] = []
+
+        async def change(thread: ThreadId) -> None:
+            returned.append(await force_return(self.values, self.symbols, thread, value))
+
+        made = await self._change_then_step(stop_id, thread_id, change, "out", filters, capture)
+        return returned[0], made
+
+    async def _change_then_step(self, stop_id: str, thread_id: str, change: Callable[[ThreadId], Awaitable[object]],
+                                kind: StepKind, filters: bool, capture: Capture | None) -> StepKind:
+        """Under the lock: ``change`` the thread of the current stop (nothing is stepped when it raises), then
+        step it (``into`` after a restart starts from the caller's frame, no longer the stop's location)."""
         plan = plan_capture(capture) if capture is not None else None
         async with self._lock:
             state = self._stop_for(stop_id)
             thread = self._stops.thread_for(state, thread_id)
-            returned = await force_return(self.values, self.symbols, thread, value)
-            return returned, await self._step_from(state, thread, thread_id == state.stop.thread_id, "out",
-                                                   filters, plan)
-
+            await change(thread)
+            own = kind == "out" and thread_id == state.stop.thread_id
+            return await self._step_from(state, thread, own, kind, filters, plan)
 
     async def _release_current(self, state: StopState) -> None:
         # Cleared before the release is sent: ART may write the event set the release causes before the release's

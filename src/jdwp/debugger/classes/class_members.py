@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .classfile import MAGIC, ClassFormatError, _Pool, _Reader, _skip_attributes
+from .classfile import _skip_attributes, _start
 
 __all__ = ["ClassShape", "Member", "read_shape"]
 
@@ -50,12 +50,7 @@ def read_shape(data: bytes) -> ClassShape:
     Raises:
         ClassFormatError: ``data`` is not a well-formed class file.
     """
-    reader = _Reader(data)
-    if reader.u4() != MAGIC:
-        raise ClassFormatError("not a class file (no CAFEBABE)")
-    reader.u2()  # minor version
-    major = reader.u2()
-    pool = _Pool(reader)
+    reader, pool, major = _start(data)
     access = reader.u2()
     name = pool.class_name(reader.u2())
     super_index = reader.u2()

@@ -22,7 +22,7 @@ import struct
 import zlib
 
 from .classfile import ClassFormatError
-from .dex import _Dex
+from .dex import _Dex, read_dex
 
 __all__ = ["dex_classes", "one_class_dex", "one_class_dexes"]
 
@@ -37,14 +37,7 @@ def dex_classes(data: bytes) -> list[str]:
     Raises:
         ClassFormatError: ``data`` is not a well-formed dex file.
     """
-    dex = _Dex(data)
-    names = []
-    for index in range(dex.class_count):
-        descriptor = dex.type(dex.u4(dex.class_off + _CLASS_DEF_SIZE * index))
-        if not (descriptor.startswith("L") and descriptor.endswith(";")):
-            raise ClassFormatError(f"class_def {index} names {descriptor!r}, not a class")
-        names.append(descriptor[1:-1])
-    return names
+    return [info.name for info in read_dex(data)]
 
 
 def one_class_dex(data: bytes, index: int) -> bytes:

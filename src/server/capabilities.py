@@ -40,7 +40,8 @@ CAPABILITIES = Capabilities(
     limitations=(
         Limitation("no_invocation", "No method invocation or toString(): values are read from fields "
                                     "(--allow-invoke lets expressions call methods)."),
-        Limitation("no_mutation", "No mutation of variables or fields (unless --allow-mutation); no hot swap."),
+        Limitation("no_mutation", "No mutation of variables or fields, no hot swap, restart frame or forced "
+                                  "return (unless --allow-mutation)."),
         Limitation("stops_suspend_all", "A stop suspends every thread (suspend: \"thread\" only the hitting "
                                         "one); left alone, it detaches after the pause limit."),
         Limitation("bytecode_tables", "Kotlin as its debug tables and SMAPs say: inline functions mapped, "
@@ -60,14 +61,17 @@ LIMITATION_CODES: tuple[str, ...] = tuple(limitation.code for limitation in CAPA
 INVOKE_CAPABILITIES = dataclasses.replace(
     CAPABILITIES, profile=f"pyjdwp-{VERSION}+invoke", operations=(*CAPABILITIES.operations, "method_invocation"),
     limitations=tuple(lim for lim in CAPABILITIES.limitations if lim.code != "no_invocation"))
-#: ``--allow-mutation``: set_debugger_value may change values; what stays out is hot swap (ART takes dex).
-NO_HOT_SWAP = Limitation("no_hot_swap", "No hot swap (class redefinition): ART takes dex, and no dexer runs here.")
+#: ``--allow-mutation``: values change, classes reload, frames restart, returns are forced; what stays out is
+#: a change of a class's shape, which neither HotSpot nor ART redefines.
+BODIES_ONLY = Limitation("bodies_only", "Hot swap reloads method bodies only (no field, method, modifier or "
+                                        "hierarchy change); frames in old code keep it until they return.")
+MUTATIONS = ("set_value", "redefine_classes", "restart_frame", "force_return")
 
 
 def _with_mutation(capabilities: Capabilities) -> Capabilities:
     return dataclasses.replace(
-        capabilities, profile=capabilities.profile + "+mutation", operations=(*capabilities.operations, "set_value"),
-        limitations=tuple(NO_HOT_SWAP if lim.code == "no_mutation" else lim for lim in capabilities.limitations))
+        capabilities, profile=capabilities.profile + "+mutation", operations=(*capabilities.operations, *MUTATIONS),
+        limitations=tuple(BODIES_ONLY if lim.code == "no_mutation" else lim for lim in capabilities.limitations))
 
 
 #: Limitations every session of the profile has, whatever its server flags, platform or target: attach (and

@@ -26,7 +26,7 @@ TOOL_NAMES = {
     "remove_debugger_breakpoint", "wait_for_debugger_event", "get_debugger_stack", "get_debugger_locals",
     "get_debugger_object", "evaluate_debugger_expression", "step_debugger", "resume_debugger", "detach_debugger",
     "get_debugger_threads", "pause_debugger", "set_debugger_exception_breakpoint", "update_debugger_breakpoint",
-    "set_debugger_watchpoint", "set_debugger_value",
+    "set_debugger_watchpoint", "set_debugger_value", "redefine_debugger_classes",
 }
 READ_ONLY = {"get_debugger_capabilities", "get_debugger_state", "wait_for_debugger_event", "get_debugger_stack",
              "get_debugger_locals", "get_debugger_object", "evaluate_debugger_expression", "get_debugger_threads"}

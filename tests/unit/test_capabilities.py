@@ -42,13 +42,14 @@ async def test_capabilities_of_a_jvm_and_of_an_android_target() -> None:
     assert android["result"]["prerequisites"]["adb"]["available"] is False
 
 
-def test_mutation_adds_set_value_and_trades_no_mutation_for_no_hot_swap() -> None:
+def test_mutation_adds_the_changes_and_trades_no_mutation_for_bodies_only() -> None:
     plain, texts, codes = capabilities_for(False)
     assert "set_value" not in plain.operations and "no_mutation" in codes
     assert any("--allow-mutation" in text for text in texts)
     assert {"watchpoints", "method_breakpoints", "return_values"} <= set(plain.operations)
     for invoke in (False, True):
         mutable, texts, codes = capabilities_for(invoke, "jvm", allow_mutation=True)
-        assert mutable.profile.endswith("+mutation") and "set_value" in mutable.operations
-        assert "no_mutation" not in codes and "no_hot_swap" in codes
+        assert mutable.profile.endswith("+mutation")
+        assert {"set_value", "redefine_classes", "restart_frame", "force_return"} <= set(mutable.operations)
+        assert "no_mutation" not in codes and "bodies_only" in codes
         assert ("method_invocation" in mutable.operations) is invoke

@@ -13,7 +13,8 @@ Rules (relative imports are resolved to absolute names first; imports inside fun
 - A private module (``_x``) or a private name is imported only from inside its own package.
 - ``jdwp.debugger`` is built in floors (DESIGN.md §8.7, docs/architecture.md): the ground (its root modules
   ``errors``, ``ids``, ``model``, ``names``, ``_gather``, ``_held``) < ``classes`` < ``reading`` < ``requests``
-  < ``events`` < the top (``engine``, ``inspection``, the package itself). A floor never imports a higher one.
+  < ``changes`` < ``events`` < the top (``engine``, ``inspection``, the package itself). A floor never imports a
+  higher one.
 - No import circle anywhere under ``src``: module-level imports (``TYPE_CHECKING`` ones too) form no cycle.
 """
 
@@ -220,6 +221,7 @@ FLOORS = (
     ("classes",),
     ("reading",),
     ("requests",),
+    ("changes",),
     ("events",),
     ("engine", "inspection"),
 )

@@ -13,6 +13,8 @@ Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
                 await debugger.resume(event.stop.stop_id)
 """
 
+from .changes.reload import OldFrame, Reload
+from .changes.sources import Skipped
 from .classes.class_path import ClassPath
 from .classes.release_sample import ReleaseSample, sample_release_build
 from .engine import Debugger, open_debugger
@@ -125,11 +127,14 @@ __all__ = [
     "NotPaused",
     "ObjectField",
     "ObjectPage",
+    "OldFrame",
     "PendingStep",
     "Reason",
     "ReleaseSample",
+    "Reload",
     "RunTo",
     "SimilarThreads",
+    "Skipped",
     "SkippedLocation",
     "SourcePosition",
     "SpilledVariable",

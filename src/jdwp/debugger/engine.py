@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 
 import trio
 
@@ -47,9 +48,11 @@ from ..protocol.constants import SuspendPolicy
 from ..protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError
 from ..protocol.types import ThreadId
 from ._held import Held
+from .changes.frames import force_return, pop_for_restart
+from .changes.reload import Reload, reload_classes
 from .classes.lambdas import LambdaChoice, parse_choice
 from .classes.symbols import Symbols
-from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound
+from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound, Unsupported
 from .events.detach import DETACH_DEADLINE, clean_up
 from .events.eventsets import EventSets, Found
 from .events.holds import main_thread
@@ -82,8 +85,8 @@ from .reading.invoke import Calls, refresh_frames, release_late
 from .reading.objects import Layouts
 from .reading.previews import Previews
 from .reading.threads import Threads, pause_stop
-from .reading.values import Values
-from .requests.capture import Capture, plan_capture
+from .reading.values import Summary, Values
+from .requests.capture import Capture, CapturePlan, plan_capture
 from .requests.exceptions import exception_request
 from .requests.hits import KEEP, HitPlan, Keep, allowing_calls, plan_of
 from .requests.manager import Requests
@@ -474,15 +477,89 @@ class Debugger(Inspection):
             state = self._stop_for(stop_id)
             thread_id = self._stops.thread_handle(state, thread_id)
             thread = self._stops.thread_for(state, thread_id)
-            name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
-            own = thread_id == state.stop.thread_id
-            made = await self._steps.kind_for(thread, kind, state.stop.location if own else None)
-            filtering = await self._steps.filtering_for(thread, filters)
-            await self._steps.start(thread, name, made, filters, capture=plan, filtering=filtering)
-            await self._steps.follow_coroutine(thread, state.location if own else None)
-            await self._steps.note_inline_origin(thread, state.location if own else None)
-            await self._release_current(state)
-            return made
+            return await self._step_from(state, thread, thread_id == state.stop.thread_id, kind, filters, plan)
+
+    async def _step_from(self, state: StopState, thread: ThreadId, own: bool, kind: StepKind, filters: bool,
+                         plan: CapturePlan | None) -> StepKind:
+        """Start a step of ``thread`` (``own``: the stop's thread, still where the stop is) and release the stop."""
+        name = state.names.get(thread) or state.stop.thread_name or f"thread {thread:x}"
+        made = await self._steps.kind_for(thread, kind, state.stop.location if own else None)
+        filtering = await self._steps.filtering_for(thread, filters)
+        await self._steps.start(thread, name, made, filters, capture=plan, filtering=filtering)
+        await self._steps.follow_coroutine(thread, state.location if own else None)
+        await self._steps.note_inline_origin(thread, state.location if own else None)
+        await self._release_current(state)
+        return made
+
+    # --- changing the running program (:mod:`.changes`; only with allow_mutation) ----------------------
+
+    def _check_mutation(self, what: str) -> None:
+        if not self.allow_mutation:
+            raise Unsupported(f"{what} is off: set the debugger's allow_mutation to True to allow it (it changes the "
+                              "running program)")
+
+    async def redefine_classes(self, paths: Sequence[str]) -> Reload:
+        """Reload the classes of ``paths`` that the VM has loaded (:mod:`.changes.reload`): class files,
+        directories and jars on a JVM, dex files, APKs and dex directories on ART. Line breakpoints in them are
+        bound anew in the new code; frames still running old code are listed.
+
+        Raises:
+            Unsupported: mutation is off, the VM cannot redefine, or it refused a change of shape (named).
+            InvalidArgument: a bad path, or bytes the VM refused (the class and why named); nothing changed.
+            EngineClosed: the session has ended.
+        """
+        self._check_mutation("reloading classes")
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            return await reload_classes(self.vm, self.symbols, self.breakpoints, paths)
+
+    async def restart_frame(self, stop_id: str, thread_id: str | None, *, capture: Capture | None = None) -> None:
+        """Pop the thread's top frame (``StackFrame.PopFrames`` 16,4) and step into it again: the stop it leads
+        to is the method's first line (:mod:`.changes.frames`), as IntelliJ's "Reset Frame".
+
+        Raises:
+            Unsupported: mutation is off, or the VM cannot pop frames.
+            InvalidArgument: the bottom frame, a native one or one called from native code; nothing changed.
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
+        """
+        self._check_mutation("restarting a frame")
+        await self._change_then_step(stop_id, thread_id, partial(pop_for_restart, self.values, self.symbols),
+                                     "into", False, capture)
+
+    async def force_return(self, stop_id: str, thread_id: str | None, value: str, *, filters: bool = True,
+                           capture: Capture | None = None) -> tuple[Summary | None, StepKind]:
+        """Make the thread's top frame return ``value`` now (``ThreadReference.ForceEarlyReturn`` 11,14; a
+        literal, an ``object_id`` or ``void``, checked against its return type) and step out. Returns the value's
+        summary (``None`` for ``void``) and the step made.
+
+        Raises:
+            Unsupported: mutation is off, or the VM cannot force a return.
+            InvalidArgument: a native frame, or a value of the wrong type; nothing changed.
+            StaleReference, NotFound, NotPaused: the IDs are not of the current stop.
+        """
+        self._check_mutation("forcing a return")
+        returned: list[Summary | None] = []
+
+        async def change(thread: ThreadId) -> None:
+            returned.append(await force_return(self.values, self.symbols, thread, value))
+
+        made = await self._change_then_step(stop_id, thread_id, change, "out", filters, capture)
+        return returned[0], made
+
+    async def _change_then_step(self, stop_id: str, thread_id: str | None,
+                                change: Callable[[ThreadId], Awaitable[object]], kind: StepKind, filters: bool,
+                                capture: Capture | None) -> StepKind:
+        """Under the lock: ``change`` the thread of the current stop (nothing is stepped when it raises), then
+        step it (``into`` after a restart starts from the caller's frame, no longer the stop's location)."""
+        plan = plan_capture(capture) if capture is not None else None
+        async with self._lock:
+            state = self._stop_for(stop_id)
+            thread_id = self._stops.thread_handle(state, thread_id)
+            thread = self._stops.thread_for(state, thread_id)
+            await change(thread)
+            own = kind == "out" and thread_id == state.stop.thread_id
+            return await self._step_from(state, thread, own, kind, filters, plan)
 
     async def _release_current(self, state: StopState) -> None:
         # Cleared before the release is sent: ART may write the event set the release causes before the release's

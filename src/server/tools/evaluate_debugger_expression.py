@@ -9,8 +9,8 @@ from pydantic import Field, WithJsonSchema, model_validator
 
 from jdwp.debugger import Evaluated, Summary
 
-from ..failures import in_tool_words
 from ..models import SessionInput, Text
+from ..tool_words import in_tool_words
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -1,42 +1,70 @@
-"""``step_debugger``: step one line."""
+"""``step_debugger``: step one line; or restart the top frame, or force it to return (with ``--allow-mutation``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Literal
 
-from pydantic import Field, StrictBool
+from pydantic import Field, StrictBool, model_validator
+
+from jdwp.debugger import Summary
 
 from ..art_costs import art_step_warnings
 from ..models import CaptureField, SessionInput, Text, capture_of
-from ..results import Acknowledged, AndroidTarget
+from ..results import Acknowledged, AndroidTarget, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step a stopped thread (default: the stop's own) one line (into, over, out); the stop comes as an event. "
+    "Step a stopped thread (default: the stop's own) one line (into, over, out) or restart its top frame; the "
+    "stop comes as an event. "
     "Filters skip library code and follow coroutines.")
 
 
 class StepInput(SessionInput):
     stopId: Text
     threadId: Text | None = None
-    kind: Literal["into", "over", "out"]
+    kind: Literal["into", "over", "out", "restart"]
     stepFilters: StrictBool = Field(default=True, description="Skip library and synthetic code.")
+    returnValue: Text | None = Field(default=None, description="out: force-return this value first.")
     capture: CaptureField = None
 
+    @model_validator(mode="after")
+    def _return_on_out(self) -> StepInput:
+        if self.returnValue is not None and self.kind != "out":
+            raise ValueError('returnValue is for kind "out" (force the top frame to return it, then step out)')
+        return self
 
-async def step(call: Call) -> Acknowledged:
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StepAnswer(Acknowledged):
+    #: What a forced return (``returnValue``) made the frame return; absent otherwise and for ``void``.
+    returned: Summary | None = optional()
+
+
+async def step(call: Call) -> StepAnswer:
     inp: StepInput = call.input
     session, engine = call.attached(inp.stopId)
-    async with session.lock:
-        made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters,
-                                 capture=capture_of(inp.capture))
     note = "the stop this step leads to arrives via wait_for_debugger_event"
-    if made != inp.kind:
+    returned = None
+    async with session.lock:
+        if inp.kind == "restart":
+            await engine.restart_frame(inp.stopId, inp.threadId, capture=capture_of(inp.capture))
+            made = "into"
+            note = f"the top frame was popped; it runs again from its first line: {note}"
+        elif inp.returnValue is not None:
+            returned, made = await engine.force_return(inp.stopId, inp.threadId, inp.returnValue,
+                                                       filters=inp.stepFilters, capture=capture_of(inp.capture))
+            note = f"the top frame returns {'its value' if returned else 'now'}: {note}"
+        else:
+            made = await engine.step(inp.stopId, inp.threadId, inp.kind, filters=inp.stepFilters,
+                                     capture=capture_of(inp.capture))
+    asked = "into" if inp.kind == "restart" else inp.kind
+    if made != asked:
         note = (f"the thread's top frame is native (no line to step {inp.kind}; that step would never finish): "
                 f"stepped {made} instead, to the caller once the native call returns; {note}")
-    return Acknowledged(note=note, warnings=art_step_warnings(inp.kind) if isinstance(session.target, AndroidTarget)
-                        else (), stepped=made if made != inp.kind else None)
+    return StepAnswer(note=note, warnings=art_step_warnings(asked) if isinstance(session.target, AndroidTarget)
+                      else (), stepped=made if made != asked else None, returned=returned)
 
 
 TOOL = Tool("step_debugger", "Step one line", DESCRIPTION,
-            StepInput, step, Acknowledged, read_only=False, idempotent=False, uncertain_on_interrupt=True, order=140)
+            StepInput, step, StepAnswer, read_only=False, idempotent=False, uncertain_on_interrupt=True, order=140)

@@ -131,11 +131,7 @@ def read_class(data: bytes) -> ClassInfo:
     Raises:
         ClassFormatError: ``data`` is not a well-formed class file.
     """
-    reader = _Reader(data)
-    if reader.u4() != MAGIC:
-        raise ClassFormatError("not a class file (no CAFEBABE)")
-    reader.take(4)  # minor, major version: nothing read here depends on them
-    pool = _Pool(reader)
+    reader, pool, _ = _start(data)
     reader.take(2)  # access flags
     name = pool.class_name(reader.u2())
     reader.take(2)  # super class
@@ -152,6 +148,20 @@ def read_class(data: bytes) -> ClassInfo:
             inner = _Reader(body)
             annotations = tuple(_annotation(inner, pool, 0) for _ in range(inner.u2()))
     return ClassInfo(name, annotations)
+
+
+def _start(data: bytes) -> tuple[_Reader, _Pool, int]:
+    """A reader past the constant pool, the pool, and the class file's major version.
+
+    Raises:
+        ClassFormatError: no ``CAFEBABE``, or a pool that does not parse.
+    """
+    reader = _Reader(data)
+    if reader.u4() != MAGIC:
+        raise ClassFormatError("not a class file (no CAFEBABE)")
+    reader.take(2)  # minor version
+    major = reader.u2()
+    return reader, _Pool(reader), major
 
 
 def _skip_attributes(reader: _Reader) -> None:

@@ -61,6 +61,9 @@ class Capabilities:
     #: JDI's ``canGetMethodReturnValues`` goes by the version (>= 1.6), and so does this.
     method_return_values: bool = False
     can_pop_frames: bool = False
+    #: ``canRedefineClasses`` / ``canForceEarlyReturn`` (:mod:`..changes`).
+    can_redefine_classes: bool = False
+    can_force_early_return: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -95,6 +98,7 @@ class Symbols:
         self._lines: dict[tuple[int, int], LineTableReply | None] = {}
         self._variables: dict[tuple[int, int], VariableTableReply | None] = {}
         self._loaders: dict[int, int] = {}
+        self._redefined: set[int] = set()  # classes reloaded this session (:meth:`forget_code`)
 
     # --- the VM ------------------------------------------------------------------------------------
 
@@ -140,7 +144,9 @@ class Symbols:
             self._capabilities = Capabilities(bool(reply and reply.can_get_source_debug_extension), names,
                                               bool(reply and reply.can_watch_field_modification),
                                               bool(reply and reply.can_watch_field_access), six,
-                                              bool(reply and reply.can_pop_frames))
+                                              bool(reply and reply.can_pop_frames),
+                                              bool(reply and reply.can_redefine_classes),
+                                              bool(reply and reply.can_force_early_return))
         return self._capabilities
 
     def refuse_source_name_filters(self) -> None:
@@ -177,6 +183,43 @@ class Symbols:
     def ids_of(self, signature: str) -> set[int]:
         """The types with this signature the session has seen (several when class loaders each define one)."""
         return self._by_signature.get(signature, set())
+
+    def forget_code(self, ref: int) -> None:
+        """A class was redefined (``VirtualMachine.RedefineClasses`` 1,18): its methods, line and variable
+        tables and source map are read anew when next needed (its name, source file and loader stay).
+
+        From now on a method of it that its new code does not list is obsolete (a frame still runs its old
+        body) and has no tables here: HotSpot's JDWP agent ends the VM when asked ``Method.LineTable`` or
+        ``VariableTable`` of one (libjdwp ``util.c`` ``isMethodNative`` treats JVMTI's INVALID_METHODID as
+        fatal: "JDWP exit error … on checking for a native interface"), so it is never asked.
+        """
+        self._redefined.add(ref)
+        self._methods.pop(ref, None)
+        self._fields.pop(ref, None)
+        self._smaps.pop(ref, None)
+        self._smap_texts.pop(ref, None)
+        for key in [key for key in self._lines if key[0] == ref]:
+            del self._lines[key]
+        for key in [key for key in self._variables if key[0] == ref]:
+            del self._variables[key]
+
+    async def _obsolete(self, ref: int, method: int) -> bool:
+        """Whether ``method`` is a method of a redefined class that its new code does not list (:meth:`forget_code`)."""
+        return ref in self._redefined and method not in await self.methods(ReferenceTypeId(ref))
+
+    async def _not_obsolete(self, keys: Iterable[tuple[int, int]], tables: dict[tuple[int, int], Any]
+                            ) -> list[tuple[int, int]]:
+        """``keys`` without the obsolete methods', which are cached in ``tables`` as having none."""
+        keys = list(dict.fromkeys(keys))
+        if not self._redefined or not any(ref in self._redefined for ref, _ in keys):
+            return keys
+        kept = []
+        for key in keys:
+            if await self._obsolete(*key):
+                tables.setdefault(key, None)
+            else:
+                kept.append(key)
+        return kept
 
     async def source(self, ref: ReferenceTypeId) -> str | None:
         if ref not in self._sources:
@@ -299,6 +342,8 @@ class Symbols:
     async def line_table(self, ref: ReferenceTypeId, method: MethodId) -> LineTableReply | None:
         """The method's line table, or ``None`` when it has none (compiled without ``-g:lines``, or native)."""
         key = (ref, method)
+        if key not in self._lines and await self._obsolete(ref, method):
+            self._lines[key] = None
         if key not in self._lines:
             try:
                 self._lines[key] = await self._vm.method.line_table(ref, method)
@@ -311,6 +356,8 @@ class Symbols:
     async def variable_table(self, ref: ReferenceTypeId, method: MethodId) -> VariableTableReply | None:
         """The method's variables, or ``None`` when absent (compiled without ``-g:vars``, or native)."""
         key = (ref, method)
+        if key not in self._variables and await self._obsolete(ref, method):
+            self._variables[key] = None
         if key not in self._variables:
             try:
                 self._variables[key] = await self._vm.method.variable_table(ref, method)
@@ -477,7 +524,7 @@ class Symbols:
 
     async def prefetch_lines(self, keys: Iterable[tuple[int, int]]) -> None:
         """Line tables of every (class, method) not cached yet: one round trip."""
-        missing = [k for k in dict.fromkeys(keys) if k not in self._lines]
+        missing = [k for k in await self._not_obsolete(keys, self._lines) if k not in self._lines]
         if not missing:
             return
         # One write, answered in this task (as :meth:`line_table` keeps each; its first error is raised).
@@ -497,7 +544,7 @@ class Symbols:
     async def prefetch_variable_tables(self, keys: Iterable[tuple[int, int]]) -> None:
         """Variable tables (``Method.VariableTable`` 6,2) of every (class, method) not cached yet: one round trip.
         A table the VM cannot give is cached as absent only when it says so; other failures are left uncached."""
-        missing = [k for k in dict.fromkeys(keys) if k not in self._variables]
+        missing = [k for k in await self._not_obsolete(keys, self._variables) if k not in self._variables]
         if not missing:
             return
         replies = await self._vm.request_all([(Method.VariableTable, MethodOut(ReferenceTypeId(ref), MethodId(method)))

@@ -12,7 +12,7 @@ binding found (:meth:`BreakpointKind._unbound`), its snapshot, and when an updat
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ...client import JdwpClient
@@ -204,6 +204,27 @@ class BreakpointKind(RequestKind, Generic[E, S]):
 
     def _take_everything(self, entry: E) -> list[ClearRequest]:
         return self._take(entry) + self._take_watches(entry) + self._forget(entry)
+
+    def _names_code(self, entry: E) -> bool:
+        """Whether its requests name code indexes (a location), which a reload of their class makes stale."""
+        return True
+
+    def bound_in(self, types: Collection[int]) -> list[str]:
+        """Its breakpoints, live and enabled, whose requests name code in any of these classes: a reload's to bind
+        anew (:mod:`..changes.rebind`)."""
+        wanted = set(types)
+        return [entry.breakpoint_id for entry in self._entries.values()
+                if entry.live and entry.enabled and self._names_code(entry) and entry.bound_types & wanted]
+
+    async def rebind(self, breakpoint_id: str) -> S:
+        """Bind a breakpoint of :meth:`bound_in` anew, as when it was set, keeping its class-prepare requests:
+        after its classes were redefined, their new line tables say where its code is now (or that it has none:
+        then ``rejected``). Its requests in them are cleared first (a JVM frees them itself as it redefines,
+        which makes clearing them a no-op)."""
+        entry = self._entries[breakpoint_id]
+        await self._disarm(entry, keep_watches=True)
+        await self._arm(entry)
+        return self._snapshot(entry)
 
     async def _disarm(self, entry: E, *, keep_watches: bool) -> None:
         """Clear its requests (and its class-prepare requests unless ``keep_watches``) in one write, and forget

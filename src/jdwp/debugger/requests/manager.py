@@ -19,7 +19,7 @@ every kind of request; this is ours. It owns:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ...client import JdwpClient
@@ -169,6 +169,22 @@ class Requests:
         if kind is not None and spent is not None and not kind.owns(breakpoint_id):
             self._spent.add(breakpoint_id)
         return spent
+
+    def bound_in(self, types: Collection[int]) -> list[str]:
+        """The breakpoints whose requests name code in any of these classes (lines, method entries): those a
+        reload of the classes must bind anew (:mod:`..changes.rebind`)."""
+        return [found for kind in (self.lines, self.methods) for found in kind.bound_in(types)]
+
+    async def rebind(self, breakpoint_id: str) -> Breakpoint | MethodBreakpoint:
+        """Bind a breakpoint of :meth:`bound_in` anew in its classes' new code (:meth:`.BreakpointKind.rebind`).
+
+        Raises:
+            NotFound: not a line or method breakpoint held.
+        """
+        for kind in (self.lines, self.methods):
+            if kind.owns(breakpoint_id):
+                return await kind.rebind(breakpoint_id)
+        raise NotFound(f"{breakpoint_id!r} is not a line or method breakpoint held")
 
     def _reserve(self) -> str:
         """The next breakpoint ID, if the session may hold one more breakpoint of any kind.

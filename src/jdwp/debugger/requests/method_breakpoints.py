@@ -159,6 +159,9 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
             entry.note = OLD_VM_NOTE
         return await self._hold(entry)
 
+    def _names_code(self, entry: _Entry) -> bool:
+        return entry.on == "entry"  # an exit's request names the class: a reload leaves it right
+
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId, tag: int) -> None:
         entry.bound_types.add(ref)
         methods = await self._symbols.methods(ref)

@@ -86,7 +86,7 @@ from .reading.values import Values
 from .requests.breakpoints import Breakpoints
 from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
-from .requests.hits import KEEP, Keep, allowing_calls, plan_of
+from .requests.hits import KEEP, HitPlan, Keep, allowing_calls, plan_of
 from .requests.places import MethodPlace, breakpoint_place
 from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
@@ -245,9 +245,7 @@ class Debugger(Inspection):
         """
         place = breakpoint_place(class_name, line, file=file, method=method, signature=signature, on=on,
                                  lambda_choice=lambda_choice)
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        with allowing_calls(self.allow_invoke):
-            plan = plan_of(options)
+        plan = self._plan(HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture))
         self._check_open()
         async with self._lock:
             self._check_open()
@@ -256,6 +254,16 @@ class Debugger(Inspection):
                 return await self.breakpoints.methods.add(place.class_name, place.method, place.signature,
                                                           place.on, plan, capabilities.method_return_values)
             return await self.breakpoints.add(place.target, place.line, plan, place.lambda_choice)
+
+    def _plan(self, options: HitOptions) -> HitPlan | None:
+        """A breakpoint's options checked and parsed (:func:`.requests.hits.plan_of`); a condition or message may
+        call methods as the session allows (``allow_invoke``).
+
+        Raises:
+            InvalidArgument, ExpressionSyntaxError: bad options; nothing is changed.
+        """
+        with allowing_calls(self.allow_invoke):
+            return plan_of(options)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
                                        uncaught: bool = True, capture: Capture | None = None,
@@ -300,9 +308,7 @@ class Debugger(Inspection):
             Unsupported: the VM cannot watch that access (``VirtualMachine.CapabilitiesNew``).
             EngineClosed: the session has ended.
         """
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        with allowing_calls(self.allow_invoke):
-            plan = plan_of(options)
+        plan = self._plan(HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture))
         self._check_open()
         async with self._lock:
             self._check_open()

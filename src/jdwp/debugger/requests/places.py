@@ -29,17 +29,6 @@ class LinePlace:
     lambda_choice: LambdaChoice
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class MethodPlace:
-    """A method's entry or exit, every overload or the one of ``signature``; the names are checked where the
-    breakpoint is made (:meth:`.method_breakpoints.MethodBreakpoints.add`)."""
-
-    class_name: str
-    method: str
-    signature: str | None
-    on: str
-
-
 def breakpoint_place(class_name: str | None = None, line: int | None = None, *, file: str | None = None,
                      method: str | None = None, signature: str | None = None, on: str | None = None,
                      lambda_choice: object = "all") -> LinePlace | MethodPlace:
@@ -76,3 +65,14 @@ def check_options(options: HitOptions) -> None:
     """
     with allowing_calls(True):
         plan_of(options)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodPlace:
+    """A method's entry or exit, every overload or the one of ``signature``; the names are checked where the
+    breakpoint is made (:meth:`.method_breakpoints.MethodBreakpoints.add`)."""
+
+    class_name: str
+    method: str
+    signature: str | None
+    on: str

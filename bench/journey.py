@@ -16,9 +16,8 @@ journey attaches there. Each round runs every way once, in a rotated order:
   initialisation) counts; its exit after the journey does not.
 - ``mcp floor``: the journey's seven tool calls, each answered with a constant by the smallest server the
   MCP SDK makes (``bench/sdk_floor_server.py``, on pyjdwp-mcp's stdio streams), through the same client:
-  what the calls cost before any debugging. ``mcp warm`` minus this is what pyjdwp-mcp adds (it serves
-  ``tools/call`` beside the SDK's dispatcher, ``server/direct_calls.py``, so the SDK server's own part of
-  the floor is not in ``mcp warm``).
+  what the calls cost before any debugging. ``mcp warm`` minus this is what pyjdwp-mcp adds (both serve
+  ``tools/call`` through the SDK's own dispatcher).
 - ``jdb``: the JDK's JDI client as a stand-in for a design with a JDI worker: ``jdb -attach`` driven over
   its stdin/stdout (``stop at``, wait for ``Breakpoint hit``, ``where``, ``locals``, ``cont``, ``exit``);
   its JVM start counts, and the journey ends when the jdb process has exited.

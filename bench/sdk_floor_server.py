@@ -1,10 +1,9 @@
 """The smallest MCP server the SDK makes: one tool that returns a constant envelope, nothing else.
 
-Run by ``bench/journey.py`` (way ``mcp floor``) over stdio, with ``pyjdwp-mcp``'s own stdin/stdout streams
-(:mod:`server.stdio`), to measure what a tool call costs before any debugging: the SDK's client and server
-machinery, JSON-RPC framing, the output schema's validation in the client and two pipe hops. The journey's
-seven calls on this server are what the SDK alone costs them (pyjdwp-mcp itself serves ``tools/call`` beside
-the SDK's dispatcher, ``server/direct_calls.py``, so ``mcp warm`` does not pay this server's part of it).
+Run by ``bench/journey.py`` (way ``mcp floor``) over stdio, on the streams ``pyjdwp-mcp`` serves
+(:mod:`server.stdio`: the SDK's stdio transport, stdin read by trio), to measure what a tool call costs before
+any debugging: the SDK's client and server machinery, JSON-RPC framing, the output schema's validation in the
+client and two pipe hops. The journey's seven calls on this server are what the SDK alone costs them.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from mcp.server.lowlevel import Server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # a checkout runs without installing
 
-from server.stdio import stdin_lines, stdout_writer, wire
+from server.stdio import stdin_lines, wire
 
 #: The envelope of a small answer (a resume's): the size of what the journey's calls return, roughly.
 ANSWER = ('{"success":true,"debug_session_id":"dbg-0","device":"127.0.0.1:5005","target":{"platform":"jvm"},'
@@ -43,7 +42,7 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
 async def main() -> None:
     server: Server[Any] = Server("sdk-floor", on_list_tools=list_tools, on_call_tool=call_tool)
     server.middleware.clear()  # as pyjdwp-mcp does (app.py): no tracing spans
-    async with stdout_writer() as stdout, wire(stdin_lines(), stdout) as (read_stream, write_stream):
+    async with wire(stdin_lines()) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

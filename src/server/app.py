@@ -21,7 +21,6 @@ import trio
 from mcp.server.lowlevel import Server
 
 from .config import VERSION, Config
-from .direct_calls import DirectCalls
 from .prompts import get_prompt, listed_prompts
 from .tool_list import listed_tools
 
@@ -65,7 +64,7 @@ class Sessions:
         self._answer: Callable[[SessionManager, str, dict[str, Any] | None], Awaitable[Answer]] | None = None
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
-        """A ``tools/call`` request's answer, whichever dispatcher got it (the SDK's, or :mod:`.direct_calls`)."""
+        """A ``tools/call`` request's answer."""
         if self._manager is None or self._answer is None:
             from .handling import answer  # the engine, android and the tool table: at the first call
             from .session_manager import SessionManager
@@ -85,23 +84,15 @@ def respond(answer: Answer) -> types.CallToolResult:
                                 structured_content=answer.body, is_error=answer.is_error)
 
 
-def build_server(config: Config, *, adb: Any = None, calls: DirectCalls | None = None) -> Server[Sessions]:
-    """The MCP server; its lifespan owns the session manager and cleans every session up on exit.
-
-    ``calls``: the stdio connection's tool calls served beside the SDK's dispatcher (:mod:`.direct_calls`;
-    the same handling, fewer task hops); without it, the SDK dispatches every call.
-    """
+def build_server(config: Config, *, adb: Any = None) -> Server[Sessions]:
+    """The MCP server; its lifespan owns the session manager and cleans every session up on exit."""
 
     @asynccontextmanager
     async def lifespan(_: Server[Sessions]) -> AsyncIterator[Sessions]:
         async with trio.open_nursery() as nursery:
             sessions = Sessions(config, nursery, adb)
             try:
-                if calls is None:
-                    yield sessions
-                else:
-                    async with calls.serving(sessions):  # its calls end before the sessions are cleaned up
-                        yield sessions
+                yield sessions
             finally:
                 await sessions.shutdown()
                 nursery.cancel_scope.cancel()
@@ -126,6 +117,4 @@ def build_server(config: Config, *, adb: Any = None, calls: DirectCalls | None =
     # this list). Nothing in pyjdwp-mcp installs an exporter, so the spans go nowhere, yet they cost about
     # 0.13 ms of a warm tool call that takes 0.4-0.6 ms in memory (issue 10: the warm journey).
     server.middleware.clear()
-    if calls is not None:
-        calls.bind(server, Sessions.answer)
     return server

@@ -19,8 +19,7 @@ import trio
 
 from .app import build_server
 from .config import VERSION, Config
-from .direct_calls import DirectCalls
-from .stdio import stdin_lines, stdout_writer, wire
+from .stdio import stdin_lines, wire
 
 DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening
 for a debugger, in pure Python (no JDK needed). It speaks MCP on stdin/stdout."""
@@ -83,8 +82,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def serve(config: Config) -> None:
-    calls = DirectCalls()
-    server = build_server(config, calls=calls)
+    server = build_server(config)
     stdin = stdin_lines()
     log = logging.getLogger("pyjdwp.server")
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -103,7 +101,7 @@ async def serve(config: Config) -> None:
                         return
 
             nursery.start_soon(stop_on_signal)
-            async with stdout_writer() as stdout, wire(stdin, stdout, calls) as (read_stream, write_stream):
+            async with wire(stdin) as (read_stream, write_stream):
                 await server.run(read_stream, write_stream, server.create_initialization_options())
             nursery.cancel_scope.cancel()
 

@@ -86,7 +86,7 @@ def _plain_text(value: Any) -> str | None:
 
 
 async def answer(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> Answer:
-    """A ``tools/call`` request's answer, whichever dispatcher got it (the SDK's, or :mod:`.direct_calls`)."""
+    """A ``tools/call`` request's answer."""
     return answer_of(await call_tool(manager, name, arguments))
 
 

@@ -268,9 +268,33 @@ class LineRequest:
     file: str | None = optional()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class HitsShown:
+    """What a line breakpoint, a watchpoint and a method breakpoint show alike: where it was asked for and what
+    it became, then the options it was given and its hits so far (a breakpoint without options shows none of
+    these; a capture alone is shown by itself). The options are keyword-only, so each kind's own fields follow
+    its status in order."""
+
+    breakpoint_id: str
+    kind: str
+    requested: Any
+    status: str
+    _: dataclasses.KW_ONLY
+    condition: str | None = optional()
+    hit_count: int | None = optional()
+    action: str | None = optional()
+    log_message: str | None = optional()
+    max_hits: int | None = optional()
+    suspend: str | None = optional()
+    #: With options: hits that passed the condition so far; a logpoint's hits not captured (rate limit).
+    hits: int | None = optional()
+    dropped: int | None = optional()
+    capture: Capture | None = optional()
+
+
 def _options_shown(given: HitOptions | None, hits: int | None, dropped: int | None) -> dict[str, Any]:
-    """A breakpoint's options as its answer shows them, by field name: none when none was given (a capture
-    alone is shown by itself); a logpoint has no ``suspend`` to echo (each hit's thread runs on at once)."""
+    """A breakpoint's options as :class:`HitsShown` holds them, by field name; a logpoint has no ``suspend``
+    to echo (each hit's thread runs on at once)."""
     capture = given.capture if given is not None else None
     if given is None or dataclasses.replace(given, capture=None) == HitOptions():
         return {"capture": capture}
@@ -281,30 +305,17 @@ def _options_shown(given: HitOptions | None, hits: int | None, dropped: int | No
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class BreakpointAnswer:
+class BreakpointAnswer(HitsShown):
     """A breakpoint as the tools show it: what was asked (``requested``), and what it became."""
 
-    breakpoint_id: str
     kind: Literal["line"]
     requested: LineRequest
-    status: str
     locations: tuple[BoundLocation, ...]
     reason: Reason | None = optional()
-    #: The options given (a breakpoint without any shows none of these fields).
-    condition: str | None = optional()
-    hit_count: int | None = optional()
-    action: str | None = optional()
-    log_message: str | None = optional()
-    max_hits: int | None = optional()
-    suspend: str | None = optional()
-    #: With options: hits that passed the condition so far; a logpoint's hits not captured (rate limit).
-    hits: int | None = optional()
-    dropped: int | None = optional()
     #: The ``lambda`` choice when not "all", and the line's code indexes left out because the condition or
     #: message names a variable not in scope there.
     lambda_choice: str | int | None = optional()
     skipped: tuple[SkippedLocation, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
-    capture: Capture | None = optional()
     #: Said when the condition or message calls a method (--allow-invoke): each hit runs app code.
     note: str | None = optional()
 
@@ -350,23 +361,12 @@ class WatchRequest:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class WatchpointAnswer:
+class WatchpointAnswer(HitsShown):
     """A watchpoint as the tools show it (options as a line breakpoint's)."""
 
-    breakpoint_id: str
     kind: Literal["watchpoint"]
     requested: WatchRequest
-    status: str
     reason: Reason | None = optional()
-    condition: str | None = optional()
-    hit_count: int | None = optional()
-    action: str | None = optional()
-    log_message: str | None = optional()
-    max_hits: int | None = optional()
-    suspend: str | None = optional()
-    hits: int | None = optional()
-    dropped: int | None = optional()
-    capture: Capture | None = optional()
     #: What it costs the app, when that needs saying (an Android session).
     warning: str | None = optional()
 
@@ -387,25 +387,14 @@ class MethodRequest:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class MethodBreakpointAnswer:
+class MethodBreakpointAnswer(HitsShown):
     """A method breakpoint as the tools show it: each overload bound is a location."""
 
-    breakpoint_id: str
     kind: Literal["method"]
     requested: MethodRequest
-    status: str
     locations: tuple[BoundLocation, ...]
     reason: Reason | None = optional()
     note: str | None = optional()
-    condition: str | None = optional()
-    hit_count: int | None = optional()
-    action: str | None = optional()
-    log_message: str | None = optional()
-    max_hits: int | None = optional()
-    suspend: str | None = optional()
-    hits: int | None = optional()
-    dropped: int | None = optional()
-    capture: Capture | None = optional()
     #: What it costs the app, when that needs saying (an exit breakpoint of an Android session).
     warning: str | None = optional()
 

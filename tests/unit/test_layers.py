@@ -198,8 +198,8 @@ def test_the_rules_catch_what_they_forbid() -> None:
         "server uses only the jdwp and jdwp.debugger package APIs"]
     assert _verdicts("server.envelope", "from jdwp.debugger.errors import DebuggerError") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.envelope", "from jdwp import JdwpError, ErrorCode\nfrom jdwp.debugger import Debugger"
-                     ) == [None, None, None]
+    assert _verdicts("server.envelope", "from jdwp import JdwpError, ErrorCode\n"
+                                        "from jdwp.debugger import Debugger") == [None, None, None]
     assert _verdicts("server.envelope", "from jdwp import client") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
     assert _verdicts("server.targets", "import jdwp\njdwp.JdwpError\njdwp.protocol.errors") == [

@@ -21,8 +21,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 LIST = SRC / "server" / "tool_list.json"  # every tool the table has (tests/unit/test_tool_list.py)
 #: What initialize and tools/list must not import: the engine, the JDWP client, android, and the server's
 #: modules that bring them (the tool table with its handlers and input models, the session manager).
-LAZY = ("jdwp", "android", "server.handling", "server.tools", "server.models", "server.session_manager",
-        "server.envelope", "server.results")
+LAZY = ("jdwp", "android", "server.handling", "server.tools", "server.models",
+        "server.session_manager", "server.envelope", "server.results")
 
 
 def _lazy(modules: set[str]) -> list[str]:

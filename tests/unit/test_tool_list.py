@@ -1,6 +1,6 @@
-"""``tools/list`` is read from ``src/server/tool_list.json`` at the start (``server.tool_list``): the file
-must be what the tool table derives (``server.tool_schemas``), and read back it must give the very answer
-the derived definitions give, at every protocol version the SDK serves.
+"""``tools/list`` is read from ``src/server/tool_list.json`` at the start (``server.tool_list``):
+the file must be what the tool table derives (``server.tool_schemas``), and read back it must give the
+very answer the derived definitions give, at every protocol version the SDK serves.
 
 After changing a tool's description, input model or result type: ``python -m server.tool_schemas``.
 """

@@ -78,6 +78,8 @@ from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.similar_threads import SimilarThreads, fold_threads, frame_text
 from .reading.threads import Monitor, ThreadHead, ThreadInfo, ThreadsPage, WaitingFor
 from .reading.values import Summary
+from .requests.exceptions import exception_request
+from .requests.places import breakpoint_place, check_options
 from .requests.run_to import RunTo
 
 __all__ = [
@@ -152,6 +154,9 @@ __all__ = [
     "WaitingFor",
     "Watchpoint",
     "bound_names",
+    "breakpoint_place",
+    "check_options",
+    "exception_request",
     "fold_threads",
     "frame_text",
     "is_system",

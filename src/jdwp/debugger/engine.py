@@ -50,7 +50,7 @@ from ..protocol.types import ThreadId
 from ._held import Held
 from .changes.frames import force_return, pop_for_restart
 from .changes.reload import Reload, reload_classes
-from .classes.lambdas import LambdaChoice, parse_choice
+from .classes.lambdas import LambdaChoice
 from .classes.symbols import Symbols
 from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound, Unsupported
 from .events.detach import DETACH_DEADLINE, clean_up
@@ -90,9 +90,9 @@ from .requests.capture import Capture, CapturePlan, plan_capture
 from .requests.exceptions import exception_request
 from .requests.hits import KEEP, HitPlan, Keep, allowing_calls, plan_of
 from .requests.manager import Requests
+from .requests.places import MethodPlace, breakpoint_place
 from .requests.run_to import RunTo, RunTos
 from .requests.steps import DEPTHS, Steps
-from .requests.targets import class_target, file_target
 
 __all__ = ["Debugger", "open_debugger"]
 
@@ -249,21 +249,27 @@ class Debugger(Inspection):
                 ``ExpressionSyntaxError`` with the column) or too many breakpoints; nothing changed.
             EngineClosed: the session has ended.
         """
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        with allowing_calls(self.allow_invoke):
-            plan = plan_of(options)
-        if method is not None or signature is not None or on is not None:
-            return await self._set_method_breakpoint(class_name, line, file, method, signature, on, plan)
-        lambda_choice = parse_choice(lambda_choice)
-        if (class_name is None) == (file is None):
-            raise InvalidArgument("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
-        target = class_target(class_name) if class_name is not None else file_target(file)  # type: ignore[arg-type]
-        if line is None:
-            raise InvalidArgument("line is required: a 1-based source line")
+        place = breakpoint_place(class_name, line, file=file, method=method, signature=signature, on=on,
+                                 lambda_choice=lambda_choice)
+        plan = self._plan(HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture))
         self._check_open()
         async with self._lock:
             self._check_open()
-            return await self.breakpoints.lines.add(target, line, plan, lambda_choice)
+            if isinstance(place, MethodPlace):
+                capabilities = await self.symbols.capabilities()
+                return await self.breakpoints.methods.add(place.class_name, place.method, place.signature,
+                                                          place.on, plan, capabilities.method_return_values)
+            return await self.breakpoints.lines.add(place.target, place.line, plan, place.lambda_choice)
+
+    def _plan(self, options: HitOptions) -> HitPlan | None:
+        """A breakpoint's options checked and parsed (:func:`.requests.hits.plan_of`); a condition or message may
+        call methods as the session allows (``allow_invoke``).
+
+        Raises:
+            InvalidArgument, ExpressionSyntaxError: bad options; nothing is changed.
+        """
+        with allowing_calls(self.allow_invoke):
+            return plan_of(options)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
                                        uncaught: bool = True, capture: Capture | None = None,
@@ -285,20 +291,6 @@ class Debugger(Inspection):
         async with self._lock:
             self._check_open()
             return await self.breakpoints.exceptions.add(request)
-
-    async def _set_method_breakpoint(self, class_name: str | None, line: int | None, file: str | None,
-                                     method: str | None, signature: str | None, on: str | None,
-                                     plan: HitPlan | None) -> MethodBreakpoint:
-        if method is None:
-            raise InvalidArgument("signature and on are for a method breakpoint: give method too")
-        if class_name is None or file is not None or line is not None:
-            raise InvalidArgument("a method breakpoint takes className and method (and no line or file)")
-        self._check_open()
-        async with self._lock:
-            self._check_open()
-            capabilities = await self.symbols.capabilities()
-            return await self.breakpoints.methods.add(class_name, method, signature, on or "entry", plan,
-                                                      capabilities.method_return_values)
 
     async def set_watchpoint(self, class_name: str, field: str, access: str = "write", *,
                              condition: str | None = None, hit_count: int | None = None, action: Action = "stop",
@@ -322,9 +314,7 @@ class Debugger(Inspection):
             Unsupported: the VM cannot watch that access (``VirtualMachine.CapabilitiesNew``).
             EngineClosed: the session has ended.
         """
-        options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
-        with allowing_calls(self.allow_invoke):
-            plan = plan_of(options)
+        plan = self._plan(HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture))
         self._check_open()
         async with self._lock:
             self._check_open()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictInt
 
-from jdwp.debugger import MethodBreakpoint
+from jdwp.debugger import HitOptions, MethodBreakpoint, breakpoint_place, check_options
 
 from ..art_costs import ART_EVENT_COST
 from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
@@ -20,7 +20,8 @@ DESCRIPTION = (
 
 
 class SetBreakpointInput(SessionInput):
-    """Exactly one of ``className`` or ``file``, and ``line``."""
+    """Types and ranges only: which combinations make a breakpoint is the engine's rule
+    (:func:`jdwp.debugger.breakpoint_place`, :func:`jdwp.debugger.check_options`)."""
 
     className: Text | None = None
     file: Text | None = Field(default=None, description="Source file name or path.")
@@ -38,32 +39,27 @@ class SetBreakpointInput(SessionInput):
         default="all", alias="lambda", description="all, line or the n-th lambda")
     capture: CaptureField = None
 
-    @model_validator(mode="after")
-    def _one_place(self) -> SetBreakpointInput:
-        if (self.className is None) == (self.file is None):
-            raise ValueError("give exactly one of className (com.example.Foo) or file (Foo.kt or a path)")
-        if self.method is None and (self.signature is not None or self.on is not None):
-            raise ValueError("signature and on are for a method breakpoint: give method too")
-        if self.method is not None and (self.line is not None or self.file is not None):
-            raise ValueError("a method breakpoint takes className and method, not line or file")
-        if self.method is None and self.line is None:
-            raise ValueError("line is required (a 1-based source line), or method for a method breakpoint")
-        if self.file is not None:
-            if "\x00" in self.file:
-                raise ValueError("file must not contain a NUL character")
-            if ".." in self.file.replace("\\", "/").split("/"):
-                raise ValueError("file must not contain a '..' directory")
-        if self.action == "stop" and self.logMessage is not None:
-            raise ValueError('logMessage is for action "log" (a logpoint)')
-        if self.action == "log" and self.capture is not None:
-            raise ValueError('capture is for breakpoints that stop; a logpoint (action "log") never stops')
-        if self.action == "log" and self.suspend == "thread":
-            raise ValueError('suspend is for breakpoints that stop; a logpoint (action "log") never stops')
-        return self
+
+def options_of(inp: SetBreakpointInput) -> HitOptions:
+    return HitOptions(inp.condition, inp.hitCount, inp.action, inp.logMessage, inp.maxHits, inp.suspend,
+                      capture_of(inp.capture))
+
+
+def check(inp: SetBreakpointInput) -> None:
+    """The engine's checks of what needs no session, asked before the session is looked up: bad input is
+    INVALID_ARGUMENT whichever session it names.
+
+    Raises:
+        InvalidArgument: as :func:`jdwp.debugger.breakpoint_place` and :func:`jdwp.debugger.check_options`.
+    """
+    breakpoint_place(inp.className, inp.line, file=inp.file, method=inp.method, signature=inp.signature, on=inp.on,
+                     lambda_choice=inp.lambda_)
+    check_options(options_of(inp))
 
 
 async def set_breakpoint(call: Call) -> BreakpointAnswer | MethodBreakpointAnswer:
     inp: SetBreakpointInput = call.input
+    check(inp)
     session, engine = call.attached()
     async with session.lock:
         made = await engine.set_breakpoint(

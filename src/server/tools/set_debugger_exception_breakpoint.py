@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import StrictBool, model_validator
+from pydantic import StrictBool
+
+from jdwp.debugger import exception_request
 
 from ..models import CaptureField, SessionInput, Text, capture_of
 from ..results import ExceptionBreakpointAnswer
@@ -14,23 +16,18 @@ DESCRIPTION = (
 
 
 class ExceptionBreakpointInput(SessionInput):
-    """An exception class (or every throwable), and when to stop: caught, uncaught, or both."""
+    """An exception class (or every throwable), and when to stop: caught, uncaught, or both. Types only: what
+    makes a breakpoint that can stop is the engine's rule (:func:`jdwp.debugger.exception_request`)."""
 
     exceptionClass: Text | None = None
     caught: StrictBool = False
     uncaught: StrictBool = True
     capture: CaptureField = None
 
-    @model_validator(mode="after")
-    def _stops_somewhere(self) -> ExceptionBreakpointInput:
-        if not self.caught and not self.uncaught:
-            raise ValueError("caught and uncaught are both false: such a breakpoint never stops; set caught, "
-                             "uncaught or both to true")
-        return self
-
 
 async def set_exception_breakpoint(call: Call) -> ExceptionBreakpointAnswer:
     inp: ExceptionBreakpointInput = call.input
+    exception_request(inp.exceptionClass, inp.caught, inp.uncaught, capture_of(inp.capture))  # before the session
     session, engine = call.attached()
     async with session.lock:
         return ExceptionBreakpointAnswer.of(

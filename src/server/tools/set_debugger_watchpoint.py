@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictInt
+
+from jdwp.debugger import HitOptions, check_options
 
 from ..art_costs import ART_EVENT_COST
 from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
@@ -18,6 +20,8 @@ DESCRIPTION = (
 
 
 class WatchpointInput(SessionInput):
+    """Types and ranges only: the options' rules are the engine's (:func:`jdwp.debugger.check_options`)."""
+
     className: Text
     field: Text
     access: Literal["write", "read", "any"] = "write"
@@ -29,19 +33,12 @@ class WatchpointInput(SessionInput):
     suspend: Literal["all", "thread"] = "all"
     capture: CaptureField = None
 
-    @model_validator(mode="after")
-    def _options(self) -> WatchpointInput:
-        if self.action == "stop" and self.logMessage is not None:
-            raise ValueError('logMessage is for action "log" (a logpoint)')
-        if self.action == "log" and self.suspend == "thread":
-            raise ValueError('suspend is for watchpoints that stop; a logpoint (action "log") never stops')
-        if self.action == "log" and self.capture is not None:
-            raise ValueError('capture is for watchpoints that stop; a logpoint (action "log") never stops')
-        return self
-
 
 async def set_watchpoint(call: Call) -> WatchpointAnswer:
     inp: WatchpointInput = call.input
+    options = HitOptions(inp.condition, inp.hitCount, inp.action, inp.logMessage, inp.maxHits, inp.suspend,
+                         capture_of(inp.capture))
+    check_options(options)  # before the session is looked up: bad input is refused whichever session it names
     session, engine = call.attached()
     async with session.lock:
         answer = WatchpointAnswer.of(await engine.set_watchpoint(

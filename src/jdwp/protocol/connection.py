@@ -240,13 +240,17 @@ class JdwpConnection:
             # The usual case, a whole packet of a usual size at the front: framed here in one step (a hit of a
             # conditional breakpoint reads four packets; the general path below checks the header three times).
             length, packet_id, flags, code = HEADER.unpack_from(buf)
-            if HEADER_SIZE <= length <= len(buf) and length <= self.max_packet:
-                self._skipping = 0
-                body = bytes(buf[HEADER_SIZE:length])
-                del buf[:length]
-                if flags & REPLY_FLAG:
-                    return ReplyPacket(packet_id, code, body, flags)
-                return CommandPacket(packet_id, code >> 8, code & 0xFF, body, flags)
+            if HEADER_SIZE <= length <= self.max_packet:
+                if length <= len(buf):
+                    self._skipping = 0
+                    body = bytes(buf[HEADER_SIZE:length])
+                    del buf[:length]
+                    if flags & REPLY_FLAG:
+                        return ReplyPacket(packet_id, code, body, flags)
+                    return CommandPacket(packet_id, code >> 8, code & 0xFF, body, flags)
+                if not self._eof:  # the rest of a packet of a usual size is still to come
+                    self._skipping = 0
+                    return NEED_DATA
         if self._error is not None:
             raise self._error
         if self.state is State.AWAIT_HANDSHAKE:

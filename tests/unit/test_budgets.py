@@ -20,7 +20,9 @@ from server.envelope import envelope, jsonable
 from server.handling import session_fields
 from server.results import JvmTarget, VmFacts
 from server.ring import EventRing
+from server.tool_list import listed_tools
 from server.tool_schemas import definitions
+from server.tools import TOOLS
 from server.tools.attach_debugger import _attached
 
 ENVELOPE_KEYS = {"success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",
@@ -29,9 +31,13 @@ ADDRESS = "127.0.0.1:50711"  # an ephemeral port: as long as a JVM's address get
 
 
 def test_all_tool_definitions_fit_the_budget() -> None:
-    listed = definitions()
-    total = budgets.definitions_size(listed)
-    assert total <= budgets.TOOL_DEFINITIONS.held, f"{total} B of tool definitions"
+    # Every tool the server lists (tools/list answers tool_list.json), and every tool of the table: a tool
+    # added to one and not the other is caught by tests/unit/test_tool_list.py, and counted here either way.
+    listed = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed_tools()]
+    assert {tool["name"] for tool in listed} == {tool.name for tool in TOOLS}
+    for definitions_ in (listed, definitions()):
+        total = budgets.definitions_size(definitions_)
+        assert total <= budgets.TOOL_DEFINITIONS.held, f"{total} B of tool definitions for {len(definitions_)} tools"
 
 
 def _field_descriptions(schema: Any) -> list[str]:
@@ -50,7 +56,8 @@ def test_descriptions_are_short_and_details_are_in_the_docs() -> None:
         for text in _field_descriptions(tool["inputSchema"]):
             assert len(text) <= budgets.FIELD_DESCRIPTION_CHARS, (tool["name"], text)
     # What every tool shares is said once, in the server's instructions.
-    for shared in ("timeoutMs 100-30000", "unknown fields rejected", "docs/tools.md", "DEBUGGER_STALE_REFERENCE"):
+    for shared in ("timeoutMs 100-30000", "unknown fields rejected", "docs/tools.md", "DEBUGGER_STALE_REFERENCE",
+                   "without a type is a string", "capture (breakpoints, steps, resume) is {stack"):
         assert shared in INSTRUCTIONS
 
 

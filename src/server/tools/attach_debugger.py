@@ -13,8 +13,7 @@ from ..results import AndroidTarget, LaunchFacts, VmFacts, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Attach and start a session. A JVM with suspend=y, or a launch, starts paused: set breakpoints, then "
-    "resume_debugger.")
+    "Start a session. A suspend=y JVM or a launch starts paused: set breakpoints, then resume_debugger.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

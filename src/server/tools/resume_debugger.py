@@ -10,14 +10,14 @@ from pydantic import StrictBool, WithJsonSchema, model_validator
 
 from jdwp.debugger import Reason, RunTo, Stop
 
-from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, capture_of
+from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, Timeout, capture_of
 from ..results import Acknowledged, optional
 from ..ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Resume from the current stop. runTo: a one-shot breakpoint; wait: true answers the next stop "
-    "(result.stop) or timed_out.")
+    "Resume the current stop. runTo: a one-shot breakpoint. wait: answers the next stop and the log lines "
+    "before it, or timed_out.")
 
 #: The share of timeoutMs a wait may take: the rest is for the resume and the answer, so the call never
 #: reaches its deadline (which would leave the resume's outcome unknown and detach the session).
@@ -46,6 +46,7 @@ class ResumeInput(SessionInput):
         {"type": "object", "description": "{className | file, line}"})] = None
     capture: CaptureField = None
     wait: StrictBool = False
+    timeoutMs: Timeout = 10000  # shown: with wait, how long the stop may take
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, StrictBool
+from pydantic import StrictBool
 
 from ..art_costs import art_step_warnings
 from ..models import CaptureField, SessionInput, Text, capture_of
@@ -12,15 +12,14 @@ from ..results import Acknowledged, AndroidTarget
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step a stopped thread one line (into, over, out); the stop comes as an event. Filters skip library code "
-    "and follow coroutines.")
+    "Step a stopped thread a line; the stop comes as an event. Skips library code, follows coroutines.")
 
 
 class StepInput(SessionInput):
     stopId: Text
     threadId: Text
     kind: Literal["into", "over", "out"]
-    stepFilters: StrictBool = Field(default=True, description="Skip library and synthetic code.")
+    stepFilters: StrictBool = True
     capture: CaptureField = None
 
 

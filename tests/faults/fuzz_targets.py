@@ -461,7 +461,7 @@ class VmTextServer:
 
     async def _walk(self, text: VmText, port: int, vms: list[ScriptedVm]) -> None:
         attached = await self.ok("attach_debugger", platform="jvm", address=f"127.0.0.1:{port}")
-        sid = attached["result"]["debug_session_id"]
+        sid = attached["debug_session_id"]
         vm_facts = attached["result"]["vm"]
         name, cut = shown(text.vm_name, MAX_NAME_UNITS)
         assert vm_facts["name"] == name and ("name" in vm_facts.get("truncated_names", ())) is cut

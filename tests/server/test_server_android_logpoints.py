@@ -25,7 +25,7 @@ async def test_android_logpoint_journey(testbed: Testbed, apps: Apps) -> None:
     with trio.fail_after(90):
         async with connect(adb=testbed.client()) as mcp:
             target = {"platform": "android", "deviceId": testbed.serial, "appId": app_id}
-            sid = (await mcp.ok("attach_debugger", **target))["result"]["debug_session_id"]
+            sid = (await mcp.ok("attach_debugger", **target))["debug_session_id"]
             bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className="Heartbeat", line=line,
                               action="log", logMessage="n={n}", maxHits=5)
             assert bp["result"]["status"] == "verified" and bp["result"]["max_hits"] == 5

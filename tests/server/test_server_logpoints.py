@@ -97,8 +97,9 @@ async def test_a_logpoint_storm_over_stdio_never_starves_state_or_detach(loops: 
             seen, _ = await events_until(mcp, sid, "logpoint")
             event = seen[-1]
             assert event["breakpoint_id"] == bp["result"]["breakpoint_id"] and event["thread_name"] == "main"
-            assert event["message"] == "zq-0:item" and event["location"]["line"] == STEP_LINE
-            assert isinstance(event["captured_at_ms"], int) and event["dropped"] == 0
+            # Lean: its breakpoint's answer says where, the sequence orders it, none was dropped yet.
+            assert event["message"] == "zq-0:item" and isinstance(event["sequence"], int)
+            assert {"location", "captured_at_ms", "received_at_ms", "dropped"}.isdisjoint(event), event
             for _ in range(5):
                 with trio.fail_after(2):  # each answers well within its own timeout while hits pour in
                     state = await mcp.ok("get_debugger_state", debugSessionId=sid, timeoutMs=2000)

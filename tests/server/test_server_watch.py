@@ -57,7 +57,7 @@ async def set_value(mcp: Mcp, code: str | None = None, **arguments: object) -> d
 async def attach(mcp: Mcp, jvm: Debuggee) -> tuple[str, dict]:
     body = await mcp.ok("attach_debugger", platform="jvm", address=await agent_address(jvm))
     attached(jvm)
-    return str(body["result"]["debug_session_id"]), body
+    return str(body["debug_session_id"]), body
 
 
 async def test_watchpoint_method_exit_and_set_value_over_stdio(watched: Debuggee, tmp_path: Path) -> None:

@@ -489,7 +489,7 @@ class VmTextServer:
         local_name, cut = shown(text.local_name, MAX_NAME_UNITS)
         assert string_local["name"] == local_name and ("name" in string_local.get("truncated_names", ())) is cut
         value, cut = shown(text.string_value, MAX_VALUE_UNITS)
-        assert (string_local["value"], string_local["truncated"]) == (value, cut)
+        assert (string_local["value"], string_local.get("truncated", False)) == (value, cut)  # shown when cut
         assert char_local["value"] == json_text(text.char_value)
         await self.ok("resume_debugger", **ids)
         detached = await self.ok("detach_debugger", debugSessionId=sid)

@@ -49,7 +49,7 @@ async def local_i(mcp: Mcp, sid: str, stop: dict[str, Any]) -> str:
     ids = {"debugSessionId": sid, "stopId": stop["stop_id"]}
     stack = await mcp.ok("get_debugger_stack", threadId=stop["thread_id"], limit=1, **ids)
     found = await mcp.ok("get_debugger_locals", frameId=stack["result"]["frames"][0]["frame_id"], **ids)
-    return {v["name"]: v["value"] for v in found["result"]["locals"]}["i"]
+    return {v["name"]: v.get("value") for v in found["result"]["locals"]}["i"]
 
 
 async def test_a_condition_over_stdio_stops_once_and_a_bad_one_changes_nothing(loops: Debuggee,

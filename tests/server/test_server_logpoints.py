@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import trio
-from mcpkit import Mcp, heartbeats_continue, stdio_mcp, wait_for_line
+from mcpkit import Mcp, connect, heartbeats_continue, stdio_mcp, wait_for_line
 
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
@@ -133,3 +133,26 @@ async def test_suspend_thread_over_stdio_keeps_the_heartbeat_running(loops: Debu
             detached = await mcp.ok("detach_debugger", debugSessionId=sid)
             assert detached["cleanup"]["execution_state"] == "running"
         await wait_for_line(loops, r"^looped 3 ")
+
+
+async def test_resume_and_wait_answers_the_log_lines_before_the_stop(shared_jvm: Debuggee) -> None:
+    """resume_debugger {wait: true} answers the logpoint events between the resume and the stop beside the
+    stop (docs/tools.md, "Log lines before a stop"), and the cursor to go on from; the ring keeps them too."""
+    worker, line = "com.example.debuggee.Worker", find_mark("step")[1]
+    with trio.fail_after(60):
+        async with connect() as mcp:
+            sid = await mcp.attach_jvm(shared_jvm)
+            log = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=worker, line=line,
+                               action="log", logMessage="i={i}")
+            stop, cursor = await mcp.stop_at(sid, worker, line + 1)  # the next line: each call logs, then stops
+            resumed = (await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stop["stop_id"], wait=True,
+                                    capture={"expressions": ["i"]}, timeoutMs=20000))["result"]
+            i = resumed["stop"]["capture"]["expressions"][0]["value"]["value"]
+            logs = resumed["logs"]
+            assert logs[-1] == {"sequence": logs[-1]["sequence"], "kind": "logpoint", "message": f"i={i}",
+                                "breakpoint_id": log["result"]["breakpoint_id"], "thread_name": "main"}
+            assert "logs_skipped" not in resumed and resumed["next_cursor"] > logs[-1]["sequence"] > cursor
+            page = await mcp.ok("wait_for_debugger_event", debugSessionId=sid, afterSequence=cursor, timeoutMs=100)
+            assert [e for e in page["events"] if e["kind"] == "logpoint"][-len(logs):] == logs  # the ring's own
+            await mcp.ok("detach_debugger", debugSessionId=sid)
+        await heartbeats_continue(shared_jvm)

@@ -80,7 +80,7 @@ async def journey(mcp: Mcp, bed: Testbed, app: AppProcess, quirks: set[str]) -> 
     await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"], threadId=stop["thread_id"], kind="over")
     event, cursor = await mcp.wait_for(sid, "stopped", cursor)
     stepped = event["stop"]
-    assert stepped["reasons"] == ["step"] and stepped["location"]["line"] == line + 1
+    assert stepped["reason"] == "step" and "reasons" not in stepped and stepped["location"]["line"] == line + 1
     bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className="Heartbeat", line=line)
     await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stepped["stop_id"])
     event, cursor = await mcp.wait_for(sid, "stopped", cursor)

@@ -34,7 +34,7 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     ``result.vm``; the operations, limits and the profile's own limitations are get_debugger_capabilities'
     answer, which the ``profile`` names. Elsewhere: the profile, the target's identity only and the codes of
     what this session adds to the profile's limitations, since every response repeats them and tokens are an
-    agent's cost (DESIGN.md §8.6)."""
+    agent's cost (docs/tools.md, "Full and compact envelopes")."""
     if session is None:
         return SessionFields()
     target = session.target

@@ -1,5 +1,6 @@
-"""Three bugs as an agent meets them, each played through pyjdwp-mcp over stdio as the shortest call sequence
-the tools allow: calls and response bytes against issue 24's goals, and the tool definitions' size.
+"""Bugs as an agent meets them, each played through pyjdwp-mcp over stdio as the shortest call sequence
+the tools allow: calls and response bytes against each journey's budget (``support.agent_journeys.BUDGETS``:
+issue 36's crash, wrong value and freeze in ≤ 3 calls and ≤ 4 KB each), and the tool definitions' size.
 
     python bench/agent_journeys.py                  # 5 runs of each journey
     python bench/agent_journeys.py --sample         # 1 run of each (CI: tests/server/test_agent_journeys.py)
@@ -20,8 +21,10 @@ capture, one expression a call, pause then threads), for comparison.
 
 Bytes are those of the JSON text of each answer's first content block (what a model reads; the
 structured content repeats it on the wire). The tool definitions are the compact JSON of each tool's
-name, description and inputSchema from ``tools/list``. Asserts nothing: it prints whether each goal
-(crash ≤ 4 calls and ≤ 6 KB, wrong value ≤ 4 and ≤ 6 KB, freeze ≤ 3 and ≤ 4 KB) is met.
+name, description and inputSchema from ``tools/list``. It prints whether each budget is met, and exits 1
+when one is missed that nothing is said to block (a journey's ``blocked``), or when the definitions exceed
+theirs (``server.budgets.TOOL_DEFINITIONS``). A journey is one function of ``support.agent_journeys`` and a
+row of its ``BUDGETS``: adding one is adding those two.
 """
 
 from __future__ import annotations
@@ -37,10 +40,11 @@ import anyio
 from common import REPO, Table, java_env, server_command
 from mcp import Client, StdioServerParameters
 
+from server.budgets import TOOL_DEFINITIONS
 from support import agent_journeys as journeys
 from support.agent_journeys import Journey, Played
 
-TOOLS_GOAL = 12_000  # issue 24: every tool definition, model-visible
+TOOLS_GOAL = TOOL_DEFINITIONS.goal  # every tool definition, model-visible
 DOC = REPO / "docs" / "performance.md"
 SECTION = "## Agent journeys: one bug in a few calls and a few kilobytes"
 #: Where the section goes in docs/performance.md when it is not there yet (bench/report.py's order).
@@ -75,11 +79,25 @@ def median_bytes(played: list[Played]) -> int:
     return int(statistics.median(p.bytes for p in played))
 
 
-def verdict(journey: Journey, played: list[Played]) -> str:
+def missed(journey: Journey, played: list[Played]) -> list[str]:
+    """What of its budget a journey missed in any run: ``calls``, ``bytes``, or nothing."""
     calls, size = max(len(p.calls) for p in played), max(p.bytes for p in played)
-    missed = [what for what, ok in (("calls", calls <= journey.goal_calls), ("bytes", size <= journey.goal_bytes))
-              if not ok]
-    return "met" if not missed else "not met (" + ", ".join(missed) + ")"
+    return [what for what, ok in (("calls", calls <= journey.goal_calls), ("bytes", size <= journey.goal_bytes))
+            if not ok]
+
+
+def verdict(journey: Journey, played: list[Played]) -> str:
+    over = missed(journey, played)
+    return "met" if not over else "not met (" + ", ".join(over) + ")"
+
+
+def failures(shortest: dict[str, list[Played]], tools: int) -> list[str]:
+    """Each budget missed that no journey's ``blocked`` explains: what ``main`` exits 1 for."""
+    found = [f"{journey.name}: {', '.join(missed(journey, shortest[journey.name]))} over budget"
+             for journey in journeys.journeys() if not journey.blocked and missed(journey, shortest[journey.name])]
+    if tools > TOOLS_GOAL:
+        found.append(f"tool definitions: {tools:,} B over {TOOLS_GOAL:,} B")
+    return found
 
 
 def tables(shortest: dict[str, list[Played]], baseline: dict[str, list[Played]], tools: int, prompts: int,
@@ -95,8 +113,8 @@ def tables(shortest: dict[str, list[Played]], baseline: dict[str, list[Played]],
                      if journey.name in baseline else "—"])
     notes = [f"{journey.name}: {' → '.join(shortest[journey.name][0].calls)}; found: "
              f"{shortest[journey.name][0].found}" for journey in journeys.journeys()]
-    notes += [f"{journey.name}: goal not met yet: {journey.blocked}" for journey in journeys.journeys()
-              if journey.blocked]
+    notes += [f"{journey.name}: held at ≤ {journey.held_calls} calls, ≤ {journey.held_bytes:,} B: {journey.blocked}"
+              for journey in journeys.journeys() if journey.blocked]
     notes.append("bytes: the JSON text of each answer (what a model reads), attach and detach included; "
                  f"median and range over {runs} run(s), each on a freshly started program.")
     notes.append("round 2: the same bug found with round 2's call sequence (no capture, no until, one expression "
@@ -125,12 +143,13 @@ def tools_needed() -> tuple[str, str, str]:
     return found[0], found[1], found[2]  # type: ignore[return-value]
 
 
-def measure(runs: int) -> list[Table]:
+def measure(runs: int) -> tuple[list[Table], list[str]]:
+    """The tables, and the budgets missed (:func:`failures`)."""
     java, javac, kotlinc = tools_needed()
     with tempfile.TemporaryDirectory() as tmp:
         classes = journeys.compile_programs(Path(tmp), javac=javac, kotlinc=kotlinc)
         shortest, baseline, tools, prompts = anyio.run(run, classes, runs, java, backend="trio")
-    return tables(shortest, baseline, tools, prompts, runs)
+    return tables(shortest, baseline, tools, prompts, runs), failures(shortest, tools)
 
 
 def write_section(tables_: list[Table], runs: int) -> None:
@@ -160,12 +179,14 @@ def main() -> None:
     runs = 1 if args.sample else args.runs
     if not 1 <= runs <= 100:
         sys.exit("--runs must be between 1 and 100")
-    measured = measure(runs)
+    measured, missing = measure(runs)
     for table in measured:
         print(table.text(), end="\n\n")
     if args.doc:
         write_section(measured, runs)
         print(f"wrote its section of {DOC.relative_to(REPO)}")
+    if missing:
+        sys.exit("budgets missed: " + "; ".join(missing))
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ async def session(app: JettyApp, pauses: int) -> list[list[str]]:
     rows: list[list[str]] = []
     async with Client(build_server(Config())) as client:
         attached, _ = await _call(client, "attach_debugger", platform="jvm", address=f"127.0.0.1:{app.jdwp_port}")
-        sid = attached["result"]["debug_session_id"]
+        sid = attached["debug_session_id"]
         load = Load(app.http_port, clients=CLIENTS, requests=50_000, duration=120).start()
         try:
             await anyio.to_thread.run_sync(lambda: load.wait_completed(400))

@@ -7,8 +7,9 @@ Sizes are bytes of compact JSON, as stdio carries them. First the tool definitio
 turn (name, description, inputSchema; from ``tool_list.json``, what ``tools/list`` answers), per tool and
 in total, and the server's ``instructions``. Then one session on a JVM of the test fixtures, through the
 server in this process (the SDK's in-memory client): attach's answer, each session call's fixed envelope,
-a logpoint event beside its message, and whether a value summary carries keys that do not apply to its
-kind. Asserts nothing (tests/unit/test_budgets.py and tests/server/test_server_budgets.py do).
+a logpoint event beside its message, an int local's summary, and whether a value summary carries keys that
+say nothing. The definitions count every tool the server lists. Asserts nothing (tests/unit/test_budgets.py
+and tests/server/test_server_budgets.py hold the budgets).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def definitions_table() -> Table:
     goal = budgets.TOOL_DEFINITIONS
     return Table("Tool definitions as a model is given them (bytes of compact JSON)",
                  ["tool", "bytes", "description chars", "inputSchema bytes"], rows,
-                 notes=[f"all tools: {total} B; goal ≤ {goal.goal} B with every round-3 tool: {_verdict(total, goal)}",
+                 notes=[f"all {len(listed)} tools: {total} B; goal ≤ {goal.goal} B with every tool the server lists: "
+                        f"{_verdict(total, goal)}",
                         f"the server's instructions (said once per session): {len(INSTRUCTIONS.encode())} B"])
 
 
@@ -73,8 +75,7 @@ async def session(port: int, line: int) -> list[tuple[str, dict[str, Any]]]:
                 if found is not None:
                     return found, found["sequence"]
 
-        sid = (await call("attach_debugger", platform="jvm", address=f"127.0.0.1:{port}"))["result"][
-            "debug_session_id"]
+        sid = (await call("attach_debugger", platform="jvm", address=f"127.0.0.1:{port}"))["debug_session_id"]
         log = await call("set_debugger_breakpoint", debugSessionId=sid, className=WORKER, line=line, action="log",
                          logMessage="round {i}, ratio {ratio}")
         _, cursor = await next_event(sid, "logpoint", 0)
@@ -92,7 +93,9 @@ async def session(port: int, line: int) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _inapplicable(value: dict[str, Any]) -> list[str]:
-    return [key for key in ("length", "object_id") if key in value and value[key] is None]
+    """Keys of a value summary that say nothing: a null ``length``/``object_id``/``value``, ``truncated: false``."""
+    found = [key for key in ("length", "object_id", "value") if key in value and value[key] is None]
+    return found + (["truncated"] if value.get("truncated") is False else [])
 
 
 def session_table(answers: list[tuple[str, dict[str, Any]]]) -> Table:
@@ -101,6 +104,7 @@ def session_table(answers: list[tuple[str, dict[str, Any]]]) -> Table:
     attach = 0
     logpoint = None
     null_keys = 0
+    int_local = 0
     for tool, body in answers:
         fixed = budgets.envelope_size(body)
         if tool == "attach_debugger":
@@ -112,14 +116,19 @@ def session_table(answers: list[tuple[str, dict[str, Any]]]) -> Table:
                 logpoint = budgets.logpoint_overhead(event)
         for value in (body.get("result") or {}).get("locals", ()):
             null_keys += len(_inapplicable(value))
+            if value.get("type") == "int":
+                int_local = max(int_local, budgets.size(value))
         rows.append([tool, str(budgets.size(body)), str(fixed)])
     notes = [f"attach_debugger's answer: {attach} B; goal ≤ {budgets.ATTACH_ANSWER.goal} B: "
              f"{_verdict(attach, budgets.ATTACH_ANSWER)}",
              f"largest fixed envelope of a session call: {worst} B; goal ≤ {budgets.SESSION_ENVELOPE.goal} B: "
              f"{_verdict(worst, budgets.SESSION_ENVELOPE)}",
-             f"a logpoint event beside its message and names: {logpoint} B; goal ≤ "
+             f"a logpoint event beside its message: {logpoint} B; goal ≤ "
              f"{budgets.LOGPOINT_OVERHEAD.goal} B: {_verdict(logpoint or 0, budgets.LOGPOINT_OVERHEAD)}",
-             f"null keys that do not apply (length, object_id) in the locals read: {null_keys}"]
+             f"an int local's summary: {int_local} B; goal ≤ {budgets.INT_LOCAL.goal} B: "
+             f"{_verdict(int_local, budgets.INT_LOCAL)}",
+             f"keys that say nothing (null length, object_id or value; truncated false) in the locals read: "
+             f"{null_keys}"]
     return Table("A JVM session's answers (bytes of compact JSON)", ["call", "bytes", "fixed envelope"], rows,
                  notes=notes)
 

@@ -28,32 +28,28 @@ class Budget:
     blocked: str = ""
 
 
-#: Every tool's name, description and input schema (compact JSON, as a model is given them), with every
-#: round-3 tool included: the existing sixteen take about 8.5 KB of it, leaving room for the rest.
-TOOL_DEFINITIONS = Budget(
-    "tool definitions (name, description, inputSchema)", 12_000, 12_450,
-    "the twentieth tool, redefine_debugger_classes (~470 B), comes before the other tools' definitions are "
-    "shortened (issue 'cheaper for agents, round 2': all tools in 8 KB)")
+#: Every tool's name, description and input schema (compact JSON, as a model is given them), every tool the
+#: server lists counted: nineteen took 11.9 KB before issue 36 and take about 7.1 KB since (what every tool
+#: shares is said once, in the server's instructions), which leaves room for the tools and inputs of its round.
+TOOL_DEFINITIONS = Budget("tool definitions (name, description, inputSchema)", 8_000, 8_000)
 #: Guard for per-tool text: a description a model reads every turn (details go to docs/tools.md).
 DESCRIPTION_CHARS = 300
 #: A field's description: a few words.
 FIELD_DESCRIPTION_CHARS = 80
-#: attach_debugger's whole answer on a JVM (envelope and result).
-ATTACH_ANSWER = Budget(
-    "attach_debugger answer (JVM)", 1_200, 1_500,
-    "capabilities.operations (~610 B with round 3's watchpoints, method breakpoints and return values), "
-    "capabilities.limitations' codes, result.vm.id_sizes and target.requested_address stay in attach's answer: "
-    "round 1-2 assertions (tests/server/test_server_exceptions.py, test_server_jvm.py, test_server_addresses.py; "
-    "kept by issue 24) assert them there")
+#: attach_debugger's whole answer on a JVM (envelope and result): the session and the resolved target, every
+#: envelope field; the operations are get_debugger_capabilities' (1,426 B before issue 36, about 600 since).
+ATTACH_ANSWER = Budget("attach_debugger answer (JVM)", 700, 700)
 #: A session call's envelope without its payload, every spec-025 field present.
 SESSION_ENVELOPE = Budget(
     "session call's fixed envelope (JVM)", 200, 260,
     "the nine spec-025 keys alone take 121 B, the clock 13 digits, the JVM's address ~17 B; target "
     '{"platform": "jvm"} and limitations ["no_invocation"] are asserted by tests/server/test_server_jvm.py')
-#: A logpoint event's bytes beside what the app names in it (its message, thread, class and method names).
-LOGPOINT_OVERHEAD = Budget("logpoint event beside its message and names", 220, 220)
+#: A line logpoint's event beside its message (its thread's name included): about 330 B before issue 36.
+LOGPOINT_OVERHEAD = Budget("logpoint event beside its message", 120, 120)
+#: A local ``int``'s summary (``{"name": "cut", "type": "int", "value": "2"}``): 77 B before issue 36.
+INT_LOCAL = Budget("an int local's summary", 45, 45)
 
-BUDGETS = (TOOL_DEFINITIONS, ATTACH_ANSWER, SESSION_ENVELOPE, LOGPOINT_OVERHEAD)
+BUDGETS = (TOOL_DEFINITIONS, ATTACH_ANSWER, SESSION_ENVELOPE, LOGPOINT_OVERHEAD, INT_LOCAL)
 
 
 def size(value: Any) -> int:
@@ -81,8 +77,6 @@ def envelope_size(body: Mapping[str, Any]) -> int:
 
 
 def logpoint_overhead(event: Mapping[str, Any]) -> int:
-    """Bytes of a logpoint event beside the text the app gave it: its message, thread name, class and
-    method names (a longer name costs what it is long; the rest is ours)."""
-    location = event.get("location") or {}
-    named = [event.get("message"), event.get("thread_name"), location.get("class_name"), location.get("method")]
-    return size(event) - sum(size(text) - 2 for text in named if isinstance(text, str))
+    """Bytes of a logpoint event beside its message's text (the rest, its thread's name too, is ours)."""
+    message = event.get("message")
+    return size(event) - (size(message) - 2 if isinstance(message, str) else 0)

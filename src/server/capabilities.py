@@ -14,10 +14,8 @@ from .failures import ErrorBody
 from .results import (
     AdbFacts,
     Capabilities,
-    CapabilitiesBrief,
     DeviceFacts,
     Limitation,
-    LimitationRef,
     Limits,
     Prerequisites,
 )
@@ -103,13 +101,6 @@ def capabilities_for(allow_invoke: bool, platform: str | None = None, allow_muta
         capabilities = _with_mutation(capabilities)
     found = [lim for lim in capabilities.limitations if PLATFORM_ONLY.get(lim.code, platform) == platform]
     return capabilities, tuple(lim.text for lim in found), tuple(lim.code for lim in found)
-
-
-def brief(capabilities: Capabilities, platform: str | None) -> CapabilitiesBrief:
-    """The capabilities as attach's envelope answers them (:class:`CapabilitiesBrief`)."""
-    operations = operations_on(capabilities, platform) if platform else capabilities.operations
-    return CapabilitiesBrief(capabilities.profile, operations, capabilities.jdk_required,
-                             tuple(LimitationRef(lim.code) for lim in capabilities.limitations))
 
 
 async def describe_prerequisites(adb: AdbClient, serial: str) -> Prerequisites:

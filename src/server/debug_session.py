@@ -47,6 +47,7 @@ from .results import (
     Target,
     VmFacts,
     answer_of,
+    placed_by_breakpoint,
 )
 from .ring import EventRing
 from .targets import Config, connect
@@ -234,7 +235,8 @@ class DebugSession:
             elif isinstance(event, BreakpointVerified | BreakpointRejected | BreakpointSpent):
                 self.ring.append(event.kind, breakpoint=answer_of(event.breakpoint))
             elif isinstance(event, LogpointHit):
-                self.ring.append("logpoint", logpoint=event)
+                owner = next((b for b in engine.list_breakpoints() if b.breakpoint_id == event.breakpoint_id), None)
+                self.ring.append("logpoint", logpoint=event, placed=placed_by_breakpoint(event, owner))
             elif isinstance(event, Terminated):
                 reason = self._close_reason or event.reason
                 if reason == event.reason:

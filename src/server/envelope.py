@@ -14,8 +14,8 @@ import enum
 import re
 import time
 import types
-from collections.abc import Mapping
-from typing import Any, get_args
+from collections.abc import Callable, Mapping
+from typing import Any, cast, get_args
 
 from pydantic import TypeAdapter
 
@@ -23,7 +23,6 @@ from jdwp.debugger import Cleanup
 
 from .failures import ErrorBody
 from .results import (
-    CapabilitiesBrief,
     CapabilitiesRef,
     EventsPage,
     RingEvent,
@@ -43,7 +42,7 @@ class SessionFields:
     device: str | None = None
     target: Target | TargetRef | None = None
     state: SessionState | None = None
-    capabilities: CapabilitiesBrief | CapabilitiesRef | None = None
+    capabilities: CapabilitiesRef | None = None
     limitations: tuple[str, ...] | None = None
     cleanup: Cleanup | None = None
 
@@ -56,7 +55,7 @@ class Envelope:
     target: Target | TargetRef | None
     state: SessionState | None
     captured_at_ms: int
-    capabilities: CapabilitiesBrief | CapabilitiesRef | None
+    capabilities: CapabilitiesRef | None
     limitations: tuple[str, ...] | None
     cleanup: Cleanup | None
     result: Any = optional()
@@ -126,23 +125,32 @@ def json_text(text: str) -> str:
 
 
 _KEEP, _OMIT_NONE, _OMIT_EMPTY = 0, 1, 2
-_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
+#: When a field is left out: one of the three rules, or a predicate of the record (``omit_when`` metadata).
+_Rule = int | Callable[[Any], bool]
+_FIELDS: dict[type, tuple[tuple[str, _Rule], ...]] = {}
 _SCALARS = frozenset({bool, int, float, type(None)})
 
 
-def _fields_of(cls: type) -> tuple[tuple[str, int], ...]:
+def _rule_of(field: dataclasses.Field[Any]) -> _Rule:
+    said = field.metadata.get("omit_when")
+    if said is not None:
+        return cast(Callable[[Any], bool], said)
+    return _OMIT_EMPTY if field.metadata.get("omit_empty") else _OMIT_NONE if field.metadata.get("omit_none") else _KEEP
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, _Rule], ...]:
     """A record type's field names, each with when it is left out (cached per type)."""
     found = _FIELDS.get(cls)
     if found is None:
-        found = _FIELDS[cls] = tuple(
-            (f.name, _OMIT_EMPTY if f.metadata.get("omit_empty") else _OMIT_NONE if f.metadata.get("omit_none")
-             else _KEEP) for f in dataclasses.fields(cls))
+        found = _FIELDS[cls] = tuple((f.name, _rule_of(f)) for f in dataclasses.fields(cls))
     return found
 
 
-def _left_out(value: Any, rule: int) -> bool:
+def _left_out(record: Any, value: Any, rule: _Rule) -> bool:
     if rule == _KEEP:
         return False
+    if not isinstance(rule, int):
+        return rule(record)  # what the record's other fields already say
     if value is None:
         return True
     # An empty collection, or a flag that is off (``inlined``, ``captured``); never ``0``.
@@ -152,7 +160,8 @@ def _left_out(value: Any, rule: int) -> bool:
 def jsonable(obj: Any) -> Any:
     """Records, tuples, enums and mappings as JSON values (field names unchanged), every string made
     JSON-safe by :func:`json_text`. A field whose metadata says ``omit_none`` is left out while ``None``;
-    ``omit_empty``, also while an empty collection or ``False`` (a flag that is off; never for ``0``).
+    ``omit_empty``, also while an empty collection or ``False`` (a flag that is off; never for ``0``);
+    ``omit_when``, when its predicate of the record says the other fields say it already.
 
     Every answer goes through here once, so the common cases are tested first, by exact type.
     """
@@ -166,7 +175,7 @@ def jsonable(obj: Any) -> Any:
         out = {}
         for name, rule in rules or _fields_of(kind):
             value = getattr(obj, name)
-            if rule == _KEEP or not _left_out(value, rule):
+            if rule == _KEEP or not _left_out(obj, value, rule):
                 if name in WORDED_FIELDS and type(value) is str:
                     value = in_tool_words(value)
                 out[name] = jsonable(value)

@@ -16,7 +16,7 @@ from typing import Any
 import trio
 from pydantic import ValidationError
 
-from .capabilities import PROFILE_WIDE, brief, capabilities_for
+from .capabilities import PROFILE_WIDE, capabilities_for
 from .debug_session import DebugSession
 from .envelope import Answer, SessionFields, envelope
 from .failures import ErrorBody, ToolFailure, failure_of
@@ -29,12 +29,12 @@ log = logging.getLogger("pyjdwp.server")
 def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields:
     """The envelope's session fields.
 
-    Where ``full`` (attach): the target's identity, the capabilities in brief (profile, this platform's
-    operations, the limitations' codes), and in words the limitations this session adds to its profile's
-    (its flags', platform's and target's), each said once. The VM's facts are attach's ``result.vm``, and
-    get_debugger_capabilities words the profile's own limitations. Elsewhere: the profile, the target's
-    identity only and the codes of what this session adds to the profile's limitations, since every
-    response repeats them and tokens are an agent's cost (DESIGN.md §8.6)."""
+    Where ``full`` (attach): the target's identity, and in words the limitations this session adds to its
+    profile's (its flags', platform's and target's), each said once. The VM's facts are attach's
+    ``result.vm``; the operations, limits and the profile's own limitations are get_debugger_capabilities'
+    answer, which the ``profile`` names. Elsewhere: the profile, the target's identity only and the codes of
+    what this session adds to the profile's limitations, since every response repeats them and tokens are an
+    agent's cost (docs/tools.md, "Full and compact envelopes")."""
     if session is None:
         return SessionFields()
     target = session.target
@@ -46,7 +46,7 @@ def session_fields(session: DebugSession | None, *, full: bool) -> SessionFields
     added = [(text, code) for text, code in zip(texts, codes, strict=True) if code not in PROFILE_WIDE]
     if full:
         return SessionFields(session.id, session.device, target.identity() if target else None, session.state,
-                             brief(capabilities, platform),
+                             capabilities.compact(),
                              tuple(text for text, _ in added) + tuple(x.text for x in own), session.cleanup)
     return SessionFields(session.id, session.device, target.compact() if target else None, session.state,
                          capabilities.compact(), tuple(code for _, code in added) + tuple(x.code for x in own),

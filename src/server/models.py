@@ -21,6 +21,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from android import InvalidArgument
 from android.launch import validate_activity
@@ -32,6 +33,10 @@ Text = Annotated[str, Field(min_length=1, max_length=512)]
 PositiveInt = Annotated[StrictInt, Field(ge=1, le=MAX_SAFE_INT)]
 #: Milliseconds a call may take (the server's ``instructions`` say so once, for every tool).
 Timeout = Annotated[StrictInt, Field(ge=100, le=30000)]
+#: ``timeoutMs`` as the call's own deadline: accepted and checked, but left out of the tool's schema, since the
+#: server's ``instructions`` state it once for every tool (a definition is read every turn). An input whose
+#: timeoutMs is how long it waits for something (an event, a stop) shows it: ``Timeout``.
+QuietTimeout = SkipJsonSchema[Timeout]
 
 
 class Input(BaseModel):
@@ -64,11 +69,12 @@ class TargetInput(Input):
     """
 
     platform: Literal["android", "jvm"]
-    deviceId: Text | None = Field(default=None, description="android: adb serial.")
-    appId: Text | None = Field(default=None, description="android: package.")
-    processId: PositiveInt | None = Field(default=None, description="android: if several.")
-    address: Text | None = Field(default=None, description="jvm: host:port.")
-    timeoutMs: Timeout = 10000
+    # Which fields go with which platform: the server's instructions say it once for both tools.
+    deviceId: Text | None = None
+    appId: Text | None = None
+    processId: PositiveInt | None = None
+    address: Text | None = None
+    timeoutMs: QuietTimeout = 10000
 
     @model_validator(mode="after")
     def _fields_match_platform(self) -> TargetInput:
@@ -101,8 +107,8 @@ class AttachInput(TargetInput):
 
     timeoutMs: AttachTimeout = 60000
 
-    launch: LaunchInput | None = Field(
-        default=None, description="android: start it waiting for a debugger (starts paused).")
+    launch: Annotated[LaunchInput | None, WithJsonSchema(
+        {"type": "object", "description": "android {activity?, clearData?}: start it paused"})] = None
 
     @model_validator(mode="after")
     def _launch_starts_a_new_process(self) -> AttachInput:
@@ -126,7 +132,7 @@ class AttachInput(TargetInput):
 
 class SessionInput(Input):
     debugSessionId: Text
-    timeoutMs: Timeout = 10000
+    timeoutMs: QuietTimeout = 10000
 
 
 
@@ -146,7 +152,7 @@ def capture_of(given: CaptureInput | None) -> Capture | None:
     return given.engine() if given is not None else None
 
 
-#: A ``capture`` input as the model sees it: one short line, not the model's schema (the tool definitions have
-#: a budget, issue 24); pydantic still checks every bound, and docs/tools.md tells the rest.
-CaptureField = Annotated[CaptureInput | None, WithJsonSchema(
-    {"type": "object", "description": "{stack≤20, locals, expressions≤10}, read at the stop"})]
+#: A ``capture`` input as the model sees it: an object, whose fields the server's ``instructions`` give once
+#: (it is an input of five tools, and every definition is read every turn); pydantic still checks every
+#: bound, and docs/tools.md tells the rest.
+CaptureField = Annotated[CaptureInput | None, WithJsonSchema({"type": "object"})]

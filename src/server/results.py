@@ -25,6 +25,7 @@ from jdwp.debugger import (
     ExceptionBreakpoint,
     FieldChange,
     HitOptions,
+    LogpointHit,
     MethodBreakpoint,
     Monitor,
     Reason,
@@ -111,8 +112,10 @@ class JvmTarget:
         return JvmTargetRef(self.platform)
 
     def identity(self) -> JvmTarget:
-        """The target as attach's envelope names it: without ``vm``, which attach's ``result.vm`` holds."""
-        return JvmTarget(self.platform, self.address, self.requested_address)
+        """The target as attach's envelope names it: without ``vm``, which attach's ``result.vm`` holds, and
+        with ``requested_address`` only where it is not the resolved ``address`` (``localhost:5005``)."""
+        asked = self.requested_address if self.requested_address != self.address else None
+        return JvmTarget(self.platform, self.address, asked)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -171,7 +174,8 @@ class Limitation:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Capabilities:
-    """What the server can do: in full in attach's and get_debugger_capabilities' envelopes."""
+    """What the server can do: in full in get_debugger_capabilities' answer; every envelope names its
+    ``profile``."""
 
     profile: str
     operations: tuple[str, ...]
@@ -185,29 +189,10 @@ class Capabilities:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class LimitationRef:
-    """A limitation by its code (its text is in ``limitations`` beside it, or get_debugger_capabilities')."""
-
-    code: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CapabilitiesBrief:
-    """The capabilities as attach's envelope answers them: the profile, the operations this target's platform
-    supports, and the profile's limitations by code (their texts, where they hold on this platform, are the
-    envelope's ``limitations``); ``limits`` and each text are get_debugger_capabilities'. Said once each:
-    attach's answer is ≤ 1.2 KB (DESIGN.md §8.6)."""
-
-    profile: str
-    operations: tuple[str, ...]
-    jdk_required: bool
-    limitations: tuple[LimitationRef, ...]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class CapabilitiesRef:
-    """The capabilities as other calls name them: the ``profile`` of the full set, which
-    ``get_debugger_capabilities`` (and attach) answer in full. Tokens are an agent's cost."""
+    """The capabilities as every call names them, attach's too: the ``profile`` of the full set, which
+    ``get_debugger_capabilities`` answers in full (operations, limits, limitations). Tokens are an agent's
+    cost."""
 
     profile: str
 
@@ -453,12 +438,29 @@ class LogpointPlace:
                    where.inlined, where.truncated_names)
 
 
+def placed_by_breakpoint(hit: LogpointHit, breakpoint: AnyBreakpoint | None) -> bool:
+    """Whether a logpoint's hit is at one of its breakpoint's bound locations (and not inlined code): the
+    breakpoint's answer already says where (class, method, line), so the hit's event need not. A watchpoint's
+    hits (wherever the field is accessed) and a method exit's (at a return) are placed by their events."""
+    where = hit.location
+    if where is None or where.inlined or not isinstance(breakpoint, Breakpoint | MethodBreakpoint):
+        return False
+    return any((b.class_name, b.method, b.code_index) == (where.class_name, where.method, where.code_index)
+               for b in breakpoint.locations)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class RingEvent:
-    """One event of a session's ring; which of the optional fields it has depends on ``kind``."""
+    """One event of a session's ring; which of the optional fields it has depends on ``kind``.
+
+    A logpoint's event is lean, as they come by the hundred (its message is what it is for): no time of its
+    own (its ``sequence`` orders it; the answer's ``captured_at_ms`` bounds it), no ``location`` where its
+    breakpoint's answer says it (:func:`placed_by_breakpoint`), no ``dropped`` while none were.
+    """
 
     sequence: int
-    received_at_ms: int
+    #: When the server received it (every event but a logpoint's).
+    received_at_ms: int | None = dataclasses.field(metadata=OMIT_NONE)
     kind: EventKind
     stop: Stop | None = optional()
     breakpoint: AnyBreakpointAnswer | None = optional()
@@ -472,7 +474,6 @@ class RingEvent:
     breakpoint_id: str | None = optional()
     thread_name: str | None = optional()
     location: LogpointPlace | None = optional()
-    captured_at_ms: int | None = optional()
     dropped: int | None = optional()
     condition_error: str | None = optional()
     #: A logging watchpoint's field change; a logging method exit's returned value.

@@ -49,15 +49,16 @@ class EventRing:
     def append(self, kind: EventKind, *, stop: Stop | None = None, breakpoint: AnyBreakpointAnswer | None = None,
                reason: str | None = None, message: str | None = None,
                truncated_names: tuple[str, ...] = (), warning: str | None = None,
-               logpoint: LogpointHit | None = None) -> RingEvent:
+               logpoint: LogpointHit | None = None, placed: bool = False) -> RingEvent:
+        """Add an event; a ``logpoint`` hit's is lean (:class:`RingEvent`): ``placed`` says its breakpoint's
+        answer already gives its place (:func:`~.results.placed_by_breakpoint`)."""
         if logpoint is not None:
-            where = logpoint.location
-            event = RingEvent(self._next, now_ms(), kind, message=logpoint.message,
+            where = None if placed else logpoint.location
+            event = RingEvent(self._next, None, kind, message=logpoint.message,
                               truncated_names=logpoint.truncated_names, breakpoint_id=logpoint.breakpoint_id,
                               thread_name=logpoint.thread_name, location=LogpointPlace.of(where) if where else None,
-                              captured_at_ms=logpoint.captured_at_ms, dropped=logpoint.dropped,
-                              condition_error=logpoint.condition_error, watch=logpoint.watch,
-                              return_value=logpoint.return_value)
+                              dropped=logpoint.dropped or None, condition_error=logpoint.condition_error,
+                              watch=logpoint.watch, return_value=logpoint.return_value)
         else:
             event = RingEvent(self._next, now_ms(), kind, stop, breakpoint, reason, message, warning,
                               truncated_names=truncated_names)

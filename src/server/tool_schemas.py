@@ -26,10 +26,10 @@ from .tools import TOOLS, Tool
 
 #: Bounds every input has, which the server's ``instructions`` state once instead of every field repeating
 #: them (a model reads every definition every turn: DESIGN.md §8.6's budget): strings 1–512 characters,
-#: integers 0 or 1 to 2^53−1, ``timeoutMs``' default 10000. The models still check them; only the schema is
-#: quiet. (``timeoutMs`` keeps its bounds, and every input ``additionalProperties: false``: a client may check
-#: its arguments against them before it sends a call.)
-_STANDARD_TIMEOUT = 10000
+#: integers 0 or 1 to 2^53−1, ``timeoutMs`` 100–30000 with its default 10000, and that unknown fields are
+#: rejected (no ``additionalProperties: false`` in each schema). The models still check all of them; only the
+#: schema is quiet.
+_TIMEOUT = {"default": 10000, "minimum": 100}
 _STANDARD_BOUNDS = ({"minLength": 1, "maxLength": 512}, {"minimum": 1, "maximum": MAX_SAFE_INT},
                     {"minimum": 0, "maximum": MAX_SAFE_INT}, {"maximum": MAX_SAFE_INT})
 
@@ -38,8 +38,8 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """An input model's JSON schema as a model reads it, with what says nothing left out: pydantic's titles
     (the property names again), the model's docstring, ``null`` as the alternative of an optional field
     (leaving it out is how a client omits it; ``null`` is still accepted), the standard bounds and
-    ``timeoutMs``' default, a string enum's type, an ``anyOf`` of bare types (a type list instead), and
-    ``$defs`` (a nested model is written where it is used)."""
+    ``timeoutMs``' bounds and default, ``additionalProperties: false``, a string enum's type, an ``anyOf`` of
+    bare types (a type list instead), and ``$defs`` (a nested model is written where it is used)."""
     defs = schema.get("$defs", {})
 
     def node(value: Any) -> Any:
@@ -51,7 +51,7 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
             return node(defs[value["$ref"].rsplit("/", 1)[-1]]) | {k: node(v) for k, v in value.items() if k != "$ref"}
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if key in ("title", "$defs"):
+            if key in ("title", "$defs") or (key == "additionalProperties" and item is False):
                 continue
             out[key] = {name: field(prop) for name, prop in item.items()} if key == "properties" else node(item)
         choices = out.get("anyOf")
@@ -69,6 +69,19 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
             if all(out.get(k) == v for k, v in bounds.items()):
                 for k in bounds:
                     del out[k]
+        for key in ("minimum", "minItems"):
+            if out.get(key) in (0, 1) and out.get(key) is not True:
+                del out[key]  # the instructions: integers >= 0 (a 0 where 1 is the least is refused by name)
+        if out.get("default", None) in (False, 0) and not isinstance(out.get("default"), float):
+            del out["default"]  # left out is false or 0: the instructions say so once
+        if "enum" in out and out.get("default") == out["enum"][0]:
+            del out["default"]  # an enum's first value is its default: the instructions say so once
+        if out.get("minimum") == _TIMEOUT["minimum"]:  # timeoutMs: the instructions give its bounds and default
+            del out["minimum"]
+            if out.get("default") == _TIMEOUT["default"]:
+                del out["default"]
+        for key in ("maximum", "maxItems"):
+            out.pop(key, None)  # a limit: the instructions and get_debugger_capabilities' limits; over it, an error
         if "enum" in out and out.get("type") == "string" and all(isinstance(v, str) for v in out["enum"]):
             del out["type"]  # the enum says it
         if out.get("default", ...) is None:
@@ -77,8 +90,9 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
     def field(prop: Any) -> Any:
         out = node(prop)
-        if out.get("default") == _STANDARD_TIMEOUT and out.get("maximum") == 30000:
-            del out["default"]  # timeoutMs as most tools take it: the instructions give its default
+        for schema in (out, out.get("items")):
+            if isinstance(schema, dict) and schema.get("type") == "string" and "enum" not in schema:
+                del schema["type"]  # a field with no type is a string: the instructions say so once
         return out
 
     top: dict[str, Any] = node(schema)

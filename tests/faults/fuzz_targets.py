@@ -461,7 +461,7 @@ class VmTextServer:
 
     async def _walk(self, text: VmText, port: int, vms: list[ScriptedVm]) -> None:
         attached = await self.ok("attach_debugger", platform="jvm", address=f"127.0.0.1:{port}")
-        sid = attached["result"]["debug_session_id"]
+        sid = attached["debug_session_id"]
         vm_facts = attached["result"]["vm"]
         name, cut = shown(text.vm_name, MAX_NAME_UNITS)
         assert vm_facts["name"] == name and ("name" in vm_facts.get("truncated_names", ())) is cut
@@ -489,7 +489,7 @@ class VmTextServer:
         local_name, cut = shown(text.local_name, MAX_NAME_UNITS)
         assert string_local["name"] == local_name and ("name" in string_local.get("truncated_names", ())) is cut
         value, cut = shown(text.string_value, MAX_VALUE_UNITS)
-        assert (string_local["value"], string_local["truncated"]) == (value, cut)
+        assert (string_local["value"], string_local.get("truncated", False)) == (value, cut)  # shown when cut
         assert char_local["value"] == json_text(text.char_value)
         await self.ok("resume_debugger", **ids)
         detached = await self.ok("detach_debugger", debugSessionId=sid)

@@ -135,7 +135,7 @@ class Journey:
     async def run(self) -> None:
         try:
             body = await self.ok("attach_debugger", platform="jvm", address=self.address)
-            self.sid = body["result"]["debug_session_id"]
+            self.sid = body["debug_session_id"]
             if self.kind == "condition":
                 await self.conditional()
             elif self.kind == "logpoint":

@@ -110,7 +110,7 @@ class Mcp:
         body = await self.ok("attach_debugger", platform="jvm", address=address, **extra)
         attached(jvm)
         assert body["state"] == "running" and body["device"] == address
-        return body["result"]["debug_session_id"]
+        return body["debug_session_id"]
 
     async def wait_for(self, sid: str, kind: str, cursor: int = 0, *, timeout_ms: int = 5000,
                        deadline_s: float = 20) -> tuple[dict[str, Any], int]:

@@ -56,7 +56,7 @@ async def test_android_journey(testbed: Testbed, apps: Apps, transport: str) -> 
             assert candidate["start_identity"]["start_ticks"] is not None
 
             attached = await mcp.ok("attach_debugger", **target(testbed, app_id))
-            sid = attached["result"]["debug_session_id"]
+            sid = attached["debug_session_id"]
             assert attached["device"] == testbed.serial and attached["state"] == "running"
             assert attached["target"]["platform"] == "android" and attached["target"]["pid"] == app.pid
             assert attached["target"]["process_name"] == app_id and attached["target"]["uid"] is not None
@@ -107,7 +107,7 @@ async def test_android_journey(testbed: Testbed, apps: Apps, transport: str) -> 
                 assert "another debugger" in body["error"]["message"]
             # Once it has gone, the device and the app are ours again.
             await apps.wait_visible(app.pid, True)
-            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["debug_session_id"]
             await mcp.ok("detach_debugger", debugSessionId=sid)
     assert app.procs[0].poll() is None
 
@@ -121,7 +121,7 @@ async def test_android_watchpoint_journey(testbed: Testbed, apps: Apps) -> None:
     app = await apps.start(app_id)
     with trio.fail_after(90):
         async with connect(adb=testbed.client()) as mcp:
-            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["debug_session_id"]
             watch = (await mcp.ok("set_debugger_watchpoint", debugSessionId=sid, className="Heartbeat",
                                   field="beats"))["result"]
             assert watch["status"] == "verified" and "warning" in watch, watch
@@ -139,7 +139,7 @@ async def test_android_watchpoint_journey(testbed: Testbed, apps: Apps) -> None:
             assert detached["cleanup"]["status"] == "complete"
             assert detached["cleanup"]["execution_state"] == "running"
 
-            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["debug_session_id"]
             quiet = await mcp.ok("wait_for_debugger_event", debugSessionId=sid, afterSequence=0, timeoutMs=1500)
             assert not [e for e in quiet["events"] if e["kind"] == "stopped"], quiet  # nothing of ours is left
             await mcp.ok("detach_debugger", debugSessionId=sid)
@@ -157,7 +157,7 @@ async def test_android_kotlin_breakpoint_journey(testbed: Testbed, apps: Apps, k
     square, lambda_line = find_mark("kt-square-body")[1], find_mark("kt-lambda")[1]
     with trio.fail_after(90):
         async with connect(adb=testbed.client()) as mcp:
-            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["debug_session_id"]
             path = "app/src/main/kotlin/com/example/kt/Inline.kt"
             bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, file=path, line=square)
             assert bp["result"]["status"] == "verified" and bp["result"]["requested"] == {"file": path, "line": square}
@@ -236,7 +236,7 @@ async def test_android_resolution_errors(testbed: Testbed, apps: Apps) -> None:
                                                                           processId=main.pid))
             attached = await mcp.ok("attach_debugger", **target(testbed, "com.example.multi", processId=remote.pid))
             assert attached["target"]["process_name"] == "com.example.multi:remote"
-            await mcp.ok("detach_debugger", debugSessionId=attached["result"]["debug_session_id"])
+            await mcp.ok("detach_debugger", debugSessionId=attached["debug_session_id"])
 
 
 async def test_process_changed_when_the_app_exits_as_the_debugger_connects(testbed: Testbed, apps: Apps) -> None:
@@ -257,7 +257,7 @@ async def test_process_changed_when_the_app_exits_as_the_debugger_connects(testb
                 assert str(pid) in body["error"]["message"] and body["debug_session_id"] is None
                 # Nothing was left behind: the device takes the next session.
                 attached = await mcp.ok("attach_debugger", **target(testbed, jvm.name))
-                await mcp.ok("detach_debugger", debugSessionId=attached["result"]["debug_session_id"])
+                await mcp.ok("detach_debugger", debugSessionId=attached["debug_session_id"])
     finally:
         vanishing.terminate()
         vanishing.wait(timeout=10)
@@ -272,7 +272,7 @@ async def test_android_exception_journey(testbed: Testbed, apps: Apps, java_clas
                            ready=b"ready")
     with trio.fail_after(90):
         async with connect(adb=testbed.client()) as mcp:
-            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["result"]["debug_session_id"]
+            sid = (await mcp.ok("attach_debugger", **target(testbed, app_id)))["debug_session_id"]
             caught = (await mcp.ok("set_debugger_exception_breakpoint", debugSessionId=sid,
                                    exceptionClass="java.lang.IllegalArgumentException", caught=True,
                                    uncaught=False))["result"]

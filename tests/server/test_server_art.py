@@ -46,7 +46,7 @@ async def test_a_slow_first_reply_has_its_own_deadline_and_is_reported(testbed: 
             result = attached["result"]
             assert result["first_reply_ms"] >= 11000
             assert any("loading the debugger agent" in w for w in result["warnings"]), result
-            await mcp.ok("detach_debugger", debugSessionId=result["debug_session_id"])
+            await mcp.ok("detach_debugger", debugSessionId=attached["debug_session_id"])
 
 
 async def test_a_frozen_app_is_reported_as_such_and_attaches_once_thawed(testbed: Testbed, apps: Apps) -> None:
@@ -75,7 +75,7 @@ async def test_a_frozen_app_is_reported_as_such_and_attaches_once_thawed(testbed
                     proc.send_signal(signal.SIGCONT)  # "brought to the foreground"
                 await apps.wait_visible(app.pid, True)
                 attached = await mcp.ok("attach_debugger", **target(testbed, app.name))
-                await mcp.ok("detach_debugger", debugSessionId=attached["result"]["debug_session_id"])
+                await mcp.ok("detach_debugger", debugSessionId=attached["debug_session_id"])
     finally:
         for proc in stopped:
             proc.send_signal(signal.SIGCONT)
@@ -97,7 +97,7 @@ async def test_a_release_build_on_a_userdebug_device(testbed: Testbed, apps: App
             assert "not a debuggable build" in warnings and "release build is likely" in warnings
             limitations = " ".join(attached["limitations"])
             assert "debug build (android:debuggable=true)" in limitations and "Most sampled app classes" in limitations
-            sid = result["debug_session_id"]
+            sid = attached["debug_session_id"]
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert {"release_build", "non_debuggable_app"} <= set(state["limitations"])
             await mcp.ok("detach_debugger", debugSessionId=sid)
@@ -115,7 +115,7 @@ async def test_a_debug_build_has_no_such_warnings_and_steps_say_what_they_cost(t
             attached = await mcp.ok("attach_debugger", **target(testbed, app.name))
             result = attached["result"]
             assert result["release_build_likely"] is False and "warnings" not in result, result
-            sid = result["debug_session_id"]
+            sid = attached["debug_session_id"]
             await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=f"{app_id}.Main", line=WORK_LINE)
             event, cursor = await mcp.wait_for(sid, "stopped")
             stop = event["stop"]

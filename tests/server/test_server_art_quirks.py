@@ -50,7 +50,7 @@ async def start_quirky_app(apps: Apps, bed: Testbed, app_id: str, quirks: str) -
 
 async def journey(mcp: Mcp, bed: Testbed, app: AppProcess, quirks: set[str]) -> None:
     attached = await mcp.ok("attach_debugger", **target(bed, app.name))
-    sid = attached["result"]["debug_session_id"]
+    sid = attached["debug_session_id"]
     if quirks & {"ddm", "ddm-names"}:
         # A placeholder (<pre-initialized>, "") is never the app's name, whichever of HELO and APNM came first:
         # with the real name in the APNM before HELO's reply, attach says it; with it in the APNM after, attach
@@ -80,7 +80,7 @@ async def journey(mcp: Mcp, bed: Testbed, app: AppProcess, quirks: set[str]) -> 
     await mcp.ok("step_debugger", debugSessionId=sid, stopId=stop["stop_id"], threadId=stop["thread_id"], kind="over")
     event, cursor = await mcp.wait_for(sid, "stopped", cursor)
     stepped = event["stop"]
-    assert stepped["reasons"] == ["step"] and stepped["location"]["line"] == line + 1
+    assert stepped["reason"] == "step" and "reasons" not in stepped and stepped["location"]["line"] == line + 1
     bp = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className="Heartbeat", line=line)
     await mcp.ok("resume_debugger", debugSessionId=sid, stopId=stepped["stop_id"])
     event, cursor = await mcp.wait_for(sid, "stopped", cursor)

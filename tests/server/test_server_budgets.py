@@ -45,7 +45,7 @@ async def test_a_jvm_session_within_its_budgets(shared_jvm: Debuggee, tmp_path: 
             address = await agent_address(shared_jvm)
             attach = await mcp.ok("attach_debugger", platform="jvm", address=address)
             attached(shared_jvm)
-            sid = attach["result"]["debug_session_id"]
+            sid = attach["debug_session_id"]
             log = await mcp.ok("set_debugger_breakpoint", debugSessionId=sid, className=WORKER, line=line_of("step"),
                                action="log", logMessage="round {i}, ratio {ratio}")
             logpoint, cursor = await mcp.wait_for(sid, "logpoint")
@@ -67,8 +67,13 @@ async def test_a_jvm_session_within_its_budgets(shared_jvm: Debuggee, tmp_path: 
         assert ENVELOPE_KEYS <= body.keys(), name
         assert budgets.envelope_size(body) <= budgets.SESSION_ENVELOPE.held, (name, body)
     assert budgets.logpoint_overhead(logpoint) <= budgets.LOGPOINT_OVERHEAD.held, logpoint
+    assert {"this", "reason", "truncated"}.isdisjoint(found["result"]), found["result"]  # none applies here
     for value in found["result"]["locals"]:
-        if value["kind"] in ("primitive", "null"):
+        assert value.get("truncated", True) is True and value.get("value", "") is not None, value
+        if value.get("kind") == "null" or value["type"] in ("int", "long", "double", "float", "boolean", "char",
+                                                             "byte", "short"):
             assert "length" not in value and "object_id" not in value, value
         else:
             assert "object_id" in value, value
+        if value["type"] == "int":
+            assert "kind" not in value and budgets.size(value) <= budgets.INT_LOCAL.held, value

@@ -228,7 +228,7 @@ async def proxied(jvm: Debuggee) -> AsyncIterator[JdwpProxy]:
 
 async def _paused_through(mcp: Mcp, proxy: JdwpProxy) -> tuple[str, dict[str, Any], int]:
     body = await mcp.ok("attach_debugger", platform="jvm", address=f"127.0.0.1:{proxy.port}")
-    sid = body["result"]["debug_session_id"]
+    sid = body["debug_session_id"]
     stop, cursor = await mcp.stop_at(sid, WORKER, line_of("step"))
     return sid, stop, cursor
 
@@ -295,7 +295,7 @@ async def test_cleanup_failed_blocks_the_device_until_a_retry_succeeds(shared_jv
             # The new connection's suspend counts were reset to 0 by the agent: the evidence is the threads'
             # status, and the cleanup says how it was obtained.
             assert retried["cleanup"]["notes"][0].startswith("agent reset")
-            sid2 = (await mcp.ok("attach_debugger", platform="jvm", address=address))["result"]["debug_session_id"]
+            sid2 = (await mcp.ok("attach_debugger", platform="jvm", address=address))["debug_session_id"]
             await mcp.ok("detach_debugger", debugSessionId=sid2)
         await heartbeats_continue(shared_jvm)
         assert await agent_address(shared_jvm)  # the agent listens again for the next test

@@ -36,7 +36,7 @@ async def test_method_calls_only_with_allow_invoke(invokable: Debuggee, allow: b
             assert ("method_invocation" in caps["result"]["supported_operations"]) is allow
             assert any("No method invocation" in text for text in caps["result"]["limitations"]) is not allow
             attach = await mcp.ok("attach_debugger", platform="jvm", address=address)
-            sid = attach["result"]["debug_session_id"]
+            sid = attach["debug_session_id"]
             assert (attach["capabilities"]["profile"] == "pyjdwp-0.1.0+invoke") is allow
             stop, _ = await mcp.stop_at(sid, INVOKABLE, find_mark("invoke")[1])
             frames = await mcp.ok("get_debugger_stack", debugSessionId=sid, stopId=stop["stop_id"],
@@ -73,7 +73,7 @@ async def test_a_condition_calls_a_method_only_with_allow_invoke(invokable: Debu
         address = await agent_address(invokable)
         async with connect(Config(allow_invoke=allow)) as mcp:
             attach = await mcp.ok("attach_debugger", platform="jvm", address=address)
-            sid = attach["result"]["debug_session_id"]
+            sid = attach["debug_session_id"]
             answer = await mcp.call("set_debugger_breakpoint", debugSessionId=sid, className=INVOKABLE,
                                     line=find_mark("invoke")[1], condition="plus(2) == 42")
             if not allow:

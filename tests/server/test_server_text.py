@@ -47,7 +47,7 @@ async def test_lone_surrogates_in_locals_are_escaped(shared_jvm: Debuggee) -> No
             values = {v["name"]: v for v in found["result"]["locals"]}
             assert values["sur"]["value"] == "\\uD83D"  # six visible characters: backslash, u, four hex digits
             assert values["lone"]["value"] == "x\\uD800y"
-            assert values["lone"]["length"] == 3 and values["lone"]["truncated"] is False
+            assert values["lone"]["length"] == 3 and "truncated" not in values["lone"]
             await _finish(mcp, sid, stop["stop_id"], shared_jvm)
 
 

@@ -191,6 +191,15 @@ def named_values(played: Played) -> dict[str, str]:
 
 # --- the journeys -----------------------------------------------------------------------------------
 
+#: Each journey's budget (issue 36): calls, and bytes of the answers' JSON text, attach and detach included.
+#: A journey of this file is a row here and a function in :data:`JOURNEYS`; nothing else lists it.
+BUDGETS: dict[str, tuple[int, int]] = {
+    "crash": (3, 4_000),
+    "wrong value": (3, 4_000),
+    "freeze": (3, 4_000),
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class Journey:
     """One misbehaving program, its calls, and what the answers must show."""
@@ -200,20 +209,32 @@ class Journey:
     main_class: str
     #: A line the program prints once the misbehaviour is there to be found.
     ready: str
-    goal_calls: int
-    goal_bytes: int
     calls: list[Call]
     #: Reads the root cause out of the answers (a sentence), or raises :class:`JourneyFailed`.
     found: Callable[[Played], str]
-    #: What tests/server/test_agent_journeys.py holds: the goal where it is met, else the figure measured
-    #: when the journey last changed (bytes with room for ids, names and counts that vary from run to run),
-    #: and then ``blocked`` says what keeps the goal from being met (as ``server.budgets`` does).
-    held_calls: int
-    held_bytes: int
+    #: What tests/server/test_agent_journeys.py holds when the budget is not met yet (the figure measured when
+    #: the journey last changed, with room for ids and names that vary), and ``blocked`` says why.
+    held: tuple[int, int] | None = None
     blocked: str = ""
     #: The same journey with round 2's tools only (no capture, one expression a call, pause then threads);
     #: None while it is the same as ``calls``.
     baseline: list[Call] | None = None
+
+    @property
+    def goal_calls(self) -> int:
+        return BUDGETS[self.name][0]
+
+    @property
+    def goal_bytes(self) -> int:
+        return BUDGETS[self.name][1]
+
+    @property
+    def held_calls(self) -> int:
+        return (self.held or BUDGETS[self.name])[0]
+
+    @property
+    def held_bytes(self) -> int:
+        return (self.held or BUDGETS[self.name])[1]
 
 
 def crash_found(played: Played) -> str:
@@ -258,58 +279,73 @@ def freeze_found(played: Played) -> str:
     return f"deadlock: {' and '.join(names)} each hold one Account and wait for the other's"
 
 
-def journeys() -> list[Journey]:
-    """The three journeys, each as the shortest call sequence the tools allow, and as round 2 played it."""
-    mean_file, mean_line = mark("journeys-mean")
-    session = {"debugSessionId": "$session"}
-    stop = {"debugSessionId": "$session", "stopId": "$stop"}
-    attach = {"tool": "attach_debugger", "arguments": {"platform": "jvm", "address": "$address"}}
-    detach = {"tool": "detach_debugger", "arguments": session}
-    # One wait that returns at the stop (or after 30 s), however many other events come first.
-    until_stopped = {"tool": "wait_for_debugger_event", "arguments": {**session, "until": "stopped",
-                                                                     "timeoutMs": 30000}}
-    # Round 2's wait: it returns at the first event, so an agent calls it again until a stop came.
-    poll = {"tool": "wait_for_debugger_event", "arguments": {**session, "afterSequence": "$cursor",
-                                                            "timeoutMs": 5000}, "repeat": "until stopped"}
-    frame0 = [{"tool": "get_debugger_stack", "arguments": {**stop, "threadId": "$thread", "limit": 1}},
-              {"tool": "get_debugger_locals", "arguments": {**stop, "frameId": "$frame"}}]
+# The calls every journey shares.
+SESSION = {"debugSessionId": "$session"}
+STOP = {"debugSessionId": "$session", "stopId": "$stop"}
+ATTACH = {"tool": "attach_debugger", "arguments": {"platform": "jvm", "address": "$address"}}
+DETACH = {"tool": "detach_debugger", "arguments": SESSION}
+#: One wait that returns at the stop (or after 30 s), however many other events come first.
+UNTIL_STOPPED = {"tool": "wait_for_debugger_event", "arguments": {**SESSION, "until": "stopped", "timeoutMs": 30000}}
+#: Round 2's wait: it returns at the first event, so an agent calls it again until a stop came.
+POLL = {"tool": "wait_for_debugger_event", "arguments": {**SESSION, "afterSequence": "$cursor", "timeoutMs": 5000},
+        "repeat": "until stopped"}
+FRAME0 = [{"tool": "get_debugger_stack", "arguments": {**STOP, "threadId": "$thread", "limit": 1}},
+          {"tool": "get_debugger_locals", "arguments": {**STOP, "frameId": "$frame"}}]
+#: Why crash and wrong value take four calls on this server: their three-call form arms the breakpoint and
+#: waits for its stop in the attach itself.
+NEEDS_ATTACH_WAIT = "three calls need attach_debugger {breakpoints, wait: true} (issue 36), not on this server"
+
+
+def crash_journey() -> Journey:
     crash_class = {"exceptionClass": "java.lang.IllegalStateException"}
+    return Journey(
+        "crash", "Kotlin checkout crashes (IllegalStateException on a worker thread)",
+        "com.example.shop.CheckoutKt", r"^Exception in thread \"checkout-",
+        [ATTACH,
+         {"tool": "set_debugger_exception_breakpoint", "arguments": {**SESSION, **crash_class,
+                                                                     "capture": {"locals": True}}},
+         UNTIL_STOPPED,
+         DETACH],
+        crash_found, held=(4, 4_000), blocked=NEEDS_ATTACH_WAIT,
+        baseline=[ATTACH, {"tool": "set_debugger_exception_breakpoint", "arguments": {**SESSION, **crash_class}},
+                  POLL, *FRAME0, DETACH])
+
+
+def wrong_value_journey() -> Journey:
+    mean_file, mean_line = mark("journeys-mean")
     mean_at = {"file": mean_file, "line": mean_line}
-    return [
-        Journey(
-            "crash", "Kotlin checkout crashes (IllegalStateException on a worker thread)",
-            "com.example.shop.CheckoutKt", r"^Exception in thread \"checkout-", 4, 6_000,
-            [attach,
-             {"tool": "set_debugger_exception_breakpoint",
-              "arguments": {**session, **crash_class, "capture": {"locals": True}}},
-             until_stopped,
-             detach],
-            crash_found, held_calls=4, held_bytes=6_000,
-            baseline=[attach, {"tool": "set_debugger_exception_breakpoint", "arguments": {**session, **crash_class}},
-                      poll, *frame0, detach]),
-        Journey(
-            "wrong value", "Java latency mean too low (divides by every sample, sums only some)",
-            "com.example.metrics.LatencyReport", r"^round \d+ mean latency", 4, 6_000,
-            [attach,
-             {"tool": "set_debugger_breakpoint",
-              "arguments": {**session, **mean_at, "capture": {"locals": True, "expressions": ["samples.size"]}}},
-             until_stopped,
-             detach],
-            mean_found, held_calls=4, held_bytes=6_000,
-            baseline=[attach, {"tool": "set_debugger_breakpoint", "arguments": {**session, **mean_at}}, poll, *frame0,
-                      {"tool": "evaluate_debugger_expression",
-                       "arguments": {**stop, "frameId": "$frame", "expression": "samples.size"}},
-                      detach]),
-        Journey(
-            "freeze", "Java bank balances freeze (two tellers, two accounts, opposite lock order)",
-            "com.example.bank.Transfers", r"^stale$", 3, 4_000,
-            [attach,
-             {"tool": "pause_debugger", "arguments": session},
-             detach],
-            freeze_found, held_calls=3, held_bytes=4_000,
-            baseline=[attach, {"tool": "pause_debugger", "arguments": session},
-                      {"tool": "get_debugger_threads", "arguments": {**stop, "stackDepth": 1}}, detach]),
-    ]
+    return Journey(
+        "wrong value", "Java latency mean too low (divides by every sample, sums only some)",
+        "com.example.metrics.LatencyReport", r"^round \d+ mean latency",
+        [ATTACH,
+         {"tool": "set_debugger_breakpoint",
+          "arguments": {**SESSION, **mean_at, "capture": {"locals": True, "expressions": ["samples.size"]}}},
+         UNTIL_STOPPED,
+         DETACH],
+        mean_found, held=(4, 4_000), blocked=NEEDS_ATTACH_WAIT,
+        baseline=[ATTACH, {"tool": "set_debugger_breakpoint", "arguments": {**SESSION, **mean_at}}, POLL, *FRAME0,
+                  {"tool": "evaluate_debugger_expression",
+                   "arguments": {**STOP, "frameId": "$frame", "expression": "samples.size"}},
+                  DETACH])
+
+
+def freeze_journey() -> Journey:
+    return Journey(
+        "freeze", "Java bank balances freeze (two tellers, two accounts, opposite lock order)",
+        "com.example.bank.Transfers", r"^stale$",
+        [ATTACH, {"tool": "pause_debugger", "arguments": SESSION}, DETACH],
+        freeze_found,
+        baseline=[ATTACH, {"tool": "pause_debugger", "arguments": SESSION},
+                  {"tool": "get_debugger_threads", "arguments": {**STOP, "stackDepth": 1}}, DETACH])
+
+
+#: Every journey, in the order the bench plays and the docs show them: one function each.
+JOURNEYS: tuple[Callable[[], Journey], ...] = (crash_journey, wrong_value_journey, freeze_journey)
+
+
+def journeys() -> list[Journey]:
+    """Every journey, each as the shortest call sequence the tools allow, and as round 2 played it."""
+    return [make() for make in JOURNEYS]
 
 
 # --- running them -----------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ def test_an_uncaught_exception_shows_catch_location_null_and_other_stops_no_exce
     stop = Stop("s1-stop-1", ("exception",), "s1-stop-1.t1", "main", where, ("s1-bp-1",), exception=thrown)
     shown = jsonable(stop)["exception"]
     assert shown == {"type": "java.lang.IllegalStateException", "message": None, "object_id": "s1-obj-1",
-                     "throw_location": jsonable(where), "catch_location": None, "truncated": False}
+                     "throw_location": jsonable(where), "catch_location": None}  # truncated only when it was
     plain = Stop("s1-stop-2", ("breakpoint",), "s1-stop-2.t1", "main", where, ("s1-bp-2",))
     assert "exception" not in jsonable(plain)
 

@@ -12,6 +12,7 @@ real Python text, lone surrogates included: making it JSON-safe is the server's 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, Literal
 
 from .names import java_prefix
@@ -41,6 +42,51 @@ MAX_NAME = 1024
 OMIT_EMPTY = {"omit_empty": True}
 #: Metadata of a field a serialiser leaves out while it is ``None`` (an empty collection or ``False`` stays).
 OMIT_NONE = {"omit_none": True}
+
+
+def omit_when(said: Callable[[Any], bool]) -> dict[str, Any]:
+    """Metadata of a field a serialiser leaves out when ``said(record)`` is true: when the record's other
+    fields already say what it would (a value's ``kind`` beside a type that names it)."""
+    return {"omit_when": said}
+
+
+_PRIMITIVE_TYPES = frozenset({"boolean", "byte", "char", "short", "int", "long", "float", "double"})
+_STRING = "java.lang.String"
+
+
+def _declared(record: Any) -> str | None:
+    """A value record's declared type: a variable's ``type``, a field's ``declared_type`` (``None``: an
+    element, an expression's result, a spilled variable, which have none)."""
+    declared = getattr(record, "declared_type", None)
+    return declared if declared is not None else getattr(record, "type", None)
+
+
+def kind_is_said(record: Any) -> bool:
+    """Whether a value's ``kind`` says nothing its types do not: ``primitive`` beside a primitive declared
+    type, ``string`` beside ``java.lang.String``, ``array`` beside an array type, ``object`` beside an
+    ``object_id`` and a class that is neither. ``null``, ``unavailable`` and ``void`` are said only by it."""
+    declared = _declared(record)
+    shown = record.runtime_type or declared
+    kind = record.kind
+    if kind == "primitive":
+        return declared in _PRIMITIVE_TYPES
+    if kind == "string":
+        return bool(shown == _STRING)
+    if kind == "array":
+        return shown is not None and shown.endswith("[]")
+    if kind == "object":
+        return record.object_id is not None and shown is not None and shown != _STRING and not shown.endswith("[]")
+    return False
+
+
+def runtime_type_is_said(record: Any) -> bool:
+    """Whether an object's ``runtime_type`` is its declared type again (or there is none)."""
+    return record.runtime_type is None or record.runtime_type == _declared(record)
+
+
+#: Metadata of a value's ``kind`` and ``runtime_type``: left out where the types already say them.
+KIND_SAID = omit_when(kind_is_said)
+RUNTIME_TYPE_SAID = omit_when(runtime_type_is_said)
 
 
 def _truncated_names() -> Any:
@@ -98,16 +144,21 @@ class Place:
 class ValueFields:
     """A value as every summary of one shows it (a variable, an object's field, an element, an expression's
     result): ``kind``, ``value`` as text (a primitive, or a string cut at 256 units), whether it was cut,
-    a string's or array's ``length``, the session's ``object_id`` of an object and its ``runtime_type`` (each
-    left out where it does not apply to the kind)."""
+    a string's or array's ``length``, the session's ``object_id`` of an object and its ``runtime_type``.
+
+    A serialiser shows only the keys that say something: no ``value`` of an object or array, no
+    ``truncated`` unless it was cut, no ``length`` or ``object_id`` where they do not apply, no
+    ``runtime_type`` that is the declared type again, and no ``kind`` the types already say
+    (:func:`kind_is_said`): an ``int`` local is ``{"name": "i", "type": "int", "value": "47"}``. A
+    subclass that redeclares ``kind`` (to narrow its type) gives it :data:`KIND_SAID` again."""
 
     __slots__ = ()
-    kind: str
-    value: str | None
-    truncated: bool = False
+    kind: str = dataclasses.field(metadata=KIND_SAID)
+    value: str | None = dataclasses.field(metadata=OMIT_NONE)
+    truncated: bool = _flag()
     length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    runtime_type: str | None = dataclasses.field(default=None, metadata=RUNTIME_TYPE_SAID)
     #: An object's or array's contents in one line (``Item(sku="voucher", qty=1)``; :mod:`.reading.previews`).
     preview: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
@@ -372,7 +423,7 @@ class ThrownException:
     object_id: str
     throw_location: SourcePosition | None
     catch_location: SourcePosition | None
-    truncated: bool = False
+    truncated: bool = _flag()
     length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     crashes_coroutine: bool = _flag()
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
@@ -408,7 +459,8 @@ class Stop:
     stop_id: str
     #: The first of ``reasons``: what a reader looks at first.
     reason: StopReason = dataclasses.field(init=False)
-    reasons: tuple[StopReason, ...]
+    #: Every reason of the event set; left out of answers while it is ``[reason]``.
+    reasons: tuple[StopReason, ...] = dataclasses.field(metadata=omit_when(lambda stop: len(stop.reasons) == 1))
     thread_id: str | None
     thread_name: str | None
     location: SourcePosition | None
@@ -498,11 +550,11 @@ class SpilledVariable:
 
     name: str
     field: str
-    kind: str
-    value: str | None
-    truncated: bool = False
-    length: int | None = None
-    object_id: str | None = None
+    kind: str = dataclasses.field(metadata=KIND_SAID)
+    value: str | None = dataclasses.field(metadata=OMIT_NONE)
+    truncated: bool = _flag()
+    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
@@ -587,7 +639,7 @@ class Local(ValueFields, _LocalHead):
     an agent pays for every key it reads (DESIGN.md §8.6).
     """
 
-    kind: LocalKind  # keeps its place in :class:`ValueFields`
+    kind: LocalKind = dataclasses.field(metadata=KIND_SAID)  # keeps its place in :class:`ValueFields`
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     captured: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()
@@ -600,11 +652,14 @@ class Local(ValueFields, _LocalHead):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Locals:
+    """A frame's variables; ``this`` and ``reason`` (why none are available) are left out of answers while
+    ``None``, ``truncated`` while false."""
+
     availability: Availability
     locals: tuple[Local, ...]
-    this: Local | None = None
-    reason: str | None = None
-    truncated: bool = False
+    this: Local | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    reason: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
+    truncated: bool = _flag()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -13,16 +13,15 @@ from ..results import AndroidTarget, LaunchFacts, VmFacts, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Attach and start a session. A JVM with suspend=y, or a launch, starts paused: set breakpoints, then "
-    "resume_debugger.")
+    "Start a session. A suspend=y JVM or a launch starts paused: set breakpoints, then resume_debugger.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class AttachResult:
-    """What attach answers beside the envelope, which has the target's identity and the capabilities: the
-    session, and the VM (its facts said once, here)."""
+    """What attach answers beside the envelope, which has the session's id and the target's identity: the VM
+    (its facts said once, here), and what the attach itself found. The operations are
+    get_debugger_capabilities' answer."""
 
-    debug_session_id: str
     vm: VmFacts | None
     #: How long the VM took to answer its first command (on Android: loading the JDWP agent).
     first_reply_ms: int | None = optional()
@@ -50,7 +49,7 @@ def _attached(session: DebugSession) -> AttachResult:
     facts = session.facts
     stop = session.current_stop()
     warning = anr_warning(session.anr_exempt, at_attach=True) if isinstance(session.target, AndroidTarget) else None
-    return AttachResult(session.id, session.target.vm, facts.first_reply_ms,
+    return AttachResult(session.target.vm, facts.first_reply_ms,
                         facts.release_build_likely, facts.warnings, session.launch, stop, warning)
 
 

@@ -11,7 +11,7 @@ from ..results import optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "End a session: clear requests, release suspensions, disconnect. Call again to retry cleanup.")
+    "End a session: clear breakpoints, resume, disconnect; again retries cleanup.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

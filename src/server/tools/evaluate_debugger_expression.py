@@ -14,8 +14,8 @@ from ..tool_words import in_tool_words
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Evaluate read-only Java expressions in a frame (default frame 0): locals, fields, statics, a[i], map[key], "
-    ".size, operators. expressions (≤20) answers results in order.")
+    "Read-only expressions in frameId (default frame 0): locals, fields, statics, a[i], map[key], .size, "
+    "operators.")
 
 
 #: A text input as the model sees it (what it was when it was required): its bounds, and no null.
@@ -27,8 +27,7 @@ class EvaluateInput(SessionInput):
 
     stopId: Text
     frameId: Annotated[Text | None, WithJsonSchema(_STRING)] = None
-    expression: Annotated[Text | None, WithJsonSchema(_STRING)] = Field(
-        default=None, description="e.g. order.items[0].price * 2")
+    expression: Annotated[Text | None, WithJsonSchema(_STRING)] = None
     expressions: Annotated[tuple[Text, ...] | None, Field(min_length=1, max_length=20),
                            WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})] = None
 

@@ -15,7 +15,7 @@ from ..targets import check_jvm_address, device_key
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Check a target without attaching: adb, device, candidate processes, operations, limitations.")
+    "Check a target before attaching; the operations and limitations.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

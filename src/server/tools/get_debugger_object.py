@@ -12,18 +12,16 @@ from ..models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "An object's fields, an array's elements, a string's text; containers as contents (view auto), a "
-    "continuation's spilled variables. Paged.")
+    "An object's fields, array's elements or string's text; collections as contents (view fields: raw). Paged.")
 
 
 class ObjectInput(SessionInput):
     stopId: Text
     objectId: Text
     offset: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = 0
-    limit: Annotated[StrictInt, Field(ge=1, le=65536)] | None = Field(
-        default=None, description="≤200 fields, ≤1000 elements, ≤65536 chars.")
-    view: Literal["auto", "fields"] = Field(default="auto", description="fields: raw fields.")
-    depth: Annotated[StrictInt, Field(ge=0, le=2)] = Field(default=1, description="Previews: 0 none, 1, 2 nested.")
+    limit: Annotated[StrictInt, Field(ge=1, le=65536)] | None = None
+    view: Literal["auto", "fields"] = "auto"
+    depth: Annotated[StrictInt, Field(ge=0, le=2)] = Field(default=1, description="preview levels")
 
 
 async def get_object(call: Call) -> ObjectPage:

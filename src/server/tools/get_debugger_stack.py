@@ -12,7 +12,7 @@ from ..models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Frames of a stopped thread (default: the stop's own), top first, paged; coroutine code adds async_frames.")
+    "A stopped thread's frames (default: the stop's own), top first, paged; coroutines add async_frames.")
 
 
 class StackInput(SessionInput):

@@ -11,7 +11,7 @@ from ..results import AnyBreakpointAnswer, SessionState
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "A session's state, current stop, breakpoints, terminal reason and cleanup.")
+    "A session's state, current stop, breakpoints, why it ended, and cleanup.")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

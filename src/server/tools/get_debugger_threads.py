@@ -16,12 +16,12 @@ from ._tool import Call, Tool
 _M = TypeVar("_M", Monitor, WaitingFor)
 
 DESCRIPTION = (
-    "List threads; with the current stopId also their ids, top frames, monitors and deadlocks.")
+    "The threads; with the current stopId also ids, top frames, monitors, deadlocks.")
 
 
 class ThreadsInput(SessionInput):
     stopId: Text | None = None
-    stackDepth: Annotated[StrictInt, Field(ge=0, le=50)] = Field(default=0, description="Frames per thread.")
+    stackDepth: Annotated[StrictInt, Field(ge=0, le=50)] = 0
 
     @model_validator(mode="after")
     def _depth_needs_stop(self) -> ThreadsInput:

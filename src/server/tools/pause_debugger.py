@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pydantic import Field, StrictBool
+from pydantic import StrictBool
 
 from jdwp import JdwpError
 from jdwp.debugger import (
@@ -24,11 +24,11 @@ from ..results import ListedThread, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Suspend the whole app (a stop, reason pause); answers its threads, monitors and deadlocks.")
+    "Suspend the app (a stop); answers its threads, monitors and deadlocks.")
 
 
 class PauseInput(SessionInput):
-    systemThreads: StrictBool = Field(default=False, description="Also list the VM's threads.")
+    systemThreads: StrictBool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from ..results import optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Remove breakpoints by breakpointId, breakpointIds or all: true; an unknown ID removes none.")
+    "Remove breakpointId, breakpointIds or all; an unknown ID removes none.")
 
 #: As many as a session holds at once.
 MAX_IDS = 100
@@ -23,7 +23,7 @@ class RemoveBreakpointInput(SessionInput):
 
     breakpointId: Text | None = None
     breakpointIds: Annotated[list[Text], Field(min_length=1, max_length=MAX_IDS)] | None = None
-    all: StrictBool = Field(default=False, description="Every breakpoint.")
+    all: StrictBool = False
 
     @model_validator(mode="after")
     def _one_choice(self) -> RemoveBreakpointInput:

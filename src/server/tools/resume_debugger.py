@@ -8,16 +8,19 @@ from typing import Annotated
 import trio
 from pydantic import StrictBool, WithJsonSchema
 
-from jdwp.debugger import Reason, RunTo, Stop
+from jdwp.debugger import OMIT_EMPTY, Reason, RunTo, Stop
 
-from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, capture_of
-from ..results import Acknowledged, optional
+from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, Timeout, capture_of
+from ..results import Acknowledged, RingEvent, optional
 from ..ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Resume from the current stop. runTo: a one-shot breakpoint; wait: true answers the next stop "
-    "(result.stop) or timed_out.")
+    "Resume the current stop. runTo: a one-shot breakpoint. wait: answers the next stop and the log lines "
+    "before it, or timed_out.")
+
+#: The most logpoint events a wait answers beside its stop (the newest: those nearest the stop).
+MAX_LOGS = 100
 
 #: The share of timeoutMs a wait may take: the rest is for the resume and the answer, so the call never
 #: reaches its deadline (which would leave the resume's outcome unknown and detach the session).
@@ -39,6 +42,7 @@ class ResumeInput(SessionInput):
         {"type": "object", "description": "{className | file, line}"})] = None
     capture: CaptureField = None
     wait: StrictBool = False
+    timeoutMs: Timeout = 10000  # shown: with wait, how long the stop may take
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -60,6 +64,12 @@ class Resumed:
     #: An Android app's stop that is not spared ANRs says how long it may stay paused (as its event does).
     warning: str | None = optional()
     timed_out: bool | None = optional()
+    #: With ``wait``: the logpoint events that came before the stop (or the time ran out), oldest first, as
+    #: wait_for_debugger_event answers them; at most :data:`MAX_LOGS`, the newest, ``logs_skipped`` older.
+    logs: tuple[RingEvent, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    logs_skipped: int | None = optional()
+    #: With ``wait``: the sequence of the last event read, to pass as wait_for_debugger_event's afterSequence.
+    next_cursor: int | None = optional()
 
 
 async def resume(call: Call) -> Acknowledged | Resumed:
@@ -80,10 +90,17 @@ async def resume(call: Call) -> Acknowledged | Resumed:
     with trio.move_on_at(started + inp.timeoutMs / 1000 * WAIT_SHARE):
         await wait_for_kind(session.ring, after, ENDS, CAPACITY)
     session.touch()
-    event = next((e for e in session.ring.read(after, CAPACITY).events if e.kind in ENDS), None)
+    events = session.ring.read(after, CAPACITY).events
+    end = next((i for i, e in enumerate(events) if e.kind in ENDS), None)
+    read = events if end is None else events[: end + 1]
+    logs = [e for e in read if e.kind == "logpoint"]  # the log lines before the stop come with it
+    kept = tuple(logs[-MAX_LOGS:])
+    seen = Resumed(run_to=shown, logs=kept, logs_skipped=len(logs) - len(kept) or None,
+                   next_cursor=read[-1].sequence if read else after)
+    event = events[end] if end is not None else None
     if event is None or event.stop is None:  # none within the time, or the session ended (the envelope says)
-        return Resumed(run_to=shown, timed_out=event is None)
-    return Resumed(run_to=shown, stop=event.stop, warning=event.warning)
+        return dataclasses.replace(seen, timed_out=event is None)
+    return dataclasses.replace(seen, stop=event.stop, warning=event.warning)
 
 
 TOOL = Tool("resume_debugger", "Resume the app", DESCRIPTION,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictInt, WithJsonSchema
 
 from jdwp.debugger import HitOptions, MethodBreakpoint, breakpoint_place, check_options
 
@@ -15,8 +15,7 @@ from ..results import AndroidTarget, BreakpointAnswer, MethodBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Break at a line of className (nested classes too) or file, or a method's entry/exit (return_value). "
-    "status: verified, pending (binds on load) or rejected.")
+    "Break at className or file, and line; or at a method's entry/exit. pending: binds when the class loads.")
 
 
 class SetBreakpointInput(SessionInput):
@@ -24,19 +23,19 @@ class SetBreakpointInput(SessionInput):
     (:func:`jdwp.debugger.breakpoint_place`, :func:`jdwp.debugger.check_options`)."""
 
     className: Text | None = None
-    file: Text | None = Field(default=None, description="Source file name or path.")
+    file: Text | None = None
     line: PositiveInt | None = None
     method: Text | None = Field(default=None, description="instead of line")
-    signature: Text | None = Field(default=None, description="JNI, e.g. (J)J")
+    signature: Text | None = Field(default=None, description="JNI: (J)J")
     on: Literal["entry", "exit"] | None = None
-    condition: Text | None = Field(default=None, description="Stop only if true.")
-    hitCount: PositiveInt | None = Field(default=None, description="Stop from hit n on.")
-    action: Literal["stop", "log"] = Field(default="stop", description="log: a logpoint, never stops.")
-    logMessage: Text | None = Field(default=None, description="{expr} parts evaluated.")
+    condition: Text | None = None
+    hitCount: PositiveInt | None = Field(default=None, description="from hit n on")
+    action: Literal["stop", "log"] = Field(default="stop", description="log: never stops")
+    logMessage: Text | None = Field(default=None, description="{expr} evaluated")
     maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = None
     suspend: Literal["all", "thread"] = "all"
-    lambda_: Literal["all", "line"] | Annotated[StrictInt, Field(ge=0, le=1000)] = Field(
-        default="all", alias="lambda", description="all, line or the n-th lambda")
+    lambda_: Annotated[Literal["all", "line"] | Annotated[StrictInt, Field(ge=0, le=1000)], WithJsonSchema(
+        {"type": ["string", "integer"], "description": "all, line or n-th"})] = Field(default="all", alias="lambda")
     capture: CaptureField = None
 
 

@@ -11,8 +11,8 @@ from ..results import ExceptionBreakpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Stop where an exceptionClass (or subclass; omitted: any) is thrown, uncaught (default; a coroutine crash "
-    "too) and/or caught.")
+    "Stop where exceptionClass (or subclass; omitted: any) is thrown, uncaught (a coroutine crash too) or "
+    "caught.")
 
 
 class ExceptionBreakpointInput(SessionInput):

@@ -12,8 +12,8 @@ from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Set a local (frameId+name), field (objectId+name) or element (objectId+index) to a literal or an "
-    "object_id, type-checked. Needs --allow-mutation.")
+    "Set a local (frameId, name), field (objectId, name) or element (objectId, index) to a literal or object_id. "
+    "Needs --allow-mutation.")
 
 
 class SetValueInput(SessionInput):

@@ -15,8 +15,7 @@ from ..results import AndroidTarget, WatchpointAnswer
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Stop or log where a field is written (default), read or either; stop.watch has field, old_value, new_value "
-    "(names for condition too). Options as set_debugger_breakpoint.")
+    "Stop or log at a field's write, read or any: old_value, new_value in stop.watch and conditions.")
 
 
 class WatchpointInput(SessionInput):
@@ -25,10 +24,10 @@ class WatchpointInput(SessionInput):
     className: Text
     field: Text
     access: Literal["write", "read", "any"] = "write"
-    condition: Text | None = Field(default=None, description="e.g. new_value < 0")
+    condition: Text | None = None
     hitCount: PositiveInt | None = None
     action: Literal["stop", "log"] = "stop"
-    logMessage: Text | None = Field(default=None, description="e.g. {old_value} -> {new_value}")
+    logMessage: Text | None = None
     maxHits: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = None
     suspend: Literal["all", "thread"] = "all"
     capture: CaptureField = None

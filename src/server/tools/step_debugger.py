@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-from pydantic import Field, StrictBool, model_validator
+from pydantic import StrictBool, model_validator
 
 from jdwp.debugger import Summary
 
@@ -15,17 +15,16 @@ from ..results import Acknowledged, AndroidTarget, optional
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Step a stopped thread (default: the stop's own) one line (into, over, out) or restart its top frame; the "
-    "stop comes as an event. "
-    "Filters skip library code and follow coroutines.")
+    "Step a stopped thread (default: the stop's own) a line, or restart its frame; the stop comes as an event. "
+    "Skips library code, follows coroutines.")
 
 
 class StepInput(SessionInput):
     stopId: Text
     threadId: Text | None = None
     kind: Literal["into", "over", "out", "restart"]
-    stepFilters: StrictBool = Field(default=True, description="Skip library and synthetic code.")
-    returnValue: Text | None = Field(default=None, description="out: force-return this value first.")
+    stepFilters: StrictBool = True
+    returnValue: Text | None = None
     capture: CaptureField = None
 
     @model_validator(mode="after")

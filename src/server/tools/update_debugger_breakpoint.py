@@ -18,7 +18,7 @@ from ..results import AnyBreakpointAnswer, answer_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Change a breakpoint in place: condition, hitCount, logMessage (null clears) or enabled.")
+    "Change a breakpoint: condition, hitCount, logMessage (null clears) or enabled.")
 
 #: A field whose ``null`` means something (clear it): its schema keeps the null.
 NULL_CLEARS: JsonDict = {"nullable": True}

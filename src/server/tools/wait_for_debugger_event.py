@@ -14,14 +14,14 @@ from ..ring import ENDS, MAX_READ, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Wait up to timeoutMs (default 1000) for events after afterSequence; pass next_cursor next time. until: "
-    "stopped returns at the first stop.")
+    "Events after afterSequence (pass next_cursor), waiting up to timeoutMs. until: stopped returns at a stop, "
+    "with the log lines before it.")
 
 
 class WaitInput(Input):
     debugSessionId: Text
     afterSequence: Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)] = Field(
-        default=0, description="The last next_cursor.")
+        default=0)
     timeoutMs: Timeout = 1000
     until: Annotated[Literal["stopped"] | None, WithJsonSchema({"enum": ["stopped"]})] = None
 

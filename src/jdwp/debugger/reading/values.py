@@ -42,7 +42,7 @@ from .._gather import gather
 from ..classes.symbols import Symbols
 from ..errors import NotFound, StaleReference
 from ..ids import split_id
-from ..model import OMIT_EMPTY, ValueFields
+from ..model import KIND_SAID, OMIT_EMPTY, ValueFields
 from ..names import binary_name_of, java_prefix, java_text
 from .hashscan import Scans
 from .strings import Strings, Text
@@ -78,7 +78,7 @@ class Thrown:
 class Summary(ValueFields):
     """A value as the tools show it (:class:`~jdwp.debugger.model.ValueFields`)."""
 
-    kind: SummaryKind  # keeps its place in ValueFields
+    kind: SummaryKind = dataclasses.field(metadata=KIND_SAID)  # keeps its place in ValueFields
     reason: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
     #: Set when the value is an exception an invoked method threw (the summary is the exception object).
     thrown: Thrown | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)

@@ -102,7 +102,7 @@ class AttachInput(TargetInput):
     timeoutMs: AttachTimeout = 60000
 
     launch: LaunchInput | None = Field(
-        default=None, description="android: start it waiting for a debugger (starts paused).")
+        default=None, description="android: start it paused.")
 
     @model_validator(mode="after")
     def _launch_starts_a_new_process(self) -> AttachInput:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from pydantic import Field, WithJsonSchema, model_validator
+from pydantic import Field, StrictInt, WithJsonSchema, model_validator
 
-from jdwp.debugger import Evaluated, Summary
+from jdwp.debugger import Computed, Evaluated, ObjectPage, Summary
 
 from ..failures import in_tool_words
 from ..models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (
-    "Evaluate read-only Java expressions in a frame (default frame 0): locals, fields, statics, a[i], map[key], "
-    ".size, operators. expressions (≤20) answers results in order.")
+    "Evaluate read-only expressions in a frame (default 0): locals, fields, statics, a[i], m[key], .size, "
+    "operators, xs.map/filter/sumOf/count/first/any { it.f }. expressions (≤20) in order.")
 
 
 #: A text input as the model sees it (what it was when it was required): its bounds, and no null.
@@ -30,7 +30,9 @@ class EvaluateInput(SessionInput):
     expression: Annotated[Text | None, WithJsonSchema(_STRING)] = Field(
         default=None, description="e.g. order.items[0].price * 2")
     expressions: Annotated[tuple[Text, ...] | None, Field(min_length=1, max_length=20),
-                           WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})] = None
+                           WithJsonSchema({"type": "array", "items": {"type": "string"}})] = None
+    depth: Annotated[StrictInt | None, Field(ge=0, le=2), WithJsonSchema(
+        {"type": "integer", "description": "1-2: contents"})] = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> EvaluateInput:
@@ -46,14 +48,14 @@ class Evaluations:
     results: tuple[Evaluated, ...]
 
 
-async def evaluate(call: Call) -> Summary | Evaluations:
+async def evaluate(call: Call) -> Summary | Computed | ObjectPage | Evaluations:
     inp: EvaluateInput = call.input
     _, engine = call.attached(inp.stopId)
     if inp.expressions is not None:
-        results = await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions)
+        results = await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions, inp.depth or 0)
         return Evaluations(tuple(_in_tool_words(item) for item in results))
     assert inp.expression is not None  # one of the two, by the model
-    return await engine.evaluate(inp.stopId, inp.frameId, inp.expression)
+    return await engine.evaluate(inp.stopId, inp.frameId, inp.expression, inp.depth or 0)
 
 
 def _in_tool_words(item: Evaluated) -> Evaluated:

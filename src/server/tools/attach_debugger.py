@@ -110,10 +110,11 @@ async def attach(call: Call) -> AttachResult:
     started = trio.current_time()
     session = await call.manager.attach(inp.target())
     try:
+        after = session.ring.newest  # a stop of a breakpoint armed next comes after this, even while it is armed
         armed = await _arm(session, inp.breakpoints or ())
         result = _attached(session, armed)
         if inp.wait:
-            result = await _first_stop(session, result, started + inp.timeoutMs / 1000 * WAIT_SHARE)
+            result = await _first_stop(session, result, after, started + inp.timeoutMs / 1000 * WAIT_SHARE)
     except BaseException:  # the app is attached (a launch's held): a failed answer leaves nothing behind
         await call.manager.abandon(session)
         raise
@@ -138,18 +139,24 @@ async def _arm(session: DebugSession, items: tuple[BreakpointItem, ...]) -> tupl
     return tuple(armed)
 
 
-async def _first_stop(session: DebugSession, result: AttachResult, deadline: float) -> AttachResult:
-    """Resume a start that is paused (suspend=y, a launch) and wait until ``deadline`` for the first stop."""
+async def _first_stop(session: DebugSession, result: AttachResult, after: int, deadline: float) -> AttachResult:
+    """Resume a start that is paused (suspend=y, a launch) and wait until ``deadline`` for the first stop after
+    the event ``after``."""
     engine = session.engine
     assert engine is not None
-    after = session.ring.newest
     start = session.current_stop()
     if start is not None:
         async with session.lock:
             await engine.resume(start.stop_id)
+    event = None
     with trio.move_on_at(deadline):
-        await wait_for_kind(session.ring, after, ENDS, CAPACITY)
-    event = next((e for e in session.ring.read(after, CAPACITY).events if e.kind in ENDS), None)
+        while True:
+            await wait_for_kind(session.ring, after, ENDS, CAPACITY)
+            event = next((e for e in session.ring.read(after, CAPACITY).events if e.kind in ENDS), None)
+            if event is None or start is None or event.stop is None or event.stop.stop_id != start.stop_id:
+                break
+            # The start's own stop, published after the attach read the ring: the first stop comes after it.
+            after, event = event.sequence, None
     if event is None or event.stop is None:  # none within the time, or the session ended (the envelope says)
         return dataclasses.replace(result, stop=None, timed_out=event is None)
     warnings = (*result.warnings, event.warning) if event.warning else result.warnings

@@ -37,7 +37,7 @@ def test_the_document_shows_each_journey_as_the_bench_plays_it() -> None:
         assert shown[journey.name] == journey.calls, f"docs/agents.md's {journey.name} block is not the bench's"
 
 
-@pytest.mark.parametrize("name", ["crash", "wrong value", "freeze"])
+@pytest.mark.parametrize("name", ["crash", "wrong value", "freeze", "invoice", "restock"])
 async def test_each_example_finds_its_root_cause(journey_classes: Path, name: str) -> None:
     journey = next(j for j in journeys.journeys() if j.name == name)
     async with Client(build_server(Config())) as client:

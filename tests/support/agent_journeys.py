@@ -197,6 +197,9 @@ BUDGETS: dict[str, tuple[int, int]] = {
     "crash": (3, 4_000),
     "wrong value": (3, 4_000),
     "freeze": (3, 4_000),
+    # Two of this round's own, on programs of their own (fixtures/journeys), using its new inputs.
+    "invoice": (4, 6_000),
+    "restock": (4, 6_000),
 }
 
 
@@ -339,8 +342,82 @@ def freeze_journey() -> Journey:
                   {"tool": "get_debugger_threads", "arguments": {**STOP, "stackDepth": 1}}, DETACH])
 
 
+def invoice_found(played: Played) -> str:
+    captured = _captured(played)
+    lines = captured.get("lines.map { it.qty * it.unitCents }")
+    summed = captured.get("lines.sumOf { it.qty * it.unitCents }")
+    total = named_values(played).get("total")
+    if not isinstance(lines, dict) or not isinstance(summed, dict) or total is None:
+        raise JourneyFailed(f"invoice: the capture does not show the lines and their sum ({sorted(captured)})")
+    amounts = [int(e["value"]) for e in lines.get("elements") or ()]
+    if int(summed["value"]) != sum(amounts) or int(total) != sum(amounts[1:]) or amounts[0] == 0:
+        raise JourneyFailed(f"invoice: total {total}, lines {amounts}: nothing shows the cause")
+    return (f"total() returned {total} but the lines sum to {summed['value']}: it leaves out the first line "
+            f"({amounts[0]} cents), its loop starts at index 1")
+
+
+def restock_found(played: Played) -> str:
+    holds = next((item for item in walk(played.answers) if item.get("view") == "map" and item.get("entries")), None)
+    if holds is None:
+        raise JourneyFailed("restock: the holds map's entries are not in the answers")
+    negative = [e for e in holds["entries"] if e["value"].get("value", "0").lstrip("-").isdigit()
+                and int(e["value"]["value"]) < 0]
+    captured = _captured(played)
+    low = [e.get("value") for e in (captured.get("low.map { it }") or {}).get("elements") or ()]
+    short = [e.get("value") for e in (captured.get("w.onHand.filter { it.value < 5 }.keys") or {}).get("elements")
+             or ()]
+    if not negative or not short:
+        raise JourneyFailed(f"restock: no negative hold, or no stock below the minimum: {holds['entries']}")
+    sku = negative[0]["key"]["value"]
+    if sku not in short or sku in low:
+        raise JourneyFailed(f"restock: {sku} (hold {negative[0]['value']['value']}) is in {low} or not in {short}")
+    return (f"the hold on {sku} is {negative[0]['value']['value']} (released twice): it counts as stock, so {sku}, "
+            f"below the minimum on hand, is not in the reorder list {low}")
+
+
+def _captured(played: Played) -> dict[str, Any]:
+    """Each captured expression's value (a summary, or a list an operation made) by its text."""
+    return {item["expression"]: item["value"] for item in walk(played.answers)
+            if isinstance(item.get("expression"), str) and isinstance(item.get("value"), dict)}
+
+
+def invoice_journey() -> Journey:
+    """Issue 36's inputs: attach with a breakpoint and ``wait`` (the first stop and its capture in the attach's
+    answer), collection operations in the capture."""
+    invoice_file, invoice_line = mark("journeys-invoice")
+    return Journey(
+        "invoice", "Java invoice totals short by a varying amount (the first line is never added)",
+        "com.example.billing.Invoices", r"^invoice \d+ total",
+        [{"tool": "attach_debugger", "arguments": {
+            "platform": "jvm", "address": "$address", "wait": True, "timeoutMs": 30000,
+            "breakpoints": [{"file": invoice_file, "line": invoice_line, "capture": {
+                "locals": True,
+                "expressions": ["lines.map { it.qty * it.unitCents }",
+                                "lines.sumOf { it.qty * it.unitCents }"]}}]}},
+         DETACH],
+        invoice_found)
+
+
+def restock_journey() -> Journey:
+    """Issue 36's inputs: attach and ``wait``, collection operations in the capture, an evaluation with
+    ``depth``."""
+    restock_file, restock_line = mark("journeys-restock")
+    return Journey(
+        "restock", "Kotlin restock never reorders a SKU that is out of stock (a hold released twice)",
+        "com.example.stock.RestockKt", r"^round \d+ reorder",
+        [{"tool": "attach_debugger", "arguments": {
+            "platform": "jvm", "address": "$address", "wait": True, "timeoutMs": 30000,
+            "breakpoints": [{"file": restock_file, "line": restock_line, "capture": {
+                "expressions": ["low.map { it }", "w.onHand.filter { it.value < 5 }.keys"]}}]}},
+         {"tool": "evaluate_debugger_expression",
+          "arguments": {**SESSION, "stopId": "$stop", "expression": "w.holds", "depth": 1}},
+         DETACH],
+        restock_found)
+
+
 #: Every journey, in the order the bench plays and the docs show them: one function each.
-JOURNEYS: tuple[Callable[[], Journey], ...] = (crash_journey, wrong_value_journey, freeze_journey)
+JOURNEYS: tuple[Callable[[], Journey], ...] = (crash_journey, wrong_value_journey, freeze_journey, invoice_journey,
+                                               restock_journey)
 
 
 def journeys() -> list[Journey]:

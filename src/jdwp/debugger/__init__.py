@@ -74,6 +74,7 @@ from .model import (
 )
 from .reading.deadlocks import Deadlock, DeadlockLink
 from .reading.diagnosis import Diagnosis, is_system
+from .reading.expressions.collections import Computed
 from .reading.objects import Element, Entry, ObjectField, ObjectPage
 from .reading.similar_threads import SimilarThreads, fold_threads, frame_text
 from .reading.threads import Monitor, ThreadHead, ThreadInfo, ThreadsPage, WaitingFor
@@ -101,6 +102,7 @@ __all__ = [
     "Captured",
     "ClassPath",
     "Cleanup",
+    "Computed",
     "CoroutineInfo",
     "Deadlock",
     "DeadlockLink",

@@ -33,6 +33,7 @@ from .reading.coroutine_metadata import Invoker, MetadataSources
 from .reading.diagnosis import Diagnosis, diagnose
 from .reading.evaluations import MAX_EXPRESSIONS, evaluate_each
 from .reading.expressions import Expr, parse_expression
+from .reading.expressions.collections import Computed
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
 from .reading.frames import FrameRef, frame_locals, stack_page
@@ -168,8 +169,7 @@ class Inspection:
                 a handle of this session, or its object was collected (StaleReference).
             InvalidArgument: a bad view, offset, limit or depth.
         """
-        if depth not in (0, 1, 2):
-            raise InvalidArgument(f"depth must be 0, 1 or 2, not {depth}")
+        _check_depth(depth)
         state = self._stop_for(stop_id)
         self.values.scans.begin(state)
         self._previews.begin(state)
@@ -184,10 +184,13 @@ class Inspection:
             page = dataclasses.replace(page, continuation=frame)
         return page
 
-    async def evaluate(self, stop_id: str, frame_id: str | None, expression: str) -> Summary:
+    async def evaluate(self, stop_id: str, frame_id: str | None, expression: str,
+                       depth: int = 0) -> Summary | Computed | ObjectPage:
         """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
 
-        ``frame_id`` ``None``: frame 0 of the stop's thread (``Stop.frame_id``).
+        ``frame_id`` ``None``: frame 0 of the stop's thread (``Stop.frame_id``). ``depth`` 0: its summary (an
+        object's preview); 1 or 2: an object or array result is answered as :meth:`object`'s first page with that
+        ``depth`` (its fields, elements or entries). A list a collection operation made is a ``Computed``.
 
         Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
         unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
@@ -200,15 +203,18 @@ class Inspection:
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop, or an object it read
                 was collected.
         """
+        _check_depth(depth)
         state = self._stop_for(stop_id)
         frame_id, ref = self._frame_of(state, frame_id)
         tree = parse_expression(expression)
         context, made = self._context(state, frame_id, ref)
         try:
             with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(self.preview_depth):
-                return await Evaluator(self.values, self._layouts, context).summary(tree)
+                found = await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
             await self._after_calls(state, ref, made)
+        if not scope.cancelled_caught:
+            return await self._expanded(stop_id, found, depth)
         self._calls.check_returned(ref.thread)
         assert scope.cancelled_caught
         raise EvaluationFailed(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned; "
@@ -249,7 +255,15 @@ class Inspection:
         finally:
             state.locals.clear()  # what was read of the stop's frames may hold the old value
 
-    async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str]) -> list[Evaluated]:
+    async def _expanded(self, stop_id: str, found: Summary | Computed, depth: int) -> Summary | Computed | ObjectPage:
+        """An object or array result as :meth:`object`'s first page (``depth`` ≥ 1), else as it is."""
+        if depth == 0 or not isinstance(found, Summary) or found.object_id is None or found.thrown is not None or (
+                found.kind not in ("object", "array")):
+            return found
+        return await self.object(stop_id, found.object_id, depth=depth)
+
+    async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str],
+                            depth: int = 0) -> list[Evaluated]:
         """Several expressions in one frame (``None``: frame 0 of the stop's thread), in one pass that shares
         their reads (:mod:`.reading.evaluations`): each its value or its own error (a syntax error is that
         item's ``INVALID_ARGUMENT``), in order. Each has the deadline :meth:`evaluate` has; one that ran out
@@ -261,6 +275,7 @@ class Inspection:
         """
         if not 1 <= len(expressions) <= MAX_EXPRESSIONS:
             raise InvalidArgument(f"expressions takes 1 to {MAX_EXPRESSIONS} expressions, got {len(expressions)}")
+        _check_depth(depth)
         state = self._stop_for(stop_id)
         frame_id, ref = self._frame_of(state, frame_id)
         items: list[tuple[str, Expr | DebuggerError]] = []
@@ -272,9 +287,13 @@ class Inspection:
         context, made = self._context(state, frame_id, ref)
         try:
             with previewing(self.preview_depth):
-                return await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
+                results = await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
         finally:
             await self._after_calls(state, ref, made)
+        if depth == 0:
+            return results
+        return [dataclasses.replace(item, value=await self._expanded(stop_id, item.value, depth))
+                if item.value is not None else item for item in results]
 
     def _context(self, state: StopState, frame_id: str, ref: FrameRef) -> tuple[FrameContext, int]:
         """The frame an evaluation runs in (its locals read once, however many expressions ask), and the
@@ -345,3 +364,8 @@ class Inspection:
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop.
         """
         return diagnose(await self.threads(stop_id, 1), system_threads)
+
+
+def _check_depth(depth: int) -> None:
+    if depth not in (0, 1, 2):
+        raise InvalidArgument(f"depth must be 0, 1 or 2, not {depth}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from pydantic import Field, WithJsonSchema, model_validator
+from pydantic import Field, StrictInt, WithJsonSchema, model_validator
 
-from jdwp.debugger import Evaluated, Summary
+from jdwp.debugger import Computed, Evaluated, ObjectPage, Summary
 
 from ..models import SessionInput, Text
 from ..tool_words import in_tool_words
@@ -15,7 +15,7 @@ from ._tool import Call, Tool
 
 DESCRIPTION = (
     "Read-only expressions in frameId (default frame 0): locals, fields, statics, a[i], map[key], .size, "
-    "operators.")
+    "operators, xs.map/filter/sumOf/count/first/any { it.f }.")
 
 
 #: A text input as the model sees it (what it was when it was required): its bounds, and no null.
@@ -29,7 +29,9 @@ class EvaluateInput(SessionInput):
     frameId: Annotated[Text | None, WithJsonSchema(_STRING)] = None
     expression: Annotated[Text | None, WithJsonSchema(_STRING)] = None
     expressions: Annotated[tuple[Text, ...] | None, Field(min_length=1, max_length=20),
-                           WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})] = None
+                           WithJsonSchema({"type": "array", "items": {"type": "string"}})] = None
+    depth: Annotated[StrictInt | None, Field(ge=0, le=2), WithJsonSchema(
+        {"type": "integer", "description": "1-2: contents"})] = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> EvaluateInput:
@@ -45,14 +47,14 @@ class Evaluations:
     results: tuple[Evaluated, ...]
 
 
-async def evaluate(call: Call) -> Summary | Evaluations:
+async def evaluate(call: Call) -> Summary | Computed | ObjectPage | Evaluations:
     inp: EvaluateInput = call.input
     _, engine = call.attached(inp.stopId)
     if inp.expressions is not None:
-        results = await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions)
+        results = await engine.evaluate_each(inp.stopId, inp.frameId, inp.expressions, inp.depth or 0)
         return Evaluations(tuple(_in_tool_words(item) for item in results))
     assert inp.expression is not None  # one of the two, by the model
-    return await engine.evaluate(inp.stopId, inp.frameId, inp.expression)
+    return await engine.evaluate(inp.stopId, inp.frameId, inp.expression, inp.depth or 0)
 
 
 def _in_tool_words(item: Evaluated) -> Evaluated:

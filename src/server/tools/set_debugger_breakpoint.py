@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, WithJsonSchema
 
-from jdwp.debugger import HitOptions, MethodBreakpoint, breakpoint_place, check_options
+from jdwp.debugger import Breakpoint, Debugger, HitOptions, MethodBreakpoint, breakpoint_place, check_options
 
 from ..art_costs import ART_EVENT_COST
 from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
@@ -61,17 +61,23 @@ async def set_breakpoint(call: Call) -> BreakpointAnswer | MethodBreakpointAnswe
     check(inp)
     session, engine = call.attached()
     async with session.lock:
-        made = await engine.set_breakpoint(
-            inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
-            action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
-            lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on,
-            capture=capture_of(inp.capture))
+        made = await arm(engine, inp)
     if isinstance(made, MethodBreakpoint):
         answer = MethodBreakpointAnswer.of(made)
         if made.on == "exit" and isinstance(session.target, AndroidTarget):
             answer = dataclasses.replace(answer, warning=ART_EVENT_COST)
         return answer
     return BreakpointAnswer.of(made)
+
+
+async def arm(engine: Debugger, inp: SetBreakpointInput) -> Breakpoint | MethodBreakpoint:
+    """Set the breakpoint ``inp`` asks for (also each of attach_debugger's ``breakpoints``); the caller holds the
+    session's lock."""
+    return await engine.set_breakpoint(
+        inp.className, inp.line, file=inp.file, condition=inp.condition, hit_count=inp.hitCount,
+        action=inp.action, log_message=inp.logMessage, max_hits=inp.maxHits, suspend=inp.suspend,
+        lambda_choice=inp.lambda_, method=inp.method, signature=inp.signature, on=inp.on,
+        capture=capture_of(inp.capture))
 
 
 TOOL = Tool("set_debugger_breakpoint", "Set a line breakpoint", DESCRIPTION,

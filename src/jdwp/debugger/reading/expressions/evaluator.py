@@ -26,7 +26,9 @@ and concatenated by their text; an object in a concatenation is an error (its ``
 app code). Method calls are refused unless the frame context allows invocation (``--allow-invoke``):
 then :mod:`..invoke` chooses and runs them; an exception thrown by one ends the evaluation with the
 exception as its result (``thrown``), as Java would propagate it. Kotlin's forms (``?.``, ``!!``, ``as``,
-``in a..b``, templates, ``s.length``, delegated properties, ``this@label``): :mod:`.kotlin`.
+``in a..b``, templates, ``s.length``, delegated properties, ``this@label``): :mod:`.kotlin`. Collection
+operations (``xs.map { it.price }``, ``filter``, ``sumOf``, ``count``, ``first``, ``any``, ``m.keys``,
+``m.values``), computed here from what the readers show: :mod:`.collections`.
 """
 
 from __future__ import annotations
@@ -52,11 +54,28 @@ from ..supertypes import supertypes, walk_supertypes
 from ..values import MAX_STRING, Summary, Thrown, Values, stale_on_collected
 from . import arithmetic as num
 from .calls import Calling
+from .collections import CollectionForms, Computed, makes_list
 from .companions import outer_static
 from .context import ARRAY_SUPERTYPES, FrameContext, Result, Text, Threw, Unknown, dotted_name
 from .hops import Hops
 from .kotlin import KotlinForms, jvm_type
-from .parser import Binary, Call, Cast, Expr, Field, Index, InstanceOf, Literal, Name, NotNull, Template, This, Unary
+from .parser import (
+    Binary,
+    Call,
+    Cast,
+    Expr,
+    Field,
+    Held,
+    Index,
+    InstanceOf,
+    Literal,
+    Name,
+    NotNull,
+    Operation,
+    Template,
+    This,
+    Unary,
+)
 from .unboxing import operands, unboxed
 
 _PRIMITIVE_TAGS = {"int": Tag.INT, "long": Tag.LONG, "float": Tag.FLOAT, "double": Tag.DOUBLE, "char": Tag.CHAR,
@@ -77,7 +96,7 @@ def _too_long(read: StringText, expr: Expr) -> str:
 MAP_PAGE = 100
 
 
-class Evaluator(Calling, KotlinForms):
+class Evaluator(Calling, KotlinForms, CollectionForms):
     """One evaluation (its class lookups are kept for its duration only: classes load and unload)."""
 
     def __init__(self, values: Values, layouts: Layouts, frame: FrameContext) -> None:
@@ -90,24 +109,37 @@ class Evaluator(Calling, KotlinForms):
         self._hops = Hops(values, layouts)
         self._is_kotlin: bool | None = None
 
-    async def summary(self, expr: Expr) -> Summary:
-        """The expression's value as the tools show it (with ``runtime_type``).
+    async def summary(self, expr: Expr) -> Summary | Computed:
+        """The expression's value as the tools show it (with ``runtime_type``); a list a collection operation
+        made (:mod:`.collections`) as a :class:`~.collections.Computed`.
 
         Raises:
             EvaluationFailed: the expression cannot be evaluated here (the message says why and where).
             StaleReference: an object it reads was collected.
         """
         try:
+            listed = await self._listed(expr) if makes_list(expr) else None
+            if listed is not None:
+                return await self._computed(listed)
             result = await self.evaluate(expr)
         except Threw as threw:
             return await self._thrown(threw.exception)
-        if isinstance(result, Text):
-            shown, length = java_prefix(result.text, MAX_STRING)
-            return Summary("string", shown, length > MAX_STRING, length, None, _STRING)
-        if result.tag == Tag.VOID:
-            return Summary("void", None)
-        (summary,) = await self._values.summarize([result])
+        (summary,) = await self._shown([result])
         return summary
+
+    async def _shown(self, results: list[Result]) -> list[Summary]:
+        """Results as the tools show values: the VM's values summarised together, made strings as text."""
+        read = await self._values.summarize([r for r in results if isinstance(r, Value) and r.tag != Tag.VOID])
+        shown: list[Summary] = []
+        for result in results:
+            if isinstance(result, Text):
+                text, length = java_prefix(result.text, MAX_STRING)
+                shown.append(Summary("string", text, length > MAX_STRING, length, None, _STRING))
+            elif result.tag == Tag.VOID:
+                shown.append(Summary("void", None))
+            else:
+                shown.append(read.pop(0))
+        return shown
 
     async def _thrown(self, exception: Value) -> Summary:
         (summary,) = await self._values.summarize([exception])
@@ -128,7 +160,14 @@ class Evaluator(Calling, KotlinForms):
         if isinstance(expr, Name):
             return await self._name(expr)
         if isinstance(expr, Field):
-            return await self._field(expr)
+            if (size := await self._computed_size(expr)) is not None:
+                return size
+            return await (self._map_part(expr) if makes_list(expr) else self._field(expr))
+        if isinstance(expr, Held):
+            assert isinstance(expr.value, Value | Text)  # .collections binds only results
+            return expr.value
+        if isinstance(expr, Operation):
+            return await self._operation(expr)
         if isinstance(expr, Index):
             return await self._index(expr)
         if isinstance(expr, Unary):

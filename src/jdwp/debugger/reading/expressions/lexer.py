@@ -24,9 +24,10 @@ KEYWORDS = frozenset({"this", "true", "false", "null", "instanceof"})
 
 # Longest first, so "<=" wins over "<" and "&&" is never read as two "&". Kotlin's: "?." and "?:", "?" (of
 # "as?" and "T?"), ".." (a range), "===" and "!==" (identity); "!!" is two "!" (the parser tells a postfix
-# not-null assertion from a double negation by where it stands).
-OPERATORS = ("===", "!==", "&&", "||", "==", "!=", "<=", ">=", "?.", "?:", "..", "!", "-", "*", "/", "%", "+", "<",
-             ">", ".", "[", "]", "(", ")", ",", "?")
+# not-null assertion from a double negation by where it stands). "{", "}" and "->": a collection operation's
+# lambda (``list.map { x -> x.price }``).
+OPERATORS = ("===", "!==", "&&", "||", "==", "!=", "<=", ">=", "?.", "?:", "..", "->", "!", "-", "*", "/", "%", "+",
+             "<", ">", ".", "[", "]", "(", ")", ",", "?", "{", "}")
 
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " ", '"': '"', "'": "'", "\\": "\\",
             "$": "$"}

@@ -10,7 +10,9 @@ left-associative. Kotlin's forms (DESIGN.md §8.3) fit in as Kotlin ranks them: 
 ``in !in is !is`` with the relational operators; then ``?:`` and ``..`` between them and ``+ -``; ``as``
 and ``as?`` above ``* / %`` (below unary); postfix ``?.name`` and ``!!``. ``as``, ``in`` and ``is`` are
 operators only where an operator may stand (after an operand), so a Java local named ``in`` is still a
-name. A string literal with ``$name`` or ``${expr}`` is a :class:`Template` (its parts parsed here).
+name. A string literal with ``$name`` or ``${expr}`` is a :class:`Template` (its parts parsed here). A
+collection operation's lambda follows its name as a postfix, ``list.map { it.price }`` or ``{ x -> x.price }``
+(:class:`Operation`, computed by :mod:`.collections`).
 
 Nesting is bounded twice, so that no input can exhaust the interpreter's stack: the parser's own recursion
 (parentheses, brackets, call arguments, templates) and the depth of the finished tree,
@@ -135,7 +137,32 @@ class Template:
     column: int
 
 
-Expr = Literal | Name | This | Field | Index | Call | Unary | Binary | InstanceOf | NotNull | Cast | Template
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """A collection operation with a lambda, ``target.op { param -> body }`` (``param`` is ``it`` when the
+    lambda names none), computed from what the readers show (:mod:`.collections`)."""
+
+    target: Expr
+    op: str
+    param: str
+    body: Expr
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A value bound while the expression is evaluated (a lambda's parameter, :mod:`.collections`): never parsed,
+    so no text can make one."""
+
+    value: object
+    column: int
+
+
+Expr = (Literal | Name | This | Field | Index | Call | Unary | Binary | InstanceOf | NotNull | Cast | Template
+        | Operation | Held)
+
+#: The operations that take a lambda (:mod:`.collections`); another name before ``{`` is a syntax error naming it.
+LAMBDA_OPERATIONS = ("map", "filter", "sumOf", "count", "first", "any")
 
 # Binding power of each binary operator; instanceof shares the relational level.
 _BINARY: dict[str, int] = {
@@ -218,6 +245,8 @@ def _children(expr: Expr) -> tuple[Expr, ...]:
         return (expr.left, expr.right)
     if isinstance(expr, Call):
         return expr.args if expr.target is None else (expr.target, *expr.args)
+    if isinstance(expr, Operation):
+        return (expr.target, expr.body)
     return ()
 
 
@@ -412,7 +441,12 @@ class _Parser:
                 if name.kind != "ident":
                     raise ExpressionSyntaxError(f"expected a name after {token.text!r}, found {_describe(name)}",
                                                 name.column)
-                if self._is_op("("):
+                if self._is_op("{"):
+                    if token.text == "?.":
+                        raise ExpressionSyntaxError(f"a safe call of a collection operation (?.{name.text} {{ }}) "
+                                                    "is not supported: test for null first", token.column)
+                    expr = self._operation(expr, name)
+                elif self._is_op("("):
                     if token.text == "?.":
                         raise ExpressionSyntaxError(f"a safe call of a method (?.{name.text}()) is not supported: "
                                                     "test for null first", token.column)
@@ -428,6 +462,46 @@ class _Parser:
                 expr = Index(expr, index, token.column)
             else:
                 return expr
+
+    def _operation(self, target: Expr, name: Token) -> Operation:
+        if name.text not in LAMBDA_OPERATIONS:
+            raise ExpressionSyntaxError(f"{name.text} {{ }} is not computed here: the collection operations with a "
+                                        f"lambda are {', '.join(LAMBDA_OPERATIONS)} (and .keys, .values of a map)",
+                                        name.column)
+        opening = self._expect_op("{")
+        self._enter(opening)
+        param = "it"
+        arrow = self._arrow()
+        if arrow is not None:
+            first = self._peek()
+            if arrow != self._at + 1 or first.kind != "ident":
+                raise ExpressionSyntaxError("a lambda here takes one parameter, it or { x -> … }: two parameters "
+                                            "and destructuring are not supported", first.column)
+            param = self._next().text
+            self._next()
+        body = self._binary(1)
+        self._expect_op("}")
+        self._depth -= 1
+        return Operation(target, name.text, param, body, name.column)
+
+    def _arrow(self) -> int | None:
+        """Where the lambda that starts here has its ``->`` (``None``: it names no parameter, which is ``it``)."""
+        depth = 0
+        for at in range(self._at, len(self._tokens)):
+            token = self._tokens[at]
+            if token.kind == "end":
+                return None
+            if token.kind != "op":
+                continue
+            if token.text in ("(", "[", "{"):
+                depth += 1
+            elif token.text in (")", "]", "}"):
+                if depth == 0:
+                    return None
+                depth -= 1
+            elif token.text == "->" and depth == 0:
+                return at
+        return None
 
     def _arguments(self) -> tuple[Expr, ...]:
         opening = self._expect_op("(")

@@ -38,6 +38,9 @@ async def unboxed(values: Values, layouts: Layouts, value: Result) -> Result:
     if isinstance(value, Text) or value.tag != Tag.OBJECT or value.is_null:  # strings and arrays are no boxes
         return value
     handle = values.handle(value)
+    known = values.boxed(handle)  # its summary read it (a box never changes: its value field is final)
+    if known is not None:
+        return known
     info = await layouts.head(await values.type_id(handle))
     field = Layouts.find((info,), "value") if info.name in BOXES else None
     if field is None:

@@ -23,7 +23,7 @@ Bytes are those of the JSON text of each answer's first content block (what a mo
 structured content repeats it on the wire). The tool definitions are the compact JSON of each tool's
 name, description and inputSchema from ``tools/list``. It prints whether each budget is met, and exits 1
 when one is missed that nothing is said to block (a journey's ``blocked``), or when the definitions exceed
-theirs (``server.budgets.TOOL_DEFINITIONS``). A journey is one function of ``support.agent_journeys`` and a
+theirs (``server.answers.budgets.TOOL_DEFINITIONS``). A journey is one function of ``support.agent_journeys`` and a
 row of its ``BUDGETS``: adding one is adding those two.
 """
 
@@ -40,7 +40,7 @@ import anyio
 from common import REPO, Table, java_env, server_command
 from mcp import Client, StdioServerParameters
 
-from server.budgets import TOOL_DEFINITIONS
+from server.answers.budgets import TOOL_DEFINITIONS
 from support import agent_journeys as journeys
 from support.agent_journeys import Journey, Played
 

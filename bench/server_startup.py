@@ -43,8 +43,8 @@ IMPORTS = (
     ("jdwp.debugger", "import jdwp.debugger"),
     ("android", "import android"),
     ("server.cli (what pyjdwp-mcp imports to start)", "import server.cli"),
-    ("server.handling (with the first tool call: engine, android, tools)",
-     "import server.cli, server.handling"),
+    ("server.transport.handling (with the first tool call: engine, android, tools)",
+     "import server.cli, server.transport.handling"),
 )
 PROBE = """
 import time
@@ -169,7 +169,7 @@ def measure(starts: int, against: Path | None = None) -> list[Table]:
     import_table = Table(f"What the imports cost, each in a fresh interpreter ({repeats} times)",
                          ["import", "import ms (fastest)", "RSS after (MiB, median)", "RSS over interpreter"],
                          import_rows,
-                         notes=["Rows overlap: jdwp.debugger includes jdwp, server.handling includes all of "
+                         notes=["Rows overlap: jdwp.debugger includes jdwp, server.transport.handling includes all of "
                                 "them; "
                                 "server.cli is what the server imports before its first tool call."])
     return [start_table, import_table]

@@ -5,6 +5,6 @@ touches ``jdwp.protocol``. Contract: DESIGN.md §5.
 """
 
 from .app import build_server
-from .config import Config
+from .session.config import Config
 
 __all__ = ["Config", "build_server"]  # the server to run (pyjdwp-mcp, or in memory), and its flags

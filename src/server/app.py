@@ -20,13 +20,13 @@ import mcp_types as types
 import trio
 from mcp.server.lowlevel import Server
 
-from .config import VERSION, Config
+from .answers.tool_list import listed_tools
 from .prompts import get_prompt, listed_prompts
-from .tool_list import listed_tools
+from .session.config import VERSION, Config
 
 if TYPE_CHECKING:
-    from .envelope import Answer
-    from .session_manager import SessionManager
+    from .answers.envelope import Answer
+    from .session.manager import SessionManager
 
 #: What every tool shares, said once here rather than in each definition (DESIGN.md §8.6: the definitions a
 #: model carries every turn are ≤ 12 KB); docs/tools.md has every tool in full.
@@ -70,8 +70,8 @@ class Sessions:
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """A ``tools/call`` request's answer."""
         if self._manager is None or self._answer is None:
-            from .handling import answer  # the engine, android and the tool table: at the first call
-            from .session_manager import SessionManager
+            from .session.manager import SessionManager
+            from .transport.handling import answer  # the engine, android and the tool table: at the first call
 
             self._manager, self._answer = SessionManager(self._config, self._nursery, self._adb), answer
         return await self._answer(self._manager, name, arguments)

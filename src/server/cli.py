@@ -18,8 +18,8 @@ import anyio
 import trio
 
 from .app import build_server
-from .config import VERSION, Config
-from .stdio import stdin_lines, wire
+from .session.config import VERSION, Config
+from .transport.stdio import stdin_lines, wire
 
 DESCRIPTION = """MCP server for debugging Java/Kotlin apps on Android devices (over adb) and any JVM listening
 for a debugger, in pure Python (no JDK needed). It speaks MCP on stdin/stdout."""

@@ -77,7 +77,7 @@ from jdwp.protocol.types import IdSizes, Location
 from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HEADER
 from server import Config, build_server
-from server.envelope import json_text
+from server.answers.envelope import json_text
 from server.tools import TOOLS
 from support.fakevm import Handler, ScriptedVm
 

@@ -16,7 +16,7 @@ def test_journey_through_pyjdwp_mcp(debuggee: Debuggee) -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
-    tools = len(json.loads((REPO / "src" / "server" / "tool_list.json").read_text())["tools"])
+    tools = len(json.loads((REPO / "src" / "server" / "answers" / "tool_list.json").read_text())["tools"])
     assert f"server offers {tools} tools" in out
     assert f"breakpoint s1-bp-1 at com.example.debuggee.Worker:{line}: verified" in out  # the first session: s1
     assert f"at com.example.debuggee.Worker.step(Worker.java:{line})" in out

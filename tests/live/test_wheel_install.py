@@ -96,7 +96,7 @@ def test_the_installed_wheel_debugs_a_jvm_outside_the_checkout(installed: Path, 
     _, line = find_mark("step")
     out = run([python, client, "127.0.0.1", str(debuggee.port), "com.example.debuggee.Worker", str(line)],
               cwd=tmp_path, env=env, timeout=120)
-    tools = len(json.loads((REPO / "src" / "server" / "tool_list.json").read_text())["tools"])
+    tools = len(json.loads((REPO / "src" / "server" / "answers" / "tool_list.json").read_text())["tools"])
     assert f"server offers {tools} tools" in out
     assert f"breakpoint s1-bp-1 at com.example.debuggee.Worker:{line}: verified" in out
     assert f"at com.example.debuggee.Worker.step(Worker.java:{line})" in out

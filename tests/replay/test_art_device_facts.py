@@ -51,7 +51,7 @@ from jdwp.protocol.types import HOTSPOT_64, Location
 from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
 from jdwp.replay import ReplayVm
-from server.launching import app_facts
+from server.session.launching import app_facts
 from support.art_bytes import DDM_CHUNK, DDM_SET, PRE_INITIALIZED, VM_PACKET_ID, apnm_packet
 from support.fakevm import FakeVm, Handler, ScriptedVm
 

@@ -31,7 +31,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from server import Config, build_server
-from server.failures import CODES
+from server.answers.failures import CODES
 from support.jvm import LISTENING, Debuggee, find_mark
 from support.live import unavailable
 

@@ -21,8 +21,8 @@ from mcpkit import connect
 from jdwp.debugger.model import Local, Stop
 from jdwp.protocol.strings import decode_string
 from server import tools
-from server.envelope import json_text, jsonable
-from server.failures import ToolFailure
+from server.answers.envelope import json_text, jsonable
+from server.answers.failures import ToolFailure
 
 ARGS = {"platform": "jvm", "address": "127.0.0.1:5005"}
 

@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcpkit import Mcp, connect
 
-from server.targets import Config
+from server.session.targets import Config
 from support.jvm import COROUTINE_JARS, Debuggee, coroutine_classpath, debuggees, find_mark
 from support.live import require_tool, unavailable
 

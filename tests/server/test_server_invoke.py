@@ -15,7 +15,7 @@ import pytest
 import trio
 from mcpkit import agent_address, connect
 
-from server.targets import Config
+from server.session.targets import Config
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 

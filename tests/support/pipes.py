@@ -1,4 +1,4 @@
-"""OS pipes for tests that run the server's stdio streams (``server.stdio``) over real file descriptors."""
+"""OS pipes for tests that run the server's stdio streams (``server.transport.stdio``) over real file descriptors."""
 
 from __future__ import annotations
 

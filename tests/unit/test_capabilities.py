@@ -8,10 +8,10 @@ import trio
 
 from android import AdbClient
 from android.connection import ServerAddress
-from server.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, capabilities_for, operations_on
-from server.handling import call_tool
-from server.session_manager import SessionManager
-from server.targets import Config
+from server.answers.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, capabilities_for, operations_on
+from server.session.manager import SessionManager
+from server.session.targets import Config
+from server.transport.handling import call_tool
 
 
 def test_launch_is_an_android_operation_only() -> None:

@@ -6,8 +6,8 @@ import pytest
 
 from jdwp.debugger import Breakpoint, ExceptionBreakpoint, InvalidArgument, SourcePosition, Stop, ThrownException
 from jdwp.debugger.requests.exceptions import ExceptionRequest, exception_request
-from server.envelope import jsonable
-from server.results import BreakpointAnswer, ExceptionBreakpointAnswer, answer_of
+from server.answers.envelope import jsonable
+from server.answers.results import BreakpointAnswer, ExceptionBreakpointAnswer, answer_of
 from server.tools.set_debugger_exception_breakpoint import ExceptionBreakpointInput
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from server.addresses import JvmAddress, format_address, is_ascii_number, normal_ip, parse_address
-from server.failures import ToolFailure
-from server.models import TargetInput
+from server.answers.failures import ToolFailure
+from server.session.addresses import JvmAddress, format_address, is_ascii_number, normal_ip, parse_address
+from server.session.models import TargetInput
 
 
 @pytest.mark.parametrize(("text", "host", "port"), [

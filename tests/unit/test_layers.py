@@ -194,17 +194,17 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert _verdicts("jdwp.debugger.engine", "from android import AdbClient") == [
         "jdwp never imports android, server or MCP"]
     assert _verdicts("android.client", "import jdwp") == ["android never imports jdwp, server or MCP"]
-    assert _verdicts("server.envelope", "from jdwp.protocol.errors import JdwpError") == [
+    assert _verdicts("server.answers.envelope", "from jdwp.protocol.errors import JdwpError") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.envelope", "from jdwp.debugger.errors import DebuggerError") == [
+    assert _verdicts("server.answers.envelope", "from jdwp.debugger.errors import DebuggerError") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.envelope", "from jdwp import JdwpError, ErrorCode\n"
+    assert _verdicts("server.answers.envelope", "from jdwp import JdwpError, ErrorCode\n"
                                         "from jdwp.debugger import Debugger") == [None, None, None]
-    assert _verdicts("server.envelope", "from jdwp import client") == [
+    assert _verdicts("server.answers.envelope", "from jdwp import client") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.targets", "import jdwp\njdwp.JdwpError\njdwp.protocol.errors") == [
+    assert _verdicts("server.session.targets", "import jdwp\njdwp.JdwpError\njdwp.protocol.errors") == [
         None, None, "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.envelope", "from android.errors import AdbError") == [None]
+    assert _verdicts("server.answers.envelope", "from android.errors import AdbError") == [None]
     assert _verdicts("jdwp.client", "from .protocol._frozen import maker") == [
         "a private module imported from outside its package"]
     assert _verdicts("jdwp.client", "from .protocol.types import _PlainList") == [

@@ -14,8 +14,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from server import Config, build_server
+from server.answers.tool_list import LIST_FILE
 from server.prompts import PROMPTS, Prompt, prompt_text
-from server.tool_list import LIST_FILE
 from support.agent_journeys import journeys
 
 #: Prompt → the bench journey whose calls it describes.

@@ -1,5 +1,5 @@
 """The README's countable facts, checked against the code: how many tools the server lists, and the limits a tool's
-definition is held to (``server.budgets``). A tool added or a budget changed fails here until the README says
+definition is held to (``server.answers.budgets``). A tool added or a budget changed fails here until the README says
 so too."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from server import budgets
+from server.answers import budgets
 from server.prompts import PROMPTS
 from server.tools import TOOLS
 

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from server.config import VERSION
+from server.session.config import VERSION
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"

@@ -18,11 +18,11 @@ from typing import Any
 import trio
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-LIST = SRC / "server" / "tool_list.json"  # every tool the table has (tests/unit/test_tool_list.py)
+LIST = SRC / "server" / "answers" / "tool_list.json"  # every tool the table has (tests/unit/test_tool_list.py)
 #: What initialize and tools/list must not import: the engine, the JDWP client, android, and the server's
 #: modules that bring them (the tool table with its handlers and input models, the session manager).
-LAZY = ("jdwp", "android", "server.handling", "server.tools", "server.models",
-        "server.session_manager", "server.envelope", "server.results")
+LAZY = ("jdwp", "android", "server.transport.handling", "server.tools", "server.session.models",
+        "server.session.manager", "server.answers.envelope", "server.answers.results")
 
 
 def _lazy(modules: set[str]) -> list[str]:
@@ -92,11 +92,11 @@ async def test_initialize_and_tools_list_import_neither_the_engine_nor_android()
     answers, imported = await _serve(HANDSHAKE)
     assert answers[1]["result"]["serverInfo"]["name"] == "pyjdwp"
     assert len(answers[2]["result"]["tools"]) == len(json.loads(LIST.read_text())["tools"])
-    assert "server.tool_list" in imported  # the listing came from the file, in this process
+    assert "server.answers.tool_list" in imported  # the listing came from the file, in this process
     assert _lazy(imported) == []
 
 
 async def test_the_first_tool_call_brings_the_engine_in() -> None:
     answers, imported = await _serve([*HANDSHAKE, CALL])
     assert answers[3]["result"]["structuredContent"]["error"]["code"] == "DEBUGGER_NOT_FOUND"
-    assert {"jdwp.debugger", "android", "server.handling"} <= imported
+    assert {"jdwp.debugger", "android", "server.transport.handling"} <= imported

@@ -1,4 +1,4 @@
-"""The server over the SDK's stdio transport with stdin read by trio (``server.stdio``), over real pipes:
+"""The server over the SDK's stdio transport with stdin read by trio (``server.transport.stdio``), over real pipes:
 initialize, a garbled line (dropped, as by the SDK's transport), a tool call — answered in order; a stopped
 input ends as at EOF; a call the client cancels is never answered, and one still running when the input ends
 is answered ``Connection closed`` (the SDK's dispatcher, as it ships).
@@ -16,8 +16,8 @@ import trio.testing
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
 from server.app import build_server
-from server.stdio import PipeLines, wire
-from server.targets import Config
+from server.session.targets import Config
+from server.transport.stdio import PipeLines, wire
 from support.pipes import pipe
 
 

@@ -10,7 +10,7 @@ from typing import get_args
 import server.tools
 from server.tools import BY_NAME, TOOLS
 
-SHARED = ("server.models", "server.results", "jdwp.")
+SHARED = ("server.session.models", "server.answers.results", "jdwp.")
 
 
 def test_each_tool_is_one_module_named_as_the_tool() -> None:

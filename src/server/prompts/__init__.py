@@ -13,7 +13,7 @@ from __future__ import annotations
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from ..registry import collect
+from ..answers.registry import collect
 from ._prompt import Argument, Prompt
 
 PROMPTS: tuple[Prompt, ...] = collect(__name__, __path__, "PROMPT", Prompt)

@@ -9,7 +9,7 @@ shows an example of each response. Shared inputs are in :mod:`..models`, shared 
 
 from __future__ import annotations
 
-from ..registry import collect
+from ..answers.registry import collect
 from ._tool import Attached, Call, Handler, Tool
 
 TOOLS: tuple[Tool, ...] = collect(__name__, __path__, "TOOL", Tool)

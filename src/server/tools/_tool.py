@@ -18,9 +18,9 @@ from pydantic import BaseModel
 
 from jdwp.debugger import Debugger
 
-from ..debug_session import DebugSession
-from ..failures import ToolFailure
-from ..session_manager import SessionManager
+from ..answers.failures import ToolFailure
+from ..session.debug_session import DebugSession
+from ..session.manager import SessionManager
 
 
 class Attached(NamedTuple):

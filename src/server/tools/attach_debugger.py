@@ -10,12 +10,12 @@ from pydantic import StrictBool, ValidationError, WithJsonSchema, field_validato
 
 from jdwp.debugger import OMIT_EMPTY, DebuggerError, Reason, Stop
 
-from ..debug_session import DebugSession
-from ..failures import ToolFailure, failure_of
-from ..launching import anr_warning
-from ..models import AttachInput
-from ..results import AndroidTarget, LaunchFacts, VmFacts, optional
-from ..ring import CAPACITY, ENDS, wait_for_kind
+from ..answers.failures import ToolFailure, failure_of
+from ..answers.results import AndroidTarget, LaunchFacts, VmFacts, optional
+from ..session.debug_session import DebugSession
+from ..session.launching import anr_warning
+from ..session.models import AttachInput
+from ..session.ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
 from .resume_debugger import WAIT_SHARE
 from .set_debugger_breakpoint import SetBreakpointInput, arm

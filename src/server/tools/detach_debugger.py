@@ -6,8 +6,8 @@ import dataclasses
 
 import trio
 
-from ..models import SessionInput
-from ..results import optional
+from ..answers.results import optional
+from ..session.models import SessionInput
 from ._tool import Call, Tool
 
 DESCRIPTION = (

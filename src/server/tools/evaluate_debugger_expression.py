@@ -9,8 +9,8 @@ from pydantic import Field, StrictInt, WithJsonSchema, model_validator
 
 from jdwp.debugger import Computed, Evaluated, ObjectPage, Summary
 
-from ..models import SessionInput, Text
-from ..tool_words import in_tool_words
+from ..answers.tool_words import in_tool_words
+from ..session.models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

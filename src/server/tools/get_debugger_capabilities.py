@@ -6,12 +6,12 @@ import dataclasses
 
 from android import AdbError, discover
 
-from ..capabilities import capabilities_for, describe_prerequisites, operations_on
-from ..failures import ErrorBody
-from ..launching import debug_states
-from ..models import TargetInput
-from ..results import AndroidTarget, JvmFacts, Limits, Prerequisites, StartIdentity, optional
-from ..targets import check_jvm_address, device_key
+from ..answers.capabilities import capabilities_for, describe_prerequisites, operations_on
+from ..answers.failures import ErrorBody
+from ..answers.results import AndroidTarget, JvmFacts, Limits, Prerequisites, StartIdentity, optional
+from ..session.launching import debug_states
+from ..session.models import TargetInput
+from ..session.targets import check_jvm_address, device_key
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jdwp.debugger import Locals
 
-from ..models import SessionInput, Text
+from ..session.models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

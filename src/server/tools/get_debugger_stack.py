@@ -8,7 +8,7 @@ from pydantic import Field, StrictInt
 
 from jdwp.debugger import StackPage
 
-from ..models import MAX_SAFE_INT, SessionInput, Text
+from ..session.models import MAX_SAFE_INT, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

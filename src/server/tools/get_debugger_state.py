@@ -6,8 +6,8 @@ import dataclasses
 
 from jdwp.debugger import Stop
 
-from ..models import SessionInput
-from ..results import AnyBreakpointAnswer, SessionState
+from ..answers.results import AnyBreakpointAnswer, SessionState
+from ..session.models import SessionInput
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -9,8 +9,8 @@ from pydantic import Field, StrictInt, model_validator
 
 from jdwp.debugger import OMIT_NONE, Deadlock, Monitor, SimilarThreads, ThreadInfo, WaitingFor, fold_threads
 
-from ..models import SessionInput, Text
-from ..results import ListedThread
+from ..answers.results import ListedThread
+from ..session.models import SessionInput, Text
 from ._tool import Call, Tool
 
 _M = TypeVar("_M", Monitor, WaitingFor)

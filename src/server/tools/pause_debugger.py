@@ -19,8 +19,8 @@ from jdwp.debugger import (
     frame_text,
 )
 
-from ..models import SessionInput
-from ..results import ListedThread, optional
+from ..answers.results import ListedThread, optional
+from ..session.models import SessionInput
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -9,8 +9,8 @@ from pydantic import Field
 
 from jdwp.debugger import OldFrame, Skipped
 
-from ..models import SessionInput, Text
-from ..results import AnyBreakpointAnswer, answer_of
+from ..answers.results import AnyBreakpointAnswer, answer_of
+from ..session.models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic import Field, StrictBool, model_validator
 
-from ..models import SessionInput, Text
-from ..results import optional
+from ..answers.results import optional
+from ..session.models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -10,9 +10,9 @@ from pydantic import StrictBool, WithJsonSchema
 
 from jdwp.debugger import OMIT_EMPTY, Reason, RunTo, Stop
 
-from ..models import CaptureField, Input, PositiveInt, SessionInput, Text, Timeout, capture_of
-from ..results import Acknowledged, RingEvent, optional
-from ..ring import CAPACITY, ENDS, wait_for_kind
+from ..answers.results import Acknowledged, RingEvent, optional
+from ..session.models import CaptureField, Input, PositiveInt, SessionInput, Text, Timeout, capture_of
+from ..session.ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -9,9 +9,9 @@ from pydantic import Field, StrictInt, WithJsonSchema
 
 from jdwp.debugger import Breakpoint, Debugger, HitOptions, MethodBreakpoint, breakpoint_place, check_options
 
-from ..art_costs import ART_EVENT_COST
-from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
-from ..results import AndroidTarget, BreakpointAnswer, MethodBreakpointAnswer
+from ..answers.art_costs import ART_EVENT_COST
+from ..answers.results import AndroidTarget, BreakpointAnswer, MethodBreakpointAnswer
+from ..session.models import CaptureField, PositiveInt, SessionInput, Text, capture_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -6,8 +6,8 @@ from pydantic import StrictBool
 
 from jdwp.debugger import exception_request
 
-from ..models import CaptureField, SessionInput, Text, capture_of
-from ..results import ExceptionBreakpointAnswer
+from ..answers.results import ExceptionBreakpointAnswer
+from ..session.models import CaptureField, SessionInput, Text, capture_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (

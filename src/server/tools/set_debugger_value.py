@@ -8,7 +8,7 @@ from pydantic import Field, StrictInt, model_validator
 
 from jdwp.debugger import Summary
 
-from ..models import SessionInput, Text
+from ..session.models import SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -9,9 +9,9 @@ from pydantic import Field, StrictInt
 
 from jdwp.debugger import HitOptions, check_options
 
-from ..art_costs import ART_EVENT_COST
-from ..models import CaptureField, PositiveInt, SessionInput, Text, capture_of
-from ..results import AndroidTarget, WatchpointAnswer
+from ..answers.art_costs import ART_EVENT_COST
+from ..answers.results import AndroidTarget, WatchpointAnswer
+from ..session.models import CaptureField, PositiveInt, SessionInput, Text, capture_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -9,9 +9,9 @@ from pydantic import StrictBool, model_validator
 
 from jdwp.debugger import Summary
 
-from ..art_costs import art_step_warnings
-from ..models import CaptureField, SessionInput, Text, capture_of
-from ..results import Acknowledged, AndroidTarget, optional
+from ..answers.art_costs import art_step_warnings
+from ..answers.results import Acknowledged, AndroidTarget, optional
+from ..session.models import CaptureField, SessionInput, Text, capture_of
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import Field, StrictBool, model_validator
 from pydantic.config import JsonDict
 
-from ..models import PositiveInt, SessionInput, Text
-from ..results import AnyBreakpointAnswer, answer_of
+from ..answers.results import AnyBreakpointAnswer, answer_of
+from ..session.models import PositiveInt, SessionInput, Text
 from ._tool import Call, Tool
 
 DESCRIPTION = (

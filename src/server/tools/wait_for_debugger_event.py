@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 import trio
 from pydantic import Field, StrictInt, WithJsonSchema
 
-from ..debug_session import DebugSession
-from ..models import MAX_SAFE_INT, Input, Text, Timeout
-from ..results import EventsPage
-from ..ring import ENDS, MAX_READ, wait_for_kind
+from ..answers.results import EventsPage
+from ..session.debug_session import DebugSession
+from ..session.models import MAX_SAFE_INT, Input, Text, Timeout
+from ..session.ring import ENDS, MAX_READ, wait_for_kind
 from ._tool import Call, Tool
 
 DESCRIPTION = (

@@ -28,7 +28,7 @@ import socket
 
 import trio
 
-from .failures import ToolFailure
+from ..answers.failures import ToolFailure
 
 __all__ = ["JvmAddress", "format_address", "is_ascii_number", "normal_ip", "parse_address", "resolve_jvm_address"]
 

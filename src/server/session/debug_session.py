@@ -35,10 +35,7 @@ from jdwp.debugger import (
     open_debugger,
 )
 
-from .art_facts import AttachFacts, gather_facts
-from .launching import anr_exempt_of, anr_warning, app_facts, launch_facts
-from .models import TargetInput
-from .results import (
+from ..answers.results import (
     AndroidTarget,
     AnyBreakpointAnswer,
     AppFacts,
@@ -49,6 +46,9 @@ from .results import (
     answer_of,
     placed_by_breakpoint,
 )
+from .art_facts import AttachFacts, gather_facts
+from .launching import anr_exempt_of, anr_warning, app_facts, launch_facts
+from .models import TargetInput
 from .ring import EventRing
 from .targets import Config, connect
 

@@ -16,9 +16,9 @@ import trio
 
 from jdwp.debugger import LogpointHit, Stop
 
-from .envelope import now_ms
-from .failures import ToolFailure
-from .results import AnyBreakpointAnswer, EventKind, LogpointPlace, RingEvent
+from ..answers.envelope import now_ms
+from ..answers.failures import ToolFailure
+from ..answers.results import AnyBreakpointAnswer, EventKind, LogpointPlace, RingEvent
 
 CAPACITY = 256
 MAX_READ = 100

@@ -18,10 +18,10 @@ import trio
 from android import AdbClient
 from jdwp.debugger import AGENT_RESET, Cleanup, threads_suspended_now
 
+from ..answers.failures import ToolFailure
+from ..answers.results import AndroidTarget
 from .debug_session import DebugSession
-from .failures import ToolFailure
 from .models import AttachInput, TargetInput
-from .results import AndroidTarget
 from .targets import Config, check_target, connect, device_keys
 
 log = logging.getLogger("pyjdwp.server")

@@ -16,12 +16,12 @@ from typing import Any
 import trio
 from pydantic import ValidationError
 
-from .capabilities import PROFILE_WIDE, capabilities_for
-from .debug_session import DebugSession
-from .envelope import Answer, SessionFields, envelope
-from .failures import ErrorBody, ToolFailure, failure_of
-from .session_manager import SessionManager
-from .tools import BY_NAME, Call
+from ..answers.capabilities import PROFILE_WIDE, capabilities_for
+from ..answers.envelope import Answer, SessionFields, envelope
+from ..answers.failures import ErrorBody, ToolFailure, failure_of
+from ..session.debug_session import DebugSession
+from ..session.manager import SessionManager
+from ..tools import BY_NAME, Call
 
 log = logging.getLogger("pyjdwp.server")
 

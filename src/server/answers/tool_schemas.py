@@ -5,8 +5,8 @@ Layer: ``server``. Deriving the schemas needs every record type an answer can ho
 ``android``: a few hundred milliseconds at each start, for an answer that changes only with the code. The
 file is made from the code by this module and compared with it by ``tests/unit/test_tool_list.py``:
 
-    python -m server.tool_schemas           # rewrite src/server/tool_list.json after changing a tool
-    python -m server.tool_schemas --check   # exit 1 if the file is not what the code derives
+    python -m server.answers.tool_schemas           # rewrite src/server/answers/tool_list.json after changing a tool
+    python -m server.answers.tool_schemas --check   # exit 1 if the file is not what the code derives
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any
 
 import mcp_types as types
 
+from ..session.models import MAX_SAFE_INT
+from ..tools import TOOLS, Tool
 from .envelope import output_schema
-from .models import MAX_SAFE_INT
 from .tool_list import LIST_FILE
-from .tools import TOOLS, Tool
 
 #: Bounds every input has, which the server's ``instructions`` state once instead of every field repeating
 #: them (a model reads every definition every turn: DESIGN.md §8.6's budget): strings 1–512 characters,
@@ -126,7 +126,7 @@ def file_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server.tool_schemas", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m server.answers.tool_schemas", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     parser.add_argument("--out", type=Path, default=LIST_FILE, help=f"where to write (default {LIST_FILE.name})")
     args = parser.parse_args(argv)
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         if current != text:
-            print(f"{args.out} is not what the tool table derives: run python -m server.tool_schemas",
+            print(f"{args.out} is not what the tool table derives: run python -m server.answers.tool_schemas",
                   file=sys.stderr)
             return 1
         return 0

@@ -9,7 +9,7 @@ import dataclasses
 
 from android import AdbClient, AdbError
 
-from .config import VERSION
+from ..session.config import VERSION
 from .failures import ErrorBody
 from .results import (
     AdbFacts,

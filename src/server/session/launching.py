@@ -13,7 +13,7 @@ from android.anr import ANR_INPUT_TIMEOUT_S, DUMPSYS_COMMAND, parse_debugging, r
 from android.hello import FirstContact
 from android.launch import Launched
 
-from .results import AndroidTarget, AppFacts, LaunchFacts
+from ..answers.results import AndroidTarget, AppFacts, LaunchFacts
 from .targets import Connected
 
 log = logging.getLogger("pyjdwp.server")

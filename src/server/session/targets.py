@@ -22,11 +22,11 @@ from android.hello import FirstContact, say_hello
 from android.launch import Launched, launch_app
 from jdwp.debugger import FIRST_REQUESTS
 
+from ..answers.failures import ToolFailure
+from ..answers.results import AndroidTarget, JvmTarget, StartIdentity, Target
 from .addresses import JvmAddress, format_address, resolve_jvm_address
 from .config import Config as Config  # re-exported: the session modules and tests take it from here
-from .failures import ToolFailure
 from .models import AttachTimeout, TargetInput
-from .results import AndroidTarget, JvmTarget, StartIdentity, Target
 
 STEP_LIMIT_S = 5.0
 #: The first reply's own deadline on Android: ART loads the JDWP agent (libjdwp) when the first non-DDM

@@ -18,7 +18,7 @@ from android.debuggability import read_app_debuggability
 from jdwp import JdwpClient, JdwpError
 from jdwp.debugger import sample_release_build
 
-from .results import Limitation
+from ..answers.results import Limitation
 
 log = logging.getLogger("pyjdwp.server")
 

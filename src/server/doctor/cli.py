@@ -30,8 +30,8 @@ from android import AdbClient, AdbError, DebuggerBusy, ServerAddress, resolve_ta
 from android.debuggability import read_app_debuggability
 from android.frozen import ProcessFrozen, open_app_jdwp_stream, still_registered, why_silent
 
-from .doctor_inspect import FRAMEWORK_METHODS, Check, FrameworkMethod, inspect_framework_stop
-from .targets import FIRST_REPLY_LIMIT_S
+from ..session.targets import FIRST_REPLY_LIMIT_S
+from .inspection import FRAMEWORK_METHODS, Check, FrameworkMethod, inspect_framework_stop
 
 __all__ = ["main", "run_doctor"]
 

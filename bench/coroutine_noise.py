@@ -1,4 +1,4 @@
-"""What the crash watch costs a coroutine app that throws and catches many exceptions of its own (DESIGN.md §8.4).
+"""What the crash watch costs a coroutine app that throws and catches many exceptions of its own (docs/design.md §3.11).
 
     python bench/coroutine_noise.py
 

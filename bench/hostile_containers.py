@@ -1,4 +1,4 @@
-"""Hostile containers (DESIGN.md §8.1) on a real OpenJDK 17 JVM: pages and key lookups of 1,000,000-entry
+"""Hostile containers (docs/design.md §2.7) on a real OpenJDK 17 JVM: pages and key lookups of 1,000,000-entry
 maps and sets, a 1,000,000-element ``Object[]``/``ArrayList`` and a 10,000,000-element ``int[]``
 (``com.example.hostile.BigContainers``, run with ``-Xmx1g``), with the app's and the session's health after.
 

@@ -1,4 +1,4 @@
-"""The hostile heaps of strings, stacks and threads (DESIGN.md §8.1): read-only calls on a real OpenJDK 17.
+"""The hostile heaps of strings, stacks and threads (docs/design.md §2.7): read-only calls on a real OpenJDK 17.
 
 Run through ``python bench/fault_matrix.py --hostile strings`` (it writes the ``hostile_strings`` section of
 docs/reliability.md). Two debuggees of ``fixtures/java/com/example/hostile``: ``BigStrings`` (a

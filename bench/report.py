@@ -184,7 +184,7 @@ def main() -> None:
                      latency_tables)
     lines += section("What an agent reads: response bytes, envelope and payload", "python bench/tokens.py",
                      [token_table])
-    lines += section("Budgets for agents (DESIGN.md §8.6): definitions, attach, envelope, logpoints",
+    lines += section("Budgets for agents (docs/design.md §5.8): definitions, attach, envelope, logpoints",
                      "python bench/tool_budget.py", budget_tables)
     lines += section("Agent journeys: one bug in a few calls and a few kilobytes",
                      f"python bench/agent_journeys.py --runs {args.journey_runs}", agent_tables)

@@ -29,7 +29,7 @@ pipelined requests is one round however many packets it holds. Measured, each in
   first page and one at offset 5000), (k) an object of 50 fields with 20 strings, (l) the expression
   ``a.b.c[3].d`` — in ``Heap.look``, each object first seen in the frame's locals.
 - (n) a page of 100 elements of an ``ArrayList`` of plain objects (``Heap$Item``: a string and two ints) without
-  previews (``depth`` 0) and with (DESIGN.md §8.6): the objects' fields in one round more, then their strings'.
+  previews (``depth`` 0) and with (docs/design.md §3.7): the objects' fields in one round more, then their strings'.
 - (m) on loopback, a page of 100 at offsets 0 and 900,000 of a 1,000,000-entry ``HashMap`` and
   ``ConcurrentHashMap`` (``hostile.BigContainers``; bench/hostile_containers.py has the other containers).
 

@@ -16,7 +16,7 @@
   interpreter alone, then trio, the MCP SDK's modules the server uses, our packages, the server's start
   and what its first tool call adds.
 
-Goals (issue 6, DESIGN.md §8.7): cold start ≤ 1 s, idle RSS ≤ 80 MB. Prints medians; asserts nothing.
+Goals (issue 6, docs/design.md §5.9): cold start ≤ 1 s, idle RSS ≤ 80 MB. Prints medians; asserts nothing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What an agent pays to read pyjdwp-mcp, against DESIGN.md §8.6's budgets (``server.answers.budgets``).
+"""What an agent pays to read pyjdwp-mcp, against docs/design.md §5.8's budgets (``server.answers.budgets``).
 
     python bench/tool_budget.py            # the tool definitions, then a JVM session's answers
     python bench/tool_budget.py --no-jvm   # the tool definitions only

@@ -1,7 +1,7 @@
 """``android``: a trio client of the ADB server, device facts, target resolution and JDWP streams.
 
 Layer: the Android side of pyjdwp. Imports trio and the standard library only; never ``jdwp`` or
-``server`` (the two meet at ``trio.abc.Stream``). Spec: ../shared/DESIGN.md §4.
+``server`` (the two meet at ``trio.abc.Stream``). Spec: docs/design.md §4.
 """
 
 from .client import AdbClient, AdbStream, ServerAddress, ShellResult

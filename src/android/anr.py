@@ -1,7 +1,7 @@
 """Is a process ANR-exempt? Android spares only the process it started as the *debug app*.
 
 Layer: ``android``; the parser is a pure function, :func:`read_debugging` runs it through ``AdbClient``.
-Never imports ``jdwp``. Spec: ../shared/DESIGN.md §7.5, issue 14 §2.
+Never imports ``jdwp``. Spec: docs/design.md §4.6, issue 14 §2.
 
 frameworks/base: ``ProcessErrorStateRecord`` skips the "isn't responding" dialog and the kill of an
 unresponsive process when ``ProcessRecord.isDebugging()`` is true, which the activity manager sets only

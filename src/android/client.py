@@ -2,7 +2,7 @@
 
 Layer: ``android`` (trio + stdlib); never imports ``jdwp`` or ``server``. Byte framing lives in
 ``android.protocol``; this module only moves bytes and maps failures to ``android.errors``.
-Spec: ../shared/DESIGN.md §4; wire tables in ``specs/adb/smart-socket.md``.
+Spec: docs/design.md §4.1; wire tables in ``specs/adb/smart-socket.md``.
 
 One TCP connection per request, as the ADB server wants it: host queries are answered then closed;
 after ``host:transport:<serial>`` the same socket carries exactly one device service.

@@ -2,7 +2,7 @@
 
 Layer: ``android`` (trio + stdlib); never imports ``jdwp`` or ``server``. Framing comes from
 ``android.protocol``; ``android.client`` builds requests on top of these pieces.
-Spec: ../shared/DESIGN.md §4; wire tables in ``specs/adb/smart-socket.md``.
+Spec: docs/design.md §4.1; wire tables in ``specs/adb/smart-socket.md``.
 """
 
 from __future__ import annotations

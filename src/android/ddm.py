@@ -1,8 +1,8 @@
 """Decode Android's DDM chunks (HELO, APNM, WAIT, STAG, THST) and build the HELO request.
 
 Layer: ``android``, sans-IO (stdlib only). Takes ``(chunk type, data)`` as the ``jdwp`` client's
-DDM channel delivers it, so it never imports ``jdwp``. Spec: ../shared/DESIGN.md §2 (DDM channel),
-§4 and §7.5; layouts follow the framework's ``android.ddm`` handlers (big-endian, strings are UTF-16BE
+DDM channel delivers it, so it never imports ``jdwp``. Spec: docs/design.md §2 (DDM channel),
+§4 and §4.6; layouts follow the framework's ``android.ddm`` handlers (big-endian, strings are UTF-16BE
 with a length in UTF-16 units). Later Android versions append fields, so everything after the
 first fields is optional: a decoder reads what is there and never fails on a shorter chunk.
 

@@ -1,6 +1,6 @@
 """Whether the app is debuggable itself or only because the device is (userdebug/eng builds).
 
-Layer: ``android`` (trio); never imports ``jdwp``. Issue 14 §3; DESIGN.md §4.
+Layer: ``android`` (trio); never imports ``jdwp``. Issue 14 §3; docs/design.md §4.
 
 On a device whose ``ro.debuggable`` is 1 (userdebug and eng builds) every app process registers for
 JDWP, debuggable or not. ART then runs an app without the manifest's ``android:debuggable`` (the

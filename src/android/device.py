@@ -2,7 +2,7 @@
 
 Layer: ``android``; the parsers and command builders are pure functions (unit-tested with real Android
 output), the ``read_*`` coroutines run them through ``AdbClient.shell``. Never imports ``jdwp``.
-Spec: ../shared/DESIGN.md §4 ("Process facts", input validation).
+Spec: docs/design.md §4.3 ("Process facts", input validation).
 
 Everything that reaches a device shell is validated first: appIds must be Java package names and
 pids positive integers, so no caller-controlled text is ever interpreted by ``sh``. Numbers read back

@@ -1,9 +1,9 @@
 """The ``android`` error hierarchy: one root, values with stable codes and text a user can act on.
 
 Layer: ``android`` (no trio, no sockets here); imports nothing from ``jdwp`` or ``server``.
-Spec: ../shared/DESIGN.md §4 (what each failure means) and §5 (the error codes the MCP server reports).
+Spec: docs/design.md §4 (what each failure means) and §5.6 (the error codes the MCP server reports).
 
-Every class carries ``code`` (one of DESIGN.md §5's codes, stable across releases) and ``retryable``.
+Every class carries ``code`` (one of docs/design.md §5.6's codes, stable across releases) and ``retryable``.
 ``str(exc)`` is shown to the user verbatim, so it says what happened and what to do next.
 """
 
@@ -36,7 +36,7 @@ class AdbError(Exception):
     """Root of every error the ``android`` package raises on purpose.
 
     Attributes:
-        code: the DESIGN.md §5 error code the MCP server reports for this failure.
+        code: the docs/design.md §5.6 error code the MCP server reports for this failure.
         retryable: whether the same call may succeed if tried again later unchanged.
     """
 

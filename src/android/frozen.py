@@ -1,6 +1,6 @@
 """Telling a frozen (cached) app from a gone one when its JDWP connection fails.
 
-Layer: ``android`` (trio); never imports ``jdwp``. DESIGN.md §7.5 ("A frozen/cached app … is reported as
+Layer: ``android`` (trio); never imports ``jdwp``. docs/design.md §4.5 ("A frozen/cached app … is reported as
 such") and issue 14 §3.
 
 Android freezes cached apps (the cgroup freezer): a frozen process is not scheduled, so it cannot take

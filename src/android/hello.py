@@ -1,7 +1,7 @@
 """First contact with an Android app: one DDM ``HELO`` right after the JDWP handshake.
 
 Layer: ``android`` (trio + stdlib); speaks just enough JDWP framing (11-byte header, command set 199) to
-send one DDM packet and find its reply, so it never imports ``jdwp``. Spec: ../shared/DESIGN.md §7.5.
+send one DDM packet and find its reply, so it never imports ``jdwp``. Spec: docs/design.md §4.6.
 
 Why here, before the JDWP client starts: until the first non-DDM packet, ART's adbconnection answers
 DDM packets itself, without loading the JDWP agent (art/adbconnection/adbconnection.cc,

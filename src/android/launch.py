@@ -2,7 +2,7 @@
 
 Layer: ``android``; the validators, command builders and parsers are pure functions (unit-tested with
 the text Android prints), :func:`launch_app` runs them through ``AdbClient``. Never imports ``jdwp``.
-Spec: ../shared/DESIGN.md §7.5 and issue 14 §1.
+Spec: docs/design.md §4.6 and issue 14 §1.
 
 Facts from AOSP this relies on (read in frameworks/base and packages/modules/adb):
 - ``ActivityManagerShellCommand`` (``am start``): ``-D`` sets START_FLAG_DEBUG, which makes the new

@@ -3,7 +3,7 @@
 Layer: ``android``, sans-IO: no trio, no sockets, no ``jdwp``. Functions take and return bytes or
 ``bytearray`` buffers; the readers consume exactly one unit from the front of the buffer or return
 ``NEED_DATA`` and leave it untouched, so a caller can feed bytes in any split.
-Spec: ../shared/DESIGN.md §4; wire tables and transcripts in ``specs/adb/smart-socket.md``.
+Spec: docs/design.md §4.1; wire tables and transcripts in ``specs/adb/smart-socket.md``.
 
 Wire summary (all lengths are 4 ASCII hex digits, either case on input, lowercase on output):
 

@@ -1,7 +1,7 @@
 """Target resolution: from (device, appId, optional pid) to exactly one debuggable process, and back.
 
 Layer: ``android``; uses ``android.client`` and ``android.device``; never imports ``jdwp``.
-Spec: ../shared/DESIGN.md §4 ("Resolution"), error codes from §5.
+Spec: docs/design.md §4.4 ("Resolution"), error codes from §5.6.
 
 Rules:
 - the device is always named; it must be in the ``device`` state (DEVICE_UNAVAILABLE otherwise);

@@ -1,7 +1,7 @@
 """``track-app`` (Android 12+): a hand-written reader for adbd's ``AppProcesses`` protobuf.
 
 Layer: ``android``; the decoder is sans-IO (stdlib only), ``read_app_processes`` uses ``AdbClient``.
-Never imports ``jdwp``. Spec: ../shared/DESIGN.md §4 ("track-app"); message definition: AOSP adb's
+Never imports ``jdwp``. Spec: docs/design.md §4.3 ("track-app"); message definition: AOSP adb's
 ``proto/app_processes.proto`` (package ``adb.proto``), summarised in ``specs/adb/track-app.md``:
 
     ProcessEntry: 1 pid int64, 2 debuggable bool, 3 profileable bool, 4 architecture string,

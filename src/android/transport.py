@@ -2,7 +2,7 @@
 
 Layer: ``android`` (trio); never imports ``jdwp``. The result is a ``trio.abc.Stream`` carrying the
 JDWP conversation, which ``jdwp`` opens like any other stream.
-Spec: ../shared/DESIGN.md §4 ("Transport", "A process already being debugged").
+Spec: docs/design.md §4.5 ("Transport", "A process already being debugged").
 
 - ``direct``: ``host:transport:<serial>`` then ``jdwp:<pid>`` on one socket; that socket *is* the
   JDWP stream. No forward, no listening port another local user could connect to.

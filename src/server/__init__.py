@@ -1,7 +1,7 @@
 """``server``: pyjdwp's MCP server (``pyjdwp-mcp``) — the debugger tools over the official SDK.
 
 Layer: the top; the only package that knows MCP. It drives ``jdwp.debugger`` and ``android`` and never
-touches ``jdwp.protocol``. Contract: DESIGN.md §5.
+touches ``jdwp.protocol``. Contract: docs/design.md §5.
 """
 
 from .app import build_server

@@ -1,13 +1,13 @@
 """The MCP server: the official SDK's low-level ``Server`` with the debugger tools, under trio.
 
-Layer: ``server`` — the only layer that knows MCP. DESIGN.md §5.
+Layer: ``server`` — the only layer that knows MCP. docs/design.md §5.
 
 Every call is handled by :mod:`.handling` (input validated, handler under its deadline, the envelope), and
 answered as JSON text in the first content block and the same object as structured content, ``isError``
 on failure. ``initialize`` and ``tools/list`` need neither the engine nor ``android``, and every MCP client
 starts its servers when it starts: so this module imports neither, ``tools/list`` is read from a file
-(:mod:`.tool_list`), and the session manager, with the engine, comes at the first tool call (DESIGN.md
-§8.7: the start; ``tests/unit/test_startup_imports.py``).
+(:mod:`.tool_list`), and the session manager, with the engine, comes at the first tool call (docs/design.md
+§5.9: the start; ``tests/unit/test_startup_imports.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .answers.envelope import Answer
     from .session.manager import SessionManager
 
-#: What every tool shares, said once here rather than in each definition (DESIGN.md §8.6: the definitions a
+#: What every tool shares, said once here rather than in each definition (docs/design.md §5.8: the definitions a
 #: model carries every turn are ≤ 12 KB); docs/tools.md has every tool in full.
 INSTRUCTIONS = (
     "Debug a running Java/Kotlin app on Android (adb) or any JVM with a JDWP agent; no JDK needed. Fewest "

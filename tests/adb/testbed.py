@@ -4,7 +4,7 @@ Its fixtures are registered once, in tests/conftest.py, for every tier that need
 tests/server): the adbd they start binds the machine-wide abstract socket @jdwp-control, so a second
 testbed in the same run would see no app process at all.
 
-What runs (see ../shared/testbed/README.md for how each fact was measured):
+What runs:
 - Debian's ``adb`` on a free port (``adb -P <port> start-server``), killed at session end;
 - one ``adbd`` built from Debian's android-platform-tools source (``.ci/build-adbd``) on a free port,
   connected with ``adb connect``; its PATH starts with stand-in ``pm``/``getprop`` that print what

@@ -219,7 +219,8 @@ def random_stream(rng: random.Random) -> list[bytes]:
     return [c for c in chunks if c]
 
 
-#: Pieces of the §7.3 grammar and of what it refuses, so random text reaches deep into the parser.
+#: Pieces of the expression grammar (docs/design.md §3.8) and of what it refuses, so random text reaches deep into the
+#: parser.
 _EXPRESSION_PIECES = ("a", "b1", "this", "null", "true", " instanceof ", "java.util.List", ".", "[", "]", "(", ")",
                       ",", "!", "-", "+", "*", "/", "%", "<", "<=", "==", "!=", "&&", "||", "=", "&", "0", "12",
                       "2147483648", "9223372036854775808L", "0x", "017", "09", "1.5", "1e", "1e999", "1.5f", ".5",

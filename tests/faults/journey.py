@@ -8,11 +8,11 @@ The journey, through the SDK's in-memory client on a fresh server each run, to a
 (``Worker.step``, hit every few milliseconds); wait for the stop; stack; locals; step over; wait for the
 step's stop; resume; then a pause: remove the loaded breakpoint, pause, list the threads at the pause
 (thread IDs, one frame each), read the main thread's stack by its listed ID, resume; detach; read the
-state. Two more journeys (DESIGN.md §7.1) take the same path to and from the VM: ``condition`` (a
+state. Two more journeys (docs/design.md §3.5) take the same path to and from the VM: ``condition`` (a
 conditional breakpoint on ``Worker.step``, true every 40th hit: each hit is judged while only its thread is
 held; two stops, stack and locals, resume) and ``logpoint`` (a logpoint on ``Worker.step`` — some 200 hits
 a second, past the rate limit — with a state read while it fires, then detach while it fires); ``watch``
-(DESIGN.md §8.5: a read watchpoint on ``Main.running``, read some 200 times a second, stops once; a
+(docs/design.md §3.2: a read watchpoint on ``Main.running``, read some 200 times a second, stops once; a
 method-exit breakpoint on ``Worker.step`` stops with its return value; then a logging read watchpoint fires
 while the session detaches). A failed
 call ends the journey early: it goes straight to detach and the state read. What each run counts:

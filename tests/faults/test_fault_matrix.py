@@ -28,7 +28,7 @@ async def test_every_fault_at_sampled_packets_ends_cleanly(java_classes: Path) -
 
 @pytest.mark.parametrize("journey", ["condition", "logpoint", "watch"])
 async def test_conditions_and_logpoints_end_cleanly_under_faults(java_classes: Path, journey: str) -> None:
-    """The conditional-breakpoint and logpoint-storm journeys (DESIGN.md §7.1) at three points each: hits
+    """The conditional-breakpoint and logpoint-storm journeys (docs/design.md §3.5) at three points each: hits
     judged or logged while the connection fails still leave the VM running and the session named."""
     await run_sampled(java_classes, journey, 3, lambda clean: True)
 

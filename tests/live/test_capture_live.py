@@ -1,5 +1,5 @@
 """Capture on stop, several expressions per call, and run to a line, against real OpenJDK 17 debuggees
-(DESIGN.md §8.6): ``Scenes`` (``outer`` calls ``inner`` in a loop) and ``Throws`` (a caught ``BadInput``).
+(docs/design.md §3.5): ``Scenes`` (``outer`` calls ``inner`` in a loop) and ``Throws`` (a caught ``BadInput``).
 
 Every stop of a thread carries frame 0's ``frame_id``; a breakpoint, a step, an exception breakpoint or a resume
 given ``capture`` reads the top frames, frame 0's locals and expressions as the stop is made, each expression its

@@ -1,4 +1,4 @@
-"""Conditions, hit counts, logpoints and thread-only stops on a real OpenJDK 17 debuggee (DESIGN.md §7.1, §7.5).
+"""Conditions, hit counts, logpoints and thread-only stops on a real OpenJDK 17 debuggee (docs/design.md §3.5).
 
 Debuggee: ``Loops`` (``fixtures/java``): ``loop N`` on stdin runs ``step(i, total)`` for i = 0 … N-1 on the
 main thread while a heartbeat thread prints and a spinner thread counts. Synchronisation is by engine

@@ -1,4 +1,4 @@
-"""Coroutines that crash stop at the throw (DESIGN.md §8.4), against OpenJDK 17 running kotlinc-built fixtures on
+"""Coroutines that crash stop at the throw (docs/design.md §3.11), against OpenJDK 17 running kotlinc-built fixtures on
 Debian's kotlinx-coroutines 1.0.1 (``fixtures/coroutines/.../ktcrash/Crash.kt``).
 
 The default exception breakpoint (uncaught, every throwable) must stop where a coroutine's code threw what

@@ -1,4 +1,4 @@
-"""Steps that follow the coroutine (DESIGN.md §8.4), against OpenJDK 17 running kotlinc-built fixtures on Debian's
+"""Steps that follow the coroutine (docs/design.md §3.11), against OpenJDK 17 running kotlinc-built fixtures on Debian's
 kotlinx-coroutines 1.0.1 (``fixtures/coroutines/.../ktcrash/Crash.kt``, its ``quote`` command).
 
 A step over a suspension point (``delay``, ``withContext``, ``await``) stops on the next line of the same

@@ -1,4 +1,4 @@
-"""Async stacks of coroutines (DESIGN.md §8.4, issue 25), through the engine, on OpenJDK 17 running the
+"""Async stacks of coroutines (docs/design.md §3.11, issue 25), through the engine, on OpenJDK 17 running the
 ``ktcoroutines`` fixture (kotlinc 1.3, Debian's kotlinx-coroutines 1.0.1).
 
 Each test stops on a line of suspend code after it resumed from a suspension, reads the stack's

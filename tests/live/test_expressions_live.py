@@ -1,4 +1,4 @@
-"""Read-only expressions evaluated in a real OpenJDK 17 frame (``Shapes.look``), DESIGN.md §7.3: locals,
+"""Read-only expressions evaluated in a real OpenJDK 17 frame (``Shapes.look``), docs/design.md §3.8: locals,
 fields (inherited and shadowed), statics, arrays, Java's numeric promotion, strings, ``instanceof``,
 and the errors: a null dereference, an unknown name, a method call, a bad index, a parse error's column.
 """
@@ -62,7 +62,7 @@ VALUES: list[tuple[str, str, str | None, str | None]] = [
     ("cycle instanceof Base && !(cycle instanceof java.util.List)", "primitive", "true", None),
     ("ints instanceof int[] && ints instanceof Cloneable && !(null instanceof Object)", "primitive", "true", None),
     ("objects[3] == cycle", "primitive", "true", None),
-    ("objects[1]", "object", "3", "java.lang.Integer"),  # a box shows its value (DESIGN.md §8.3)
+    ("objects[1]", "object", "3", "java.lang.Integer"),  # a box shows its value (docs/design.md §3.7)
     # Containers through the view readers: their fields, never size(), get() or toString().
     ("many.size + one.size + hash.size + set.size", "primitive", str(10000 + 1 + 3 + 1), None),
     ("one[0]", "string", "only", "java.lang.String"),

@@ -1,4 +1,4 @@
-"""Hostile heaps on a real OpenJDK 17 debuggee (``hostile.BigContainers``, DESIGN.md §8.1): 1,000,000-entry
+"""Hostile heaps on a real OpenJDK 17 debuggee (``hostile.BigContainers``, docs/design.md §2.7): 1,000,000-entry
 ``HashMap``/``HashSet``/``LinkedHashMap``/``ConcurrentHashMap``, a 1,000,000-element ``Object[]`` and
 ``ArrayList`` and a 10,000,000-element ``int[]``, read through the engine's ``object`` (what
 ``get_debugger_object`` calls) and ``evaluate``.

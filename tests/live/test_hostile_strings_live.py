@@ -1,4 +1,4 @@
-"""Hostile strings on OpenJDK 17 (DESIGN.md §8.1, issue 23 item 2), through the engine API the MCP tools use.
+"""Hostile strings on OpenJDK 17 (docs/design.md §2.7, issue 23 item 2), through the engine API the MCP tools use.
 
 ``BigStrings`` stops with a 30,000,000-char ``String`` (UTF16; its whole ``StringReference.Value`` would be a
 90 MB reply, over the 64 MiB packet cap: it ended the session before) and a 10,000,000-char ``StringBuilder``

@@ -1,4 +1,4 @@
-"""Hostile stacks and threads on OpenJDK 17 (DESIGN.md §8.1, issue 23 item 2), through the engine API the MCP
+"""Hostile stacks and threads on OpenJDK 17 (docs/design.md §2.7, issue 23 item 2), through the engine API the MCP
 tools use.
 
 ``DeepStacks`` has 5,000 parked threads and one thread 10,000 frames deep that reaches the marked line in a

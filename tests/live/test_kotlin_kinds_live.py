@@ -1,4 +1,5 @@
-"""Kotlin values inline and Kotlin's expression forms, on code compiled by kotlinc 1.3, OpenJDK 17 (DESIGN.md §8.3).
+"""Kotlin values inline and Kotlin's expression forms, on code compiled by kotlinc 1.3, OpenJDK 17 (docs/design.md
+§3.10).
 
 The debuggee is ``fixtures/kotlin/com/example/ktkinds`` (``KindsKt``): its main loop calls ``kinds`` every few
 milliseconds; every test stops at one of its marked lines.

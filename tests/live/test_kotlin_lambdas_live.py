@@ -1,4 +1,4 @@
-"""Kotlin lines with lambdas, compiled by kotlinc 1.3, debugged on OpenJDK 17 (issue 23 item 8, DESIGN.md §8.3):
+"""Kotlin lines with lambdas, compiled by kotlinc 1.3, debugged on OpenJDK 17 (issue 23 item 8, docs/design.md §3.10):
 ``lambda: "all" | "line" | n``, ``in_lambda`` locations, a logpoint naming ``it`` bound only inside the lambda
 (the other code indexes listed as skipped), and one stop per pass through a line.
 

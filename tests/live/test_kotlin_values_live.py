@@ -1,4 +1,4 @@
-"""Kotlin values compiled by kotlinc 1.3, read on OpenJDK 17 without running app code (DESIGN.md §7.2–7.3):
+"""Kotlin values compiled by kotlinc 1.3, read on OpenJDK 17 without running app code (docs/design.md §3.7–3.8):
 data classes by their Kotlin property names, a companion's properties (static fields of the outer class),
 and what Kotlin's collection builders return, each in the view its contents call for.
 

@@ -1,5 +1,5 @@
 """Lines and steps as jdb shows them, on the real program the issue came from (issue 23 items 3, 4, 10;
-DESIGN.md §8.2): kotlinc 1.3.31 compiling a small file (Debian's kotlin-compiler.jar), and a step over from a
+docs/design.md §3.6): kotlinc 1.3.31 compiling a small file (Debian's kotlin-compiler.jar), and a step over from a
 native top frame in our fixture program.
 
 What jdb says on the same JVM (``jdb -attach``): a step into ``configureExplicitContentRoots`` from

@@ -1,4 +1,4 @@
-"""Previews against real OpenJDK 17 debuggees (DESIGN.md §8.6): every object and array summary carries a
+"""Previews against real OpenJDK 17 debuggees (docs/design.md §3.7): every object and array summary carries a
 one-line ``preview`` read from fields — plain objects, records and Kotlin data classes by their first fields,
 containers by their size, boxes and enums by value — without running app code, at a cost that does not grow
 with the number of objects shown.

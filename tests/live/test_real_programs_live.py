@@ -1,4 +1,4 @@
-"""Real programs nobody here wrote, debugged end to end (DESIGN.md §8): Apache Ant running a build (Debian's
+"""Real programs nobody here wrote, debugged end to end (docs/design.md §8): Apache Ant running a build (Debian's
 ant.jar, started by Ant's own launcher) and commons-lang3 called from a small main of ours (Debian's
 commons-lang3.jar). Where a fixture proves a rule, these prove it holds on classes compiled by somebody else:
 a breakpoint pending until the class loads, the stop's line, the stack, ``this`` and its fields with strings

@@ -1,5 +1,5 @@
 """Values against a real OpenJDK 17 debuggee (``Shapes``): runtime types, stable object handles, objects,
-arrays, strings and containers read without running app code (DESIGN.md §7.2).
+arrays, strings and containers read without running app code (docs/design.md §3.7).
 
 The debuggee calls ``Shapes.look`` in a loop on one object (``Shapes.KEPT``); its marked line is where
 every test stops. ``Loud`` overrides ``size()``/``toString()`` to print "APP CODE RAN": it must never

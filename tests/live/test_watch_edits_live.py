@@ -1,6 +1,6 @@
 """Watchpoints and method breakpoints that capture at their stops and change in place, against a real
 OpenJDK 17 debuggee (``fixtures/java/.../Watched.java``, which runs the commands it reads on stdin and prints
-``done COMMAND``). DESIGN.md §8.6: capture on stop takes every request that stops; ``update_debugger_breakpoint``
+``done COMMAND``). docs/design.md §3.5: capture on stop takes every request that stops; ``update_debugger_breakpoint``
 takes every breakpoint. Synchronisation is by engine events and printed lines, never by sleeping.
 """
 

@@ -1,4 +1,4 @@
-"""pyjdwp installed from its wheel works without the checkout (DESIGN.md §8.7: the install).
+"""pyjdwp installed from its wheel works without the checkout (docs/design.md §5.9: the install).
 
 The wheel is built from a copy of the sources (``pip wheel --no-deps``; building in the checkout would leave
 ``build/`` and an ``egg-info`` in it), installed with its dependencies into a fresh venv in a temporary

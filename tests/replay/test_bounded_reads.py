@@ -1,4 +1,4 @@
-"""Bounded commands against a scripted OpenJDK 17 heap (DESIGN.md §8.1): no ``ArrayReference.GetValues``
+"""Bounded commands against a scripted OpenJDK 17 heap (docs/design.md §2.7): no ``ArrayReference.GetValues``
 (13,2) asks for more than 4,096 elements — HotSpot's agent ends the VM above ~65,536 references
 (:mod:`jdwp.debugger.reading.tables`) — a hash map's table is scanned once per stop however many pages are read, and
 a key lookup reads one bin. The heap is :mod:`heap_vm`'s: a ``HashMap`` of 10,000 ``Integer`` keys in a table

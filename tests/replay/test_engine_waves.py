@@ -127,7 +127,7 @@ def with_locals(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
 async def test_locals_ask_texts_lengths_and_types_in_one_write_but_not_a_primitive_arrays_type() -> None:
     """An ``int[]`` can only hold an ``int[]``: its type is not asked. The ``Object[]``'s is (it holds a
     ``String[]``), with the string's text and both lengths, in one write; its signature follows, with
-    the ``int[]``'s first elements for its preview (DESIGN.md §8.6; an array of objects has none)."""
+    the ``int[]``'s first elements for its preview (docs/design.md §3.7; an array of objects has none)."""
     async with scripted(with_locals, WaveVm) as (vm, debugger):
         assert isinstance(vm, WaveVm)
         await debugger.set_breakpoint(CLASS, 5)

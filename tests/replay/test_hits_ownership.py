@@ -1,5 +1,5 @@
 """Suspension ownership of judged hits (conditions, hit counts, logpoints, suspend "thread") against a scripted
-VM: DESIGN.md §3's rules, command by command (HotSpot shows the outcome, not the exact commands).
+VM: docs/design.md §3.3's rules, command by command (HotSpot shows the outcome, not the exact commands).
 
 - a false condition: the EVENT_THREAD set is released with exactly one ``ThreadReference.Resume`` of its thread;
 - a true one: ``VirtualMachine.Suspend``, then the thread's ``ThreadReference.Resume``; resuming the stop is one

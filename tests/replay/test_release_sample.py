@@ -1,4 +1,4 @@
-"""The release-build sample at attach: bounded and pipelined, whatever the app's size (DESIGN.md §7.5).
+"""The release-build sample at attach: bounded and pipelined, whatever the app's size (docs/design.md §4.6).
 
 A scripted VM (its answers held until every request of a round arrived) stands for an app with 300 loaded
 classes of its own among framework classes; the variable tables it lacks stand for a release build (R8/D8

@@ -1,4 +1,4 @@
-"""Strings read only as far as shown, and a string the VM must send whole over the packet cap (DESIGN.md §8.1).
+"""Strings read only as far as shown, and a string the VM must send whole over the packet cap (docs/design.md §2.7).
 
 Scripted heaps stand for the two layouts: HotSpot's (OpenJDK 17: ``java.lang.String`` with ``byte[] value`` and
 ``byte coder``; the VM named as OpenJDK names itself in ``VirtualMachine.Version``) and ART's (``count`` with

@@ -58,7 +58,7 @@ async def test_a_page_of_a_big_hash_map_and_array_list_is_at_most_five_waves() -
         # The map's fields with its nodes' class (named by the table's type) and the boxed primitives' classes
         # by name, the table with its length and those classes' layouts, the nodes, the keys' types and the
         # values' text. Integer, a class first seen here, is named by its type ID: no wave of its own. Then the
-        # boxed values' primitives, all 100 in one wave (DESIGN.md §8.3: shown inline).
+        # boxed values' primitives, all 100 in one wave (docs/design.md §3.7: shown inline).
         assert names(waves) == [
             ["ObjectReference.GetValues", "VirtualMachine.ClassesBySignature"],
             ["ArrayReference.GetValues", "ArrayReference.Length", "ClassType.Superclass", "ReferenceType.Fields"],

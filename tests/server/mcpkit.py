@@ -3,7 +3,7 @@
 (tests/server has no ``__init__.py``: its package name would shadow ``src/server``; pytest puts this
 directory on ``sys.path``, so tests import this module as ``mcpkit``.)
 
-Every tool call goes through :class:`Mcp`, which checks the envelope invariants of DESIGN.md §5 on every
+Every tool call goes through :class:`Mcp`, which checks the envelope invariants of docs/design.md §5.2 on every
 response (JSON text in the first content block equal to the structured content, ``isError`` exactly when
 ``success`` is false, the envelope's fields, ``{code, message, retryable}`` on failures) before a test
 looks at anything else.

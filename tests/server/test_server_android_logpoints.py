@@ -1,5 +1,5 @@
 """A logpoint journey with ``platform: "android"`` through the adb testbed (a real adb server and adbd, a JVM
-registered on @jdwp-control as an app process): DESIGN.md §7.1 over ``jdwp:<pid>``.
+registered on @jdwp-control as an app process): docs/design.md §3.5 over ``jdwp:<pid>``.
 
 The app (``Heartbeat``, tests/adb/java) calls ``beat(n)`` every 50 ms. A logpoint there with ``maxHits`` 5
 yields five ``logpoint`` events with increasing ``n`` and then ``breakpoint_spent``; the session never

@@ -1,4 +1,4 @@
-"""Breakpoint editing (DESIGN.md §8.6, issue 24 item 6) through the installed ``pyjdwp-mcp`` over stdio,
+"""Breakpoint editing (docs/design.md §3.5, issue 24 item 6) through the installed ``pyjdwp-mcp`` over stdio,
 against a real OpenJDK 17 (the fixture's main loop calls ``Worker.step(i++)`` every 5 ms):
 
 - ``remove_debugger_breakpoint`` with ``breakpointIds`` and ``all: true`` (``breakpointId`` as before); an

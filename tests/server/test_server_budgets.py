@@ -1,4 +1,4 @@
-"""DESIGN.md §8.6's budgets on a real session: the installed ``pyjdwp-mcp`` over stdio against OpenJDK 17.
+"""docs/design.md §5.8's budgets on a real session: the installed ``pyjdwp-mcp`` over stdio against OpenJDK 17.
 
 What an agent reads, measured on the wire: the tool definitions ``tools/list`` gives a model, attach's
 answer (each thing said once: the VM in ``result.vm``, no Android text on a JVM), every session call's

@@ -1,5 +1,5 @@
 """Capture on stop, several expressions per call, ``until: "stopped"`` and run to, through the MCP stdio client
-against real OpenJDK 17 debuggees (DESIGN.md §8.6): ``Scenes`` (``outer`` calls ``inner`` in a loop) and
+against real OpenJDK 17 debuggees (docs/design.md §3.5): ``Scenes`` (``outer`` calls ``inner`` in a loop) and
 ``Throws`` (a caught ``BadInput``).
 
 The server is the ``pyjdwp-mcp`` console script over stdio with this checkout's ``src`` first on its path. Each

@@ -1,4 +1,4 @@
-"""Coroutines through the MCP stdio server (DESIGN.md §8.4), against OpenJDK 17 running the kotlinc-built
+"""Coroutines through the MCP stdio server (docs/design.md §3.11), against OpenJDK 17 running the kotlinc-built
 coroutine fixtures on Debian's kotlinx-coroutines 1.0.1 (``fixtures/coroutines``; see
 tests/live/test_coroutine_crashes_live.py and test_coroutine_steps_live.py for the engine's side).
 

@@ -1,4 +1,4 @@
-"""Coroutines' async stacks through the MCP tools (DESIGN.md §8.4, issue 25), on OpenJDK 17 running the
+"""Coroutines' async stacks through the MCP tools (docs/design.md §3.11, issue 25), on OpenJDK 17 running the
 ``ktcoroutines`` fixture (kotlinc 1.3, Debian's kotlinx-coroutines 1.0.1):
 
 - over stdio, the installed ``pyjdwp-mcp`` with ``--class-path`` (the fixture's class directory and a jar of

@@ -1,4 +1,4 @@
-"""A Kotlin line with a lambda through the MCP tools (DESIGN.md §8.3): the ``lambda`` input, ``in_lambda``
+"""A Kotlin line with a lambda through the MCP tools (docs/design.md §3.10): the ``lambda`` input, ``in_lambda``
 locations, a logpoint naming ``it`` with the other code indexes ``skipped``, on ``LambdasKt`` (kotlinc 1.3)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Kotlin values through the MCP tools (DESIGN.md §7.2–7.3): the debuggee ``com.example.ktvalues.ValuesKt``
+"""Kotlin values through the MCP tools (docs/design.md §3.7–3.8): the debuggee ``com.example.ktvalues.ValuesKt``
 (kotlinc 1.3) stopped in ``look``, on a JVM and as an app process of the adb testbed (jdwp:<pid>): locals,
 a data class's fields by their Kotlin names, Kotlin's empty collections and one-element builders as views,
 expressions on a data class path and a companion's property, then resume and detach, the app running.

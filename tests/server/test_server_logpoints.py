@@ -1,5 +1,5 @@
 """Conditions, hit counts, logpoints and ``suspend: "thread"`` through the installed ``pyjdwp-mcp`` over stdio,
-against a real OpenJDK 17 (``Loops``): DESIGN.md §7.1 and §7.5.
+against a real OpenJDK 17 (``Loops``): docs/design.md §3.5.
 
 - a condition true once in 1,000 hits stops once, with the right ``i``; a syntax error is INVALID_ARGUMENT
   with the column and sets nothing;

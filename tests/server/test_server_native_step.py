@@ -1,4 +1,4 @@
-"""step_debugger ``over`` from a native top frame through the MCP tools (issue 23 item 10, DESIGN.md §8.2): after
+"""step_debugger ``over`` from a native top frame through the MCP tools (issue 23 item 10, docs/design.md §3.4): after
 a pause, the fixture program's heartbeat thread sleeps in ``Thread.sleep`` (native). The step could never
 finish there; the answer says at once that it stepped out instead (``stepped: "out"``, a note), and the stop
 comes in the caller, ``Main.heartbeat``.

@@ -1,4 +1,4 @@
-"""Previews and the diagnosing pause through the MCP tools over stdio (DESIGN.md §8.6), the server run from
+"""Previews and the diagnosing pause through the MCP tools over stdio (docs/design.md §3.7), the server run from
 these sources (``python -m server``) against real JVMs:
 
 - ``Carts``: a stop whose locals carry ``preview`` (an object by its first fields, a collection by its size, a

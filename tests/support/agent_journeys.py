@@ -1,4 +1,4 @@
-"""The three agent journeys of issue 24 (DESIGN.md §8.6): a Kotlin crash, a Java wrong value, a Java
+"""The three agent journeys of issue 24 (docs/design.md §5.8): a Kotlin crash, a Java wrong value, a Java
 deadlock, each as the shortest sequence of MCP tool calls that finds its root cause.
 
 Shared by ``bench/agent_journeys.py`` (repetitions, the table of docs/performance.md) and

@@ -1,4 +1,4 @@
-"""Shared checks of the hostile-heap live tests and ``bench/fault_matrix.py`` (DESIGN.md §8.1): the app alive
+"""Shared checks of the hostile-heap live tests and ``bench/fault_matrix.py`` (docs/design.md §2.7): the app alive
 (its process running, no ``hs_err`` file), answers bounded in bytes."""
 
 from __future__ import annotations

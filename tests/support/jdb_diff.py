@@ -1,4 +1,4 @@
-"""The differential test against jdb (DESIGN.md §8.2, issue 23): the same breakpoints and step-overs in a real
+"""The differential test against jdb (docs/design.md §3.6, issue 23): the same breakpoints and step-overs in a real
 program, through pyjdwp's engine and through ``jdb -attach``, and the lines each reports.
 
 Used by ``tests/live/test_jdb_diff_live.py`` (a few cases) and ``bench/jdb_diff.py`` (a few dozen).

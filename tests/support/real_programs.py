@@ -1,4 +1,4 @@
-"""Real programs nobody here wrote, to debug in the live tests (DESIGN.md §8): kotlinc's own compiler, Guava,
+"""Real programs nobody here wrote, to debug in the live tests (docs/design.md §8): kotlinc's own compiler, Guava,
 commons-lang3, Ant and kotlinx-coroutines, all from Debian's packages (``scripts/test`` installs them).
 
 A fixture of ours proves a rule; one of these proves we got the rule right on code compiled by somebody else.

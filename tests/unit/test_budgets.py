@@ -1,4 +1,4 @@
-"""DESIGN.md §8.6's budgets, computed on what the code generates (no JVM): the tool definitions a model is
+"""docs/design.md §5.8's budgets, computed on what the code generates (no JVM): the tool definitions a model is
 given, and the answers the server's own code builds for a JVM session (the envelope every call pays,
 attach's answer, value summaries, logpoint events). tests/server/test_server_budgets.py measures the same
 on a real session over stdio; bench/tool_budget.py prints them against the goals.

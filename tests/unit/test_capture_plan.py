@@ -1,4 +1,4 @@
-"""What a capture asks for, checked when it is set (DESIGN.md §8.6), and the shared read of a stop's locals."""
+"""What a capture asks for, checked when it is set (docs/design.md §3.5), and the shared read of a stop's locals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which classes count as coroutine machinery, and which throwables are cancellations (DESIGN.md §8.4)."""
+"""Which classes count as coroutine machinery, and which throwables are cancellations (docs/design.md §3.11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The host-side readers of ``@DebugMetadata`` (DESIGN.md §8.4): class files kotlinc wrote for the coroutine
+"""The host-side readers of ``@DebugMetadata`` (docs/design.md §3.11): class files kotlinc wrote for the coroutine
 fixture, and dex files Debian's smali assembled from ``fixtures/smali`` (the same class as d8 would put it
 into an APK, Kotlin 2.2's v2 with ``nl``, and one R8 renamed).
 

@@ -1,4 +1,4 @@
-"""Which threads a pause's diagnosis counts as the VM's own (DESIGN.md §8.6). HotSpot's are checked live
+"""Which threads a pause's diagnosis counts as the VM's own (docs/design.md §3.9). HotSpot's are checked live
 (tests/live/test_threads_live.py); ART's names and groups here, as ART's sources give them (a fake: no ART
 runs in these tests)."""
 

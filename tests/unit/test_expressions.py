@@ -1,4 +1,4 @@
-"""The §7.3 expression grammar: tokens, precedence, literals with Java's rules, syntax errors with
+"""The expression grammar (docs/design.md §3.8): tokens, precedence, literals with Java's rules, syntax errors with
 1-based columns, and a property: any text of at most 512 characters parses or raises
 :class:`ExpressionSyntaxError`, never another exception.
 """

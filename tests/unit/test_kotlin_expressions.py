@@ -1,5 +1,5 @@
-"""Kotlin's expression forms in the §7.3 grammar (DESIGN.md §8.3): each new form's tokens and tree, where it
-ranks among Java's operators, and the Java text that must keep parsing as before."""
+"""Kotlin's expression forms in the expression grammar (docs/design.md §3.8, §3.10): each new form's tokens and tree,
+where it ranks among Java's operators, and the Java text that must keep parsing as before."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The rules of :mod:`jdwp.debugger.classes.lambdas` without a JVM: which code index is a lambda's, the ordinals, the
-``lambda`` choice, names out of scope, linked locations and passes (DESIGN.md §8.3).
+``lambda`` choice, names out of scope, linked locations and passes (docs/design.md §3.10).
 
 The tables are what kotlinc 1.3.31 wrote for ``fixtures/kotlin/com/example/ktlambdas/Lambdas.kt`` (read with
 ``javap -l``): line 13 ``val s = xs.sumBy { it.a * it.b }`` is at code indexes 65, 117 and 142 of ``work``;

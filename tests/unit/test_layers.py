@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md §1 and STYLE.md "Layers", checked on every module under ``src`` with ``ast``.
+"""The layers of docs/design.md §1.2, checked on every module under ``src`` with ``ast``.
 
 Rules (relative imports are resolved to absolute names first; imports inside functions and under
 ``TYPE_CHECKING`` count too):
@@ -11,7 +11,7 @@ Rules (relative imports are resolved to absolute names first; imports inside fun
   ``X`` in that package's ``__all__`` (and ``jdwp.X`` after ``import jdwp`` likewise); nothing from the
   other modules of ``jdwp`` (``jdwp.protocol``, ``jdwp.client``…); from ``android`` its public modules.
 - A private module (``_x``) or a private name is imported only from inside its own package.
-- ``jdwp.debugger`` is built in floors (DESIGN.md §8.7, docs/architecture.md): the ground (its root modules
+- ``jdwp.debugger`` is built in floors (docs/design.md §1.2, docs/architecture.md): the ground (its root modules
   ``errors``, ``ids``, ``model``, ``names``, ``_gather``, ``_held``) < ``classes`` < ``reading`` < ``requests``
   < ``changes`` < ``events`` < the top (``engine``, ``inspection``, the package itself). A floor never imports a
   higher one.

@@ -1,4 +1,4 @@
-"""The line of a code index, as JDI reads a method's line table (DESIGN.md §8.2), on real tables.
+"""The line of a code index, as JDI reads a method's line table (docs/design.md §3.6), on real tables.
 
 ``FIND_MAIN_CLASS`` is the line table of kotlinc 1.3.31's ``KotlinToJVMBytecodeCompiler.findMainClass``
 (Debian's kotlin-compiler.jar) as HotSpot answers ``Method.LineTable``: five entries at index 16. The

@@ -1,4 +1,4 @@
-"""The framing's answer to a packet over the cap (DESIGN.md §8.1), sans-IO.
+"""The framing's answer to a packet over the cap (docs/design.md §2.7), sans-IO.
 
 With ``skip_oversized`` (the client's connection) an over-cap packet is one :class:`Oversized` event, its
 body is dropped a receive at a time and never kept, and the packet after it frames as usual. Without it (the

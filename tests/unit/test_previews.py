@@ -1,4 +1,4 @@
-"""How a preview is written (DESIGN.md §8.6): short class names, values inside a preview, the 120-character
+"""How a preview is written (docs/design.md §3.7): short class names, values inside a preview, the 120-character
 bound. What is read for it is tested live (tests/live/test_previews_live.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``pyjdwp-mcp`` answers ``initialize`` and ``tools/list`` without importing the engine (DESIGN.md §8.7:
+"""``pyjdwp-mcp`` answers ``initialize`` and ``tools/list`` without importing the engine (docs/design.md §5.9:
 every MCP client starts its servers when it starts, and the engine, ``android`` and the tool table are
 most of what the server would import): they come with the first ``tools/call``.
 

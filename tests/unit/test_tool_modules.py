@@ -1,4 +1,4 @@
-"""A tool is defined where it is handled (DESIGN.md §8.7): one module of ``server.tools`` per tool, named as
+"""A tool is defined where it is handled (docs/design.md §5.3): one module of ``server.tools`` per tool, named as
 the tool, holding its description and handler (and its own input model and result type, unless shared)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The debugger engine: line breakpoints (pending and bound), stops with owned suspensions, steps, stack,
 locals and a clean detach — over any JDWP connection. It knows nothing of MCP or Android.
 
-Layer: on top of ``jdwp.client``. Contract: DESIGN.md §3.
+Layer: on top of ``jdwp.client``. Contract: docs/design.md §3.
 
     async with (jdwp.open_jdwp_tcp("127.0.0.1", 5005, first_requests=FIRST_REQUESTS) as vm,
                 open_debugger(vm) as debugger):

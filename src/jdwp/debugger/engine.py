@@ -1,7 +1,7 @@
 """The debugger engine: breakpoints, stops with owned suspensions, steps, stack, locals and clean detach.
 
 Layer: ``jdwp.debugger`` on ``jdwp.client``; knows nothing of MCP or Android (any JDWP stream works).
-Contract: DESIGN.md §3; IDs and limits as §5 needs them.
+Contract: docs/design.md §3; IDs and limits as §5 needs them.
 
 - **Suspension ownership.** Every event set whose suspend policy is not NONE is one suspension we own.
   A stop holds exactly the suspension of its event set; resume and step release exactly that
@@ -224,7 +224,7 @@ class Debugger(Inspection):
         path such as ``app/src/main/java/com/x/Foo.kt``) covers every class of that source file. Give one.
         A line in a Kotlin inline function's body also binds where it was inlined (``inlined`` locations).
 
-        ``condition`` (an expression, DESIGN.md §7.3) stops only where it is true; ``hit_count`` ignores the
+        ``condition`` (an expression, docs/design.md §3.5) stops only where it is true; ``hit_count`` ignores the
         first ``hit_count - 1`` hits; ``action="log"`` makes a logpoint: each hit publishes a ``LogpointHit``
         (``log_message`` with ``{expression}`` parts, or frame 0's locals) and the thread runs on, until
         ``max_hits`` (default 100, at most 10,000) spend it. On a breakpoint that stops, ``max_hits`` (1 to

@@ -1,4 +1,4 @@
-"""The engine's errors: each carries the stable code the MCP server reports (DESIGN.md §5).
+"""The engine's errors: each carries the stable code the MCP server reports (docs/design.md §5.6).
 
 Layer: ``jdwp.debugger``. They derive from ``jdwp.JdwpError``, so a caller catching the library's root
 catches these too.

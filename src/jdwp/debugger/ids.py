@@ -1,6 +1,6 @@
 """The IDs the engine hands out: stops (with their thread and frame handles) and breakpoints.
 
-Layer: ``jdwp.debugger`` (pure; no I/O). DESIGN.md §5: IDs are opaque strings, unique per server.
+Layer: ``jdwp.debugger`` (pure; no I/O). docs/design.md §5.2: IDs are opaque strings, unique per server.
 
 Shapes: ``{prefix}stop-{n}``, its thread ``{prefix}stop-{n}.t{thread:x}`` and frame
 ``{prefix}stop-{n}.t{thread:x}.f{index}``, ``{prefix}bp-{n}``, and the object handles ``{prefix}obj-{n}``

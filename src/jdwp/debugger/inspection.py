@@ -1,7 +1,7 @@
 """The read side of a stop: stack, locals, objects, expressions and threads, as of the current stop.
 
-Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (stack, locals), §7.2–7.3
-(objects, containers, expressions) and §7.4 (threads). Mixed into :class:`.engine.Debugger`, whose stops
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. docs/design.md §3.6–3.7 (stack, locals), §3.7–3.8
+(objects, containers, expressions) and §3.9 (threads). Mixed into :class:`.engine.Debugger`, whose stops
 (:mod:`.stops`) it reads and whose readers it uses.
 
 Inspection takes no lock: a read is checked against the current stop when it starts, and what it learns
@@ -46,7 +46,7 @@ from .reading.values import Summary, Values, previewing, stale_on_collected
 
 __all__ = ["EVALUATION_DEADLINE", "Inspection"]
 
-EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6
+EVALUATION_DEADLINE = 2.0  # docs/design.md §6
 
 
 class Inspection:
@@ -186,7 +186,7 @@ class Inspection:
 
     async def evaluate(self, stop_id: str, frame_id: str | None, expression: str,
                        depth: int = 0) -> Summary | Computed | ObjectPage:
-        """The value of a read-only expression (DESIGN.md §7.3) in the frame, as of the current stop.
+        """The value of a read-only expression (docs/design.md §3.8) in the frame, as of the current stop.
 
         ``frame_id`` ``None``: frame 0 of the stop's thread (``Stop.frame_id``). ``depth`` 0: its summary (an
         object's preview); 1 or 2: an object or array result is answered as :meth:`object`'s first page with that

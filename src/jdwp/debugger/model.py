@@ -1,6 +1,6 @@
 """What the engine reports: breakpoints, stops, frames, locals, events and cleanup, as frozen records.
 
-Layer: ``jdwp.debugger`` (data only). Field names match the MCP payloads of DESIGN.md §5, so the server
+Layer: ``jdwp.debugger`` (data only). Field names match the MCP payloads of docs/design.md §5.2, so the server
 serialises them without renaming. IDs handed out here are opaque strings.
 
 Names the VM supplies (thread, class, method, source, variable and type names, messages) are cut to
@@ -34,7 +34,7 @@ NATIVE_METHOD = "NATIVE_METHOD"
 NO_CODE_INDEX = -1
 """The ``code_index`` of a native method's location (JDWP sends the unsigned 64-bit -1, past JSON's 2^53)."""
 
-#: The most UTF-16 units of any name or message the VM supplies (DESIGN.md §5; values are cut at 256).
+#: The most UTF-16 units of any name or message the VM supplies (docs/design.md §6; values are cut at 256).
 MAX_NAME = 1024
 #: Metadata of a field a serialiser leaves out while it is empty (``None``, ``()``): ``truncated_names`` is
 #: there only when something was cut, a stop's ``pending_steps`` only when there are some, so an ordinary
@@ -211,7 +211,7 @@ class BoundLocation(Place):
 @dataclasses.dataclass(frozen=True, slots=True)
 class SkippedLocation:
     """A code index of the line a breakpoint does not bind, and why: its condition or log message names a
-    variable that is not in scope there (DESIGN.md §8.3)."""
+    variable that is not in scope there (docs/design.md §3.10)."""
 
     class_name: str
     method: str
@@ -414,7 +414,7 @@ class ThrownException:
     at 256 UTF-16 units: ``truncated``, ``length`` the full length) — what ``getMessage()`` returns unless a
     subclass overrides it, which is never run. ``object_id`` is the session's handle of the exception
     object; ``catch_location`` is ``None`` when nothing in Java code catches it. ``crashes_coroutine``: only
-    coroutine machinery catches it (``catch_location`` is the machinery's handler, DESIGN.md §8.4), so it ends
+    coroutine machinery catches it (``catch_location`` is the machinery's handler, docs/design.md §3.11), so it ends
     the coroutine that threw it; ``note`` says what that means.
     """
 
@@ -489,7 +489,7 @@ class Stop:
         bound_names(self, "thread_name", "condition_error")
 
 
-#: An error as a value (an expression's, a capture's part): its stable code (DESIGN.md §5) and message, as a
+#: An error as a value (an expression's, a capture's part): its stable code (docs/design.md §5.6) and message, as a
 #: breakpoint's reason has them.
 ErrorInfo = Reason
 
@@ -537,7 +537,7 @@ class Frame(Place, _FrameHead):
                    position.code_index, position.inlined, truncated_names=position.truncated_names)
 
 
-#: Where an async frame's line and variable names came from (DESIGN.md §8.4): ``invoke`` (the stdlib's
+#: Where an async frame's line and variable names came from (docs/design.md §3.11): ``invoke`` (the stdlib's
 #: ``DebugMetadataKt``, run in the VM with ``--allow-invoke``), ``class_path`` (the app's classes read on the
 #: host), ``none`` (raw ``L$0`` names, ``line`` null).
 MetadataSource = Literal["invoke", "class_path", "none"]
@@ -636,7 +636,7 @@ class Local(ValueFields, _LocalHead):
     has kind ``unavailable`` and the VM's ``reason`` (e.g. ``INVALID_SLOT``). ``captured`` marks a
     variable of an enclosing method that a lambda or local class captured (read from a field of ``this``).
     ``length`` and ``object_id`` are left out of the JSON where they do not apply (a primitive, ``null``):
-    an agent pays for every key it reads (DESIGN.md §8.6).
+    an agent pays for every key it reads (docs/design.md §3.7).
     """
 
     kind: LocalKind = dataclasses.field(metadata=KIND_SAID)  # keeps its place in :class:`ValueFields`

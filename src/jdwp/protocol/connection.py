@@ -8,8 +8,8 @@ a VM (the test fakes and the recorder), since both send the same handshake and t
 
 A packet longer than the cap is a well-framed packet we refuse to hold, not garbage: with
 ``skip_oversized`` (the client's choice) its header is returned as an :class:`Oversized` event and its body
-is dropped as it arrives, a receive at a time, so the connection goes on with the next packet (DESIGN.md
-§8.1: a VM that must send a whole 30M-char string in ``StringReference.Value`` fails that call only).
+is dropped as it arrives, a receive at a time, so the connection goes on with the next packet (docs/design.md
+§2.7: a VM that must send a whole 30M-char string in ``StringReference.Value`` fails that call only).
 Without it (the recorder, the replayer and the test fakes, which must see every byte) such a length is a
 ``FramingError`` as before.
 """

@@ -76,7 +76,7 @@ class CommandError(JdwpError):
 
 class ReplyTooLarge(CommandError):
     """The VM's reply to one command was longer than the packet cap: its body was skipped unread and only
-    that command fails; the connection goes on (DESIGN.md §8.1). ``code`` is 0: the VM reported no error.
+    that command fails; the connection goes on (docs/design.md §2.7). ``code`` is 0: the VM reported no error.
 
     Attributes:
         length: the reply packet's length in bytes; ``limit``: the cap it exceeds.

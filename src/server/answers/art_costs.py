@@ -14,7 +14,7 @@ The app keeps running interpreted until the step's events are cleared (the step 
 timing-sensitive behaviour (animations, ANR timers) shifts. A breakpoint alone costs only the methods it
 is set in.
 
-Watchpoints and method-exit breakpoints (DESIGN.md §8.5) enable JVMTI FieldModification/FieldAccess and
+Watchpoints and method-exit breakpoints (docs/design.md §3.2) enable JVMTI FieldModification/FieldAccess and
 MethodExit events, which the ART sources read here (openjdkjvmti ``events.cc``, ``EventNeedsFullDeopt``)
 serve with full deoptimisation for as long as they are enabled: their answers on Android say so. (A method
 *entry* breakpoint is a plain breakpoint: it costs what a line breakpoint does.)

@@ -1,4 +1,4 @@
-"""What an agent pays to read this server, in bytes of compact JSON, and DESIGN.md §8.6's budgets for it.
+"""What an agent pays to read this server, in bytes of compact JSON, and docs/design.md §5.8's budgets for it.
 
 Layer: ``server`` (arithmetic only: imports nothing of the engine). An agent reads every tool definition on
 every turn, and every byte of every answer; these are the sizes that cost it. Measured by

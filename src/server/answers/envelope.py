@@ -1,6 +1,6 @@
 """The response envelope every tool returns, its output schema, and the one place answers become JSON.
 
-Layer: ``server``. DESIGN.md §5: every response is ``{success, debug_session_id, device, target, state,
+Layer: ``server``. docs/design.md §5.2: every response is ``{success, debug_session_id, device, target, state,
 captured_at_ms, capabilities, limitations, cleanup, result?, error?}`` (a wait puts its events beside
 them). :class:`Envelope` is that shape, typed; :func:`jsonable` turns it — and everything in it — into
 JSON values in one pass, making every string JSON-safe (:func:`json_text`); :func:`output_schema`

@@ -1,7 +1,7 @@
 """The error codes of the tools, and the one place an exception becomes ``{code, message, retryable}``.
 
-Layer: ``server``; knows the public error types of ``jdwp``, ``jdwp.debugger`` and ``android`` (DESIGN.md
-§5). Anything else that escapes a tool is a bug: it is reported as DEBUGGER_WORKER_FAILED and its
+Layer: ``server``; knows the public error types of ``jdwp``, ``jdwp.debugger`` and ``android`` (docs/design.md
+§5.6). Anything else that escapes a tool is a bug: it is reported as DEBUGGER_WORKER_FAILED and its
 traceback logged to stderr (never a local value: tools do not put values in exception texts).
 """
 

@@ -423,7 +423,7 @@ class LogpointPlace:
     """Where a logpoint hit, as its event says it: class, method and line; the source file only for Kotlin
     code inlined from another function (then ``source`` and ``line`` are that function's). The code index
     says nothing the breakpoint's locations do not: left out, as logpoint events come by the hundred
-    (DESIGN.md §8.6)."""
+    (docs/design.md §5.8)."""
 
     class_name: str
     method: str
@@ -469,7 +469,7 @@ class RingEvent:
     #: A stop of an Android app that is not spared ANRs says how long it may stay paused (issue 14 §2).
     warning: str | None = optional()
     truncated_names: tuple[str, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
-    # A logpoint event's own fields (DESIGN.md §7.1), with ``message``: dropped is how many hits of the
+    # A logpoint event's own fields (docs/design.md §3.5), with ``message``: dropped is how many hits of the
     # session were counted but not captured since the previous logpoint event (over 100 a second).
     breakpoint_id: str | None = optional()
     thread_name: str | None = optional()

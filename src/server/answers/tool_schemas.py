@@ -25,7 +25,7 @@ from .envelope import output_schema
 from .tool_list import LIST_FILE
 
 #: Bounds every input has, which the server's ``instructions`` state once instead of every field repeating
-#: them (a model reads every definition every turn: DESIGN.md §8.6's budget): strings 1–512 characters,
+#: them (a model reads every definition every turn: docs/design.md §5.8's budget): strings 1–512 characters,
 #: integers 0 or 1 to 2^53−1, ``timeoutMs`` 100–30000 with its default 10000, and that unknown fields are
 #: rejected (no ``additionalProperties: false`` in each schema). The models still check all of them; only the
 #: schema is quiet.

@@ -1,5 +1,5 @@
 """MCP prompts (``prompts/list``, ``prompts/get``): the fewest-call sequences for a crash, a wrong value and a
-freeze (issue 24, DESIGN.md §8.6), each a short text a client puts in front of its model.
+freeze (issue 24, docs/design.md §5.8), each a short text a client puts in front of its model.
 
 Layer: ``server``; plain text, no engine or ``android`` import. One module per prompt, named as the prompt,
 ending with ``PROMPT = Prompt(...)`` (as :mod:`server.tools` holds one module per tool); the list is

@@ -1,6 +1,6 @@
 """A JVM's ``host:port``: parsing, one resolution, the loopback rule, and how an address is written back.
 
-Layer: ``server`` (trio's resolver only; never ``jdwp`` or ``android``). DESIGN.md §5: a JVM address is
+Layer: ``server`` (trio's resolver only; never ``jdwp`` or ``android``). docs/design.md §5.1: a JVM address is
 loopback unless the server runs with ``--allow-remote-jvm``, and "one session per device" compares
 addresses after resolving.
 

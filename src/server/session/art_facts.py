@@ -2,7 +2,7 @@
 debuggable the app really is (a non-debuggable app on a userdebug device, a release build).
 
 Layer: ``server``; asks ``android`` (one shell call) and ``jdwp.debugger`` (a bounded class sample).
-Issue 14 §3, DESIGN.md §7.5. None of these checks fails an attach: a check that cannot be made leaves
+Issue 14 §3, docs/design.md §4.6. None of these checks fails an attach: a check that cannot be made leaves
 its fact unknown.
 """
 

@@ -25,7 +25,7 @@ class Config:
     allow_remote_jvm: bool = False
     allow_invoke: bool = False
     #: ``--class-path``: the app's jars, class directories, APKs or dex files, read on the host for the
-    #: ``@DebugMetadata`` of its coroutines (DESIGN.md §8.4); never sent anywhere, never run.
+    #: ``@DebugMetadata`` of its coroutines (docs/design.md §3.11); never sent anywhere, never run.
     class_path: tuple[str, ...] = ()
     #: ``--allow-mutation``: set_debugger_value may change locals, fields and elements (off by default).
     allow_mutation: bool = False

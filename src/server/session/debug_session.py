@@ -1,6 +1,6 @@
 """One debugging session: its connection, engine, event ring, time limits and cleanup.
 
-Layer: ``server`` (trio); drives ``jdwp.debugger`` and, for Android, ``android``. DESIGN.md §5.
+Layer: ``server`` (trio); drives ``jdwp.debugger`` and, for Android, ``android``. docs/design.md §5.4.
 
 The session runs as one task in the server's nursery for as long as it is attached: it owns the JDWP
 connection and the engine (so they outlive any single tool call), copies the engine's events into the

@@ -1,4 +1,4 @@
-"""What an Android session reports about its start and its ANR exposure (issue 14 §1–§2, DESIGN.md §7.5).
+"""What an Android session reports about its start and its ANR exposure (issue 14 §1–§2, docs/design.md §4.6).
 
 Layer: ``server``; reads ``android`` facts (the launch, the DDM HELO, ``dumpsys activity processes``) and
 turns them into the records of :mod:`.results`. Never raises for a fact the device cannot give.

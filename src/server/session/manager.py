@@ -1,6 +1,6 @@
 """All sessions of one server: limits, lookup, terminal summaries, retries of failed cleanup, shutdown.
 
-Layer: ``server`` (trio). DESIGN.md §5: one active session per device (per address for a JVM), four per
+Layer: ``server`` (trio). docs/design.md §5.4: one active session per device (per address for a JVM), four per
 server; a device whose cleanup failed takes no new session until a detach retry succeeds; terminal
 sessions stay readable for 10 minutes (at most 100); shutdown cleans up every session.
 """

@@ -2,7 +2,7 @@
 
 Layer: ``server`` (pydantic only). Each tool's own input model is in its module (:mod:`.tools`); here are
 the base, the field types every input uses, the session input, and the target inputs that the session
-manager takes too. Contract: DESIGN.md §5 ("All inputs reject unknown fields; strings are
+manager takes too. Contract: docs/design.md §5.1 ("All inputs reject unknown fields; strings are
 non-empty and at most 512 chars; timeoutMs is an integer 100–30000; positive ints are ≤ 2^53−1").
 Input names are camelCase, as the tools publish them.
 """

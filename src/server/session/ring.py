@@ -1,6 +1,6 @@
 """A session's event ring: the last 256 events, read by cursor, waited on without blocking anything else.
 
-Layer: ``server`` (trio). Contract: DESIGN.md §5 "Event ring".
+Layer: ``server`` (trio). Contract: docs/design.md §5.5 "Event ring".
 
 Sequences start at 1 and increase by one per event. A read returns the events after the cursor (at most
 100), ``next_cursor`` (the last sequence returned, or the cursor itself), and ``overflow`` when events

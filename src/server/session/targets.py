@@ -1,7 +1,7 @@
 """From a tool's target input to an open JDWP client: an Android app's process over adb, or a JVM.
 
 Layer: ``server``; uses ``android`` (resolution, identity, JDWP streams) and ``jdwp`` (the client).
-DESIGN.md §4 (Android) and §5 (targets): the device is always explicit; a JVM address is resolved once
+docs/design.md §4.2 (Android) and §5.1 (targets): the device is always explicit; a JVM address is resolved once
 and is loopback unless the server was started with ``--allow-remote-jvm``, checked before any
 connection is tried (:mod:`.addresses`); the connection goes to the checked addresses only.
 """

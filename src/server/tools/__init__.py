@@ -3,7 +3,7 @@ result type and handler, and ending with ``TOOL = Tool(...)``; the tool table is
 
 Layer: ``server``. Adding a tool is adding its module here (and its section to ``docs/tools.md``): nothing
 else lists it. :mod:`..handling` dispatches on :data:`BY_NAME`; :mod:`..tool_schemas` derives
-``tools/list`` (``tool_list.json``) from :data:`TOOLS`. DESIGN.md §5 holds the contract; ``docs/tools.md``
+``tools/list`` (``tool_list.json``) from :data:`TOOLS`. docs/design.md §5.3 holds the contract; ``docs/tools.md``
 shows an example of each response. Shared inputs are in :mod:`..models`, shared records in :mod:`..results`.
 """
 

@@ -92,7 +92,7 @@ class Paused:
     (``system_count``), listed when asked (as get_debugger_threads lists threads). ``note`` says why the
     threads are missing when they could not be read (the pause stands).
 
-    A freeze is read in this one answer, so nothing in it is said twice (DESIGN.md §8.6): a thread names a
+    A freeze is read in this one answer, so nothing in it is said twice (docs/design.md §3.9): a thread names a
     monitor by its ``object_id``, and ``monitors`` says what it is.
     """
 

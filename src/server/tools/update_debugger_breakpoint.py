@@ -1,4 +1,4 @@
-"""``update_debugger_breakpoint``: change one breakpoint in place (DESIGN.md §8.6).
+"""``update_debugger_breakpoint``: change one breakpoint in place (docs/design.md §3.5).
 
 A condition, hit count or log message replaced (``null`` clears one; a field left out stays), or the
 breakpoint disabled — its JDWP requests cleared, the breakpoint kept (status ``disabled``) — and enabled

@@ -1,7 +1,7 @@
 """The app's own classes on the host (the server's ``--class-path``): their ``@DebugMetadata`` by class.
 
 Layer: ``jdwp.debugger.classes``; reads files on the host (synchronous: the engine runs :meth:`ClassPath.load`
-in a worker thread), never the VM. DESIGN.md §8.4.
+in a worker thread), never the VM. docs/design.md §3.11.
 
 An entry is a directory of class files (searched below it), a ``.jar``/``.zip`` of class files, an ``.apk``
 (its ``classes*.dex``), a ``.dex`` or a single ``.class``. Every class whose bytes name the annotation is

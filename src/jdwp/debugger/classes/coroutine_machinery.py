@@ -1,6 +1,6 @@
 """Which classes are coroutine machinery: the runtime that runs a coroutine's code, not the app's code.
 
-Layer: ``jdwp.debugger`` ground knowledge (no VM access). DESIGN.md §8.4 (exceptions and steps).
+Layer: ``jdwp.debugger`` ground knowledge (no VM access). docs/design.md §3.11 (exceptions and steps).
 
 A Kotlin coroutine's code runs under a few runtime frames, and a throwable that escapes it is caught there,
 not by any catch clause of the app; the VM then reports the throw as *caught* (JDWP ``Event.Exception``,

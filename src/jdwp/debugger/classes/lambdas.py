@@ -2,7 +2,7 @@
 when a further hit of the line is the same pass through it.
 
 Layer: ``jdwp.debugger``; pure (no trio, no wire): :mod:`.breakpoints` hands in the line's locations with
-their methods' line and variable tables, and :mod:`.judge` asks :class:`Passes` at each hit. DESIGN.md §8.3.
+their methods' line and variable tables, and :mod:`.judge` asks :class:`Passes` at each hit. docs/design.md §3.10.
 
 **Which code is a lambda's.** As IntelliJ's Kotlin debugger tells them:
 

@@ -1,6 +1,6 @@
 """Is the app a release build? Sample its classes for local-variable tables, once, at attach.
 
-Layer: ``jdwp.debugger`` (trio, over ``jdwp.client``); no MCP, no ``android``. DESIGN.md §7.5
+Layer: ``jdwp.debugger`` (trio, over ``jdwp.client``); no MCP, no ``android``. docs/design.md §4.6
 ("Release builds: at attach, sample app classes; when most lack variable tables …").
 
 A release build (R8/D8 without debug info) drops the local-variable tables: every frame of the app then

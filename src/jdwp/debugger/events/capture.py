@@ -1,6 +1,6 @@
 """Reading a stop's capture as the stop is made: its top frames, frame 0's locals and expressions.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6 ("Capture on stop"); what a capture asks
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.5 ("Capture on stop"); what a capture asks
 for is :mod:`..requests.capture`'s.
 
 Every stop of a thread asks, with its first questions (:meth:`.eventsets.EventSets.stop_of`), the thread's

@@ -1,6 +1,6 @@
 """Judging exception events by where the throwable will be caught: coroutine crashes count as uncaught.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.4; the requests are
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.11; the requests are
 :mod:`..requests.exceptions`' (an uncaught-only breakpoint's *crash watch* asks for caught throwables too).
 
 The VM's catch location decides (``Event.Exception``'s ``catchLocation``, 64,100 kind 4):

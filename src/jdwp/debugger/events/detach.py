@@ -1,7 +1,7 @@
 """Detach: clear every request of ours, release every suspension we own, dispose, and say what is left.
 
-Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (suspension ownership)
-and §5 (cleanup: never claim the app runs without evidence). :meth:`.engine.Debugger.detach` runs it under
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. docs/design.md §3.3 (suspension ownership)
+and §3.13 (cleanup: never claim the app runs without evidence). :meth:`.engine.Debugger.detach` runs it under
 its deadline and makes it idempotent.
 """
 

@@ -1,7 +1,7 @@
 """What an event set from the VM is to the engine, and the stop it makes.
 
-Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (the events of one
-composite form one stop; stops end steps), §7.3 (conditions, hit counts, logpoints) and §7.5 (launch).
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. docs/design.md §3.3 (the events of one
+composite form one stop; stops end steps), §3.5 (conditions, hit counts, logpoints) and §4.6 (launch).
 
 An event set (``Event.Composite``, 64,100) is sorted into the reasons it stops for — events of requests
 that are not ours are ignored — the class prepares it carries for binding, and the one suspension it

@@ -1,6 +1,6 @@
 """What a watchpoint's hit saw: the field, the value it held and the value being written.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.5.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.2.
 
 A field event (``Event.Composite`` 64,100, kinds 20 and 21) comes while the accessing thread is suspended
 *before* the access: JVMTI's ``FieldModification`` carries the value to be written (``valueToBe``) and the

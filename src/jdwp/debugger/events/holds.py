@@ -1,7 +1,7 @@
 """Holding an app at its start: which thread a ``launch`` stop names, and what it tells the user.
 
 Layer: ``jdwp.debugger`` on ``jdwp.client``; knows nothing of Android's tools (the server decides that
-an app was launched). Used by :meth:`Debugger.hold_at_launch`. DESIGN.md §7.5.
+an app was launched). Used by :meth:`Debugger.hold_at_launch`. docs/design.md §4.6.
 
 An app started with ``am start -D`` waits in ``Debug.waitForDebugger()`` on its main thread, and lets
 itself go 1.3 s after the debugger's last command (frameworks/base ``android.os.Debug``): so the whole

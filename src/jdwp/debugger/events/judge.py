@@ -1,13 +1,13 @@
 """Judging a hit of a breakpoint with options: its condition, its hit count, and a logpoint's message.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.1 and §7.6.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.5 and §6.
 
 Such a breakpoint's requests suspend only the hitting thread (``EVENT_THREAD``; :mod:`.hits`). The engine
 hands each of its hits here before it makes a stop, several threads' hits at once (each in a task of its own,
 outside the session's lock: a hit's round trips never wait for another thread's):
 
 - the condition is evaluated in frame 0 of the hitting thread (``ThreadReference.Frames`` 11,6, then the
-  read-only evaluator of :mod:`.expressions`, under the 2 s deadline of §7.6); a method it calls (only with
+  read-only evaluator of :mod:`.expressions`, under the 2 s deadline of docs/design.md §6); a method it calls (only with
   ``--allow-invoke``) runs on that thread, which the breakpoint's event suspended (``ObjectReference.InvokeMethod``
   9,6, single-threaded). False: the hit does not count.
   A condition that cannot be evaluated (unknown name, null dereference, not a boolean, past the deadline)
@@ -56,9 +56,9 @@ from ..reading.values import MAX_STRING, Summary, ValueKind, Values
 from ..requests.hits import HitCounts, HitPlan, count_stop, spent
 from ..requests.manager import Requests
 
-LOGPOINTS_PER_SECOND = 100  # per session, DESIGN.md §7.6
+LOGPOINTS_PER_SECOND = 100  # per session, docs/design.md §6
 SHOWN_LOCALS = 20
-EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6
+EVALUATION_DEADLINE = 2.0  # docs/design.md §6
 ENDED_THREAD = "(a thread that ended right after its hit)"
 
 
@@ -253,7 +253,7 @@ class HitJudge:
         hit = _Hit(self, thread, location, self._names_of(breakpoint_ids), names)
         passes = self._breakpoints.passes
         for breakpoint_id in breakpoint_ids:
-            # One pass through a line in one frame stops once (DESIGN.md §8.3): a further code index of it is
+            # One pass through a line in one frame stops once (docs/design.md §3.10): a further code index of it is
             # let through before anything is evaluated.
             spot = self._breakpoints.pass_spot(breakpoint_id, location)
             depth = None
@@ -415,14 +415,15 @@ def _shown(value: Summary | object, *, quote: bool) -> str:
     if kind == "array":
         return f"{getattr(value, 'runtime_type', None) or 'array'} length {getattr(value, 'length', '?')}"
     if kind == "object":
-        if text is not None:  # a box's primitive or an enum constant's name (DESIGN.md §8.3)
+        if text is not None:  # a box's primitive or an enum constant's name (docs/design.md §3.7)
             return str(text)
         return f"{getattr(value, 'runtime_type', None) or 'object'} {getattr(value, 'object_id', '')}".rstrip()
     return f"<{getattr(value, 'reason', None) or 'unavailable'}>"
 
 
 async def hold_vm(vm: JdwpClient, thread: ThreadId) -> None:
-    """Turn a judged hit's EVENT_THREAD suspension into a SUSPEND_ALL stop, keeping ownership exact (§3).
+    """Turn a judged hit's EVENT_THREAD suspension into a SUSPEND_ALL stop, keeping ownership exact (docs/design.md
+    §3.3).
 
     The VM is suspended first (``VirtualMachine.Suspend`` 1,8: the stop owns it; resuming the stop releases
     it with ``VirtualMachine.Resume`` 1,9), then the event's own suspension of the thread is released

@@ -1,6 +1,6 @@
 """The value a method returned, as a method-exit breakpoint's stop or a step out shows it.
 
-Layer: ``jdwp.debugger``. DESIGN.md §8.5. The value comes with the event (``MethodExitWithReturnValue``,
+Layer: ``jdwp.debugger``. docs/design.md §3.2. The value comes with the event (``MethodExitWithReturnValue``,
 64,100 kind 42): a ``long`` past 2^53 stays exact (its summary is text, as every primitive's), an object
 gets the session's handle, a ``void`` method's is the kind ``void``. It is also the name ``return_value``
 for the breakpoint's condition and log message. App data: never logged.

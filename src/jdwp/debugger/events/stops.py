@@ -1,7 +1,7 @@
 """The engine's stops: the current one, those queued behind it, the suspension each holds, and the IDs they issue.
 
-Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. DESIGN.md §3 (suspension ownership,
-one stop per event set, queued stops) and §5 (stale and foreign IDs).
+Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. docs/design.md §3.3 (suspension ownership,
+one stop per event set, queued stops) and §5.2 (stale and foreign IDs).
 
 Every event set whose suspend policy is not NONE is one suspension we own, and a stop holds exactly the
 suspension of its event set (or the ``VirtualMachine.Suspend`` a pause or a launch hold made): releasing a

@@ -1,6 +1,6 @@
 """Whether a VM's threads are suspended, as a debugger that just connected can tell.
 
-Layer: ``jdwp.debugger`` (trio, over ``jdwp.client``); no MCP, no ``android``. DESIGN.md §5 (cleanup:
+Layer: ``jdwp.debugger`` (trio, over ``jdwp.client``); no MCP, no ``android``. docs/design.md §3.13 (cleanup:
 never claim the app runs without evidence) and issue 14 §3.
 
 When a debugger's connection ends, the JDWP agent resets (external/oj-libjdwp ``threadControl.c``,

@@ -1,4 +1,4 @@
-"""Async stacks: the coroutine a stopped thread runs, as the chain of its continuations (DESIGN.md §8.4).
+"""Async stacks: the coroutine a stopped thread runs, as the chain of its continuations (docs/design.md §3.11).
 
 Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). What IntelliJ's coroutine debugger shows below
 the real frames, read from fields alone (no app code runs unless the metadata comes from ``invoke``).

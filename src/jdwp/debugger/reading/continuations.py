@@ -1,6 +1,6 @@
 """One object of a coroutine's chain, read from its fields: a continuation, a scope, or the coroutine.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §8.4. Nothing of the app runs: every
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.11. Nothing of the app runs: every
 fact is a field, read with ``ObjectReference.GetValues`` (9,2), the classes by ``ClassType.Superclass`` (3,1)
 and ``ReferenceType.Fields`` (2,4) (:class:`.objects.Layouts`, kept for the session).
 

@@ -1,6 +1,6 @@
 """What a continuation's ``@DebugMetadata`` says at its label, from the first source that answers.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §8.4.
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.11.
 
 JDWP has no command for a class's annotations, and ART keeps no constant pool a debugger could read
 (``ReferenceType.ConstantPool`` 2,18 is refused: ART's ``art_jvmti.h`` leaves ``can_get_constant_pool`` off),

@@ -1,6 +1,6 @@
 """Monitor deadlocks: cycles of threads each blocked on a monitor that the next one owns.
 
-Layer: ``jdwp.debugger`` (pure: no I/O, no trio). DESIGN.md §7.4.
+Layer: ``jdwp.debugger`` (pure: no I/O, no trio). docs/design.md §3.9.
 
 A thread blocked entering a monitor (JDWP status ``MONITOR``) waits for exactly one owner, so "who waits
 for whom" is a graph with at most one edge out of each thread, and each of its cycles is a deadlock: no

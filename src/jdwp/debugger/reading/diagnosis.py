@@ -1,7 +1,7 @@
 """What a pause answers, so that a freeze is one call: the app's threads with their status, top frame and
 monitors (with previews), the deadlocks among them, and the VM's own threads counted apart.
 
-Layer: ``jdwp.debugger`` (pure: it sorts a :class:`.threads.ThreadsPage`). DESIGN.md §8.6.
+Layer: ``jdwp.debugger`` (pure: it sorts a :class:`.threads.ThreadsPage`). docs/design.md §3.9.
 
 A VM's own threads are not the app's: a reader of a freeze wants the threads the app made. A thread is the
 VM's when it is in the ``system`` thread group, where both VMs put theirs — HotSpot its ``Reference Handler``,

@@ -1,6 +1,6 @@
 """Several expressions in one frame, in one pass: each its value or its own error, in the order given.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6 (``expressions: [...]`` and a stop's
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.5 (``expressions: [...]`` and a stop's
 capture).
 
 The expressions share one :class:`~.expressions.evaluator.Evaluator` — the frame's locals (read once), the
@@ -31,8 +31,8 @@ from .values import Values
 
 __all__ = ["EVALUATION_DEADLINE", "MAX_EXPRESSIONS", "error_info", "evaluate_each"]
 
-EVALUATION_DEADLINE = 2.0  # DESIGN.md §7.6, per expression
-MAX_EXPRESSIONS = 20  # one call's (DESIGN.md §8.6)
+EVALUATION_DEADLINE = 2.0  # docs/design.md §6, per expression
+MAX_EXPRESSIONS = 20  # one call's (docs/design.md §5.8)
 
 _GONE = (ErrorCode.INVALID_THREAD, ErrorCode.INVALID_FRAMEID, ErrorCode.THREAD_NOT_SUSPENDED)
 

@@ -1,6 +1,6 @@
 """Stack and locals of a stopped thread, in as few round trips as the protocol allows.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.6.
 
 Stack: ``ThreadReference.FrameCount`` and ``Frames`` together, then class facts and line tables of the
 frames' methods together (cached): two round trips for unseen classes, one for seen ones. A frame running
@@ -84,7 +84,7 @@ async def stack_page(vm: JdwpClient, symbols: Symbols, thread: ThreadId, offset:
     Returns the page, the new frame handles it issued, and the frame count.
     """
     if known_count is None:
-        # The count and the page's frames go out together (DESIGN.md §8.1: never "all from offset", which is
+        # The count and the page's frames go out together (docs/design.md §2.7: never "all from offset", which is
         # a 10,000-frame reply on a deep recursion).
         total_frames, tail = await count_and_frames(vm, thread, offset, min(limit, MAX_FRAMES_PER_STOP - offset))
     else:

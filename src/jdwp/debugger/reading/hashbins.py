@@ -1,7 +1,7 @@
 """Java's ``hashCode`` of strings and boxed primitives, and the bins of a hash map they fall in, computed on
 the host: a key lookup (``map["k"]``, ``map[42]``) reads one bin, not the table.
 
-Layer: ``jdwp.debugger`` (no I/O here). DESIGN.md §8.1 (key lookup).
+Layer: ``jdwp.debugger`` (no I/O here). docs/design.md §2.7 (key lookup).
 
 Java's rules (the ``hashCode`` of each class, as specified in its Javadoc): ``String`` is
 ``s[0]*31^(n-1) + … + s[n-1]`` over its UTF-16 units in 32-bit arithmetic; ``Integer``, ``Short``, ``Byte``

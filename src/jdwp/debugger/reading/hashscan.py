@@ -1,7 +1,7 @@
 """Hash tables (``HashMap``, ``HashSet``'s map, ``ConcurrentHashMap``) read as far as a page needs, with what
 was read kept for the stop.
 
-Layer: ``jdwp.debugger`` (via ``jdwp.client``). DESIGN.md §8.1 ("a page costs what the page needs").
+Layer: ``jdwp.debugger`` (via ``jdwp.client``). docs/design.md §2.7 ("a page costs what the page needs").
 
 A table is scanned in slot order, chunk by chunk (:func:`.tables.read_region`, each command at most 4,096 slots),
 only as far as the page's end needs: an entry's position in iteration order is the number of nodes in the chains

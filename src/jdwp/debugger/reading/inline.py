@@ -1,6 +1,6 @@
 """Values shown inline in every summary: a box's primitive and an enum constant's name, read from their fields.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.3 (boxed primitives, ``Character`` and enums
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.7 (boxed primitives, ``Character`` and enums
 show their value in locals, fields, elements, entries and results).
 
 No app code runs: ``java.lang.Integer`` and the other boxes hold their primitive in the final field ``value``

@@ -1,6 +1,6 @@
 """Kotlin's inlined calls as frames, as IntelliJ shows them: the inline function's frame(s) above the real one.
 
-Layer: ``jdwp.debugger`` (pure functions on cached facts; no I/O). DESIGN.md §8.2.
+Layer: ``jdwp.debugger`` (pure functions on cached facts; no I/O). docs/design.md §3.6.
 
 kotlinc copies an inline function's body into its caller and marks the copy in the caller's variable table: an
 ``int`` named ``$i$f$<function>`` is live over the inlined body, ``$i$a$-<function>-<Lambda>`` over an inlined

@@ -1,6 +1,6 @@
 """Method calls of expressions (``x.m(args)``, ``Foo.m(args)``), run only when the user allowed invocation.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.8.
 
 **Choosing the method.** The candidates are the methods of that name and arity declared by the runtime
 class and its superclasses (``ReferenceType.Methods`` 2,5; an override hides what it overrides); for
@@ -42,7 +42,7 @@ from ...protocol.values import Value
 from ...signatures import parse_method_signature, type_name
 from ..errors import EvaluationFailed
 
-#: Seconds an evaluation waits for an invoked method before giving up on it (DESIGN.md §7.6).
+#: Seconds an evaluation waits for an invoked method before giving up on it (docs/design.md §6).
 INVOKE_DEADLINE = 2.0
 _WIDER = {"byte": ("short", "int", "long", "float", "double"), "short": ("int", "long", "float", "double"),
           "char": ("int", "long", "float", "double"), "int": ("long", "float", "double"),

@@ -1,9 +1,9 @@
 """Setting a value in a stopped VM: a local, a field (instance or static) or an array element.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.5 (``set_debugger_value``); the engine
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.12 (``set_debugger_value``); the engine
 allows it only on a session made with mutation on (the server's ``--allow-mutation``).
 
-The new value is text: a literal of the expression grammar (§7.3: ``100``, ``-1L``, ``2.5f``, ``'c'``,
+The new value is text: a literal of the expression grammar (docs/design.md §3.8: ``100``, ``-1L``, ``2.5f``, ``'c'``,
 ``true``, ``"text"``, ``null``) or an ``object_id`` of this session. It is checked against the declared
 type before anything is sent, as Java's assignment would:
 

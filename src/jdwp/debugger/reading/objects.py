@@ -1,7 +1,7 @@
 """One object as the tools show it: an object's fields, an array's elements, a string's text, or a
 well-known container's contents (:mod:`.containers`), a page at a time, without running app code.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2 and §7.6 (200 fields, 1000
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.7 and §6 (200 fields, 1000
 elements, 65,536 string units per call).
 
 Fields: the runtime class and its superclasses (``ClassType.Superclass`` 3,1; ``ReferenceType.Fields``
@@ -35,7 +35,7 @@ from .values import Summary, Values, stale_on_collected
 ObjectKind = Literal["object", "array", "string"]
 View = Literal["fields", "array", "string", "list", "set", "map", "value"]
 
-#: (default, most) items per call: fields, elements or entries, and string units (DESIGN.md §7.6).
+#: (default, most) items per call: fields, elements or entries, and string units (docs/design.md §6).
 FIELD_LIMITS = (50, 200)
 ELEMENT_LIMITS = (100, 1000)
 UNIT_LIMITS = (8192, 65536)
@@ -101,7 +101,7 @@ class ObjectPage:
     text: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     value: Summary | None = dataclasses.field(default=None, metadata=OMIT_NONE)
     note: str | None = dataclasses.field(default=None, metadata=OMIT_NONE)
-    #: A coroutine's continuation (DESIGN.md §8.4): where it suspended and its spilled variables by name.
+    #: A coroutine's continuation (docs/design.md §3.11): where it suspended and its spilled variables by name.
     continuation: AsyncFrame | None = dataclasses.field(default=None, metadata=OMIT_NONE)
 
 

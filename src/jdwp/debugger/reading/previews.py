@@ -1,6 +1,6 @@
 """Previews: an object or array in one line of at most 120 characters, read from its fields, no app code run.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6; bounds §8.1.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.7; bounds §2.7.
 
 What a preview shows (every object and array summary a tool returns has one while :data:`.values.PREVIEW_DEPTH`
 is above 0; strings are shown as their text already):

@@ -1,4 +1,4 @@
-"""Strings read only as far as they are shown (DESIGN.md §8.1): a 30M-char local costs its first units.
+"""Strings read only as far as they are shown (docs/design.md §2.7): a 30M-char local costs its first units.
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``).
 

@@ -1,7 +1,7 @@
 """Bounded array reads: every ``ArrayReference.GetValues`` (13,2) the engine sends asks for at most
 :data:`MAX_ELEMENTS` elements, and a longer region is read in chunks sent in one write.
 
-Layer: ``jdwp.debugger`` (via ``jdwp.client``). DESIGN.md §8.1 ("no command may exceed what a VM's agent
+Layer: ``jdwp.debugger`` (via ``jdwp.client``). docs/design.md §2.7 ("no command may exceed what a VM's agent
 survives").
 
 Why a bound at all: HotSpot's back end answers ``ArrayReference.GetValues`` for an object array inside one JNI

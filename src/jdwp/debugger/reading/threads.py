@@ -1,6 +1,6 @@
 """Every thread of the VM: status, group, and — at a stop — top frames, monitors and deadlocks.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.4, limits §7.6.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.9, limits §6.
 
 Without a stop the threads run, so only what JDWP answers of a running thread is read:
 ``ThreadReference.Name`` (11,1), ``Status`` (11,4) and ``ThreadGroup`` (11,5), with the groups'
@@ -40,7 +40,7 @@ __all__ = ["MAX_DEPTH", "MAX_THREADS", "Listing", "Monitor", "ThreadHead", "Thre
 
 MAX_THREADS = 1000
 MAX_DEPTH = 50
-#: Frames one listing carries in all (DESIGN.md §8.1: 1,000 threads x 50 frames would be a 12 MB answer):
+#: Frames one listing carries in all (docs/design.md §2.7: 1,000 threads x 50 frames would be a 12 MB answer):
 #: past it each thread gets an equal share, at least one frame, and the note says so.
 MAX_LISTED_FRAMES = 2000
 ThreadStatusName = Literal["running", "sleeping", "waiting", "monitor", "zombie", "not_started"]

@@ -1,12 +1,12 @@
 """Object handles of a session, and JDWP values summarised as the tools show them (with runtime types).
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.7.
 
 **Handles.** An object's handle (``obj-7``, after the session's prefix) is issued the first time the
 engine shows the object and kept for the session: the same wire ID always gets the same handle, so an
 object keeps its ``object_id`` across stops and calls. JDWP never reuses an object ID for another object
 until it is disposed, so the map needs no pinning: we never call ``ObjectReference.DisableCollection``
-(DESIGN.md §3: no pinning beyond a call). An object the VM has collected answers ``INVALID_OBJECT``
+(docs/design.md §3.7: no pinning beyond a call). An object the VM has collected answers ``INVALID_OBJECT``
 (error 20): :func:`stale_on_collected` turns that into ``StaleReference``.
 
 **Summaries.** :meth:`Values.summarize` turns tagged values into :class:`Summary` records: primitives as

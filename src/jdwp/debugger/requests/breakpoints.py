@@ -1,6 +1,6 @@
 """Line breakpoints by class or by source file: bound in every loaded class of that code, armed for later ones.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3 and §7.1.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.1.
 
 What a breakpoint covers is :mod:`.targets`' business: a class and the classes nested in it from the same
 source file, or every class of a source file, plus Kotlin inline functions' bodies wherever they were
@@ -21,7 +21,7 @@ inlined (the classes' source maps say so). Setting one takes, in order:
    round (``EVENT_THREAD`` for a breakpoint with a condition, hit count, logpoint or ``suspend: "thread"``:
    :mod:`.hits`).
 
-A line is never moved to another line. Statuses (DESIGN.md §7.1): ``verified`` once some class has code
+A line is never moved to another line. Statuses (docs/design.md §3.1): ``verified`` once some class has code
 at the line; ``rejected`` while classes of the target are loaded but none has code there — it stays
 armed, and a class loaded later with code there verifies it; ``pending`` while nothing of the target is
 loaded (with a hint in ``reason`` when the name looks mistyped).

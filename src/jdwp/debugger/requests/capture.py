@@ -1,6 +1,6 @@
 """What a stop reads for its caller when it is made: its stack, frame 0's locals and some expressions.
 
-Layer: ``jdwp.debugger``; pure (no trio, no wire). DESIGN.md §8.6 ("Capture on stop").
+Layer: ``jdwp.debugger``; pure (no trio, no wire). docs/design.md §3.5 ("Capture on stop").
 
 A request that can stop (a line or exception breakpoint, a step, a run-to; a watchpoint takes it the same way)
 carries a :class:`Capture` in its options record: checked and parsed when the request is set, so a capture over

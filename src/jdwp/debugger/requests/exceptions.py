@@ -1,6 +1,6 @@
 """Exception breakpoints: stop where a throwable of a class (and its subclasses) is thrown, caught or not.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.1 (``set_debugger_exception_breakpoint``).
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.2 (``set_debugger_exception_breakpoint``).
 
 One ``EventRequest.Set(EXCEPTION, ALL, ExceptionOnly(refType, caught, uncaught))`` (15,1; modKind 8) per
 loaded class of that name — one per class loader that loaded it; for every throwable, the one of
@@ -12,7 +12,7 @@ loader that loads it later too. The class-prepare request is made before the loa
 so no class loads unseen between the two. A disabled one (:meth:`ExceptionBreakpoints.update`) has none of
 its requests, exception or class-prepare; enabled again, it binds as when it was set.
 
-Coroutine crashes (DESIGN.md §8.4): a throwable that only coroutine machinery catches
+Coroutine crashes (docs/design.md §3.11): a throwable that only coroutine machinery catches
 (:mod:`..classes.coroutine_machinery`) counts as uncaught, but the VM calls it caught and an uncaught-only
 request never hears of it. So a breakpoint for uncaught throwables also asks for caught ones of its class —
 a *crash watch*: ``ExceptionOnly(refType, caught=true, uncaught=false)`` with ``EVENT_THREAD`` — judged by

@@ -1,7 +1,7 @@
 """What a line breakpoint does when it is hit: condition, hit count, stop or log, and how much it suspends.
 
-Layer: ``jdwp.debugger``; pure (no trio, no wire). DESIGN.md §7.1 (conditions, hit counts, logpoints) and
-§7.5 (``suspend: "thread"``). Everything is checked and parsed when the breakpoint is set, so a bad
+Layer: ``jdwp.debugger``; pure (no trio, no wire). docs/design.md §3.5 (conditions, hit counts, logpoints) and
+§3.5 (``suspend: "thread"``). Everything is checked and parsed when the breakpoint is set, so a bad
 condition or template is ``InvalidArgument`` (with the column of a syntax error) and nothing changes;
 :mod:`.judge` applies the plan at each hit.
 
@@ -38,7 +38,7 @@ from ..reading.expressions import (
 from .capture import CapturePlan, plan_capture
 
 DEFAULT_MAX_HITS = 100
-MAX_MAX_HITS = 10_000  # DESIGN.md §7.6
+MAX_MAX_HITS = 10_000  # docs/design.md §6
 MAX_TEMPLATE_CHARS = 512
 
 

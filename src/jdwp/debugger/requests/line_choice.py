@@ -1,7 +1,7 @@
 """Which of a line's code indexes a breakpoint binds: the rules of :mod:`.lambdas` applied to the tables the
 session has cached, for :mod:`.breakpoints` (called from one place, its ``_bind``).
 
-Layer: ``jdwp.debugger`` (trio, via :class:`~.symbols.Symbols`). DESIGN.md §8.3. The methods' variable tables
+Layer: ``jdwp.debugger`` (trio, via :class:`~.symbols.Symbols`). docs/design.md §3.10. The methods' variable tables
 are read only where they decide something: Kotlin classes (inline lambdas are told by their markers), and
 every class when the breakpoint's condition or message names variables (a location where one is out of scope
 is skipped). They come in one round (``Method.VariableTable`` 6,2), and the fields of lambda classes (their

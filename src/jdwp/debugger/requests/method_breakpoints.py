@@ -1,6 +1,6 @@
 """Method breakpoints: stop (or log) on entry to a method, or on its exit with the value it returns.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.5.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.2.
 
 Every overload of the name is bound, or only the one of ``signature`` (a JNI method signature such as
 ``(J)J``), in every class loader that loads the class; pending until one does (a ``ClassMatch``

@@ -1,6 +1,6 @@
 """Continuations as a step sees them: the coroutine of a frame, its state, and a breakpoint on its resumption.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.4 (steps that follow the coroutine); the
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.11 (steps that follow the coroutine); the
 step logic is :mod:`.steps`'.
 
 kotlinc compiles a suspend function to a state machine: the function itself (``fetchPrice(int,

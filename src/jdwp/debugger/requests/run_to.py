@@ -1,6 +1,6 @@
 """Run to a line: a one-shot breakpoint set by a resume, gone at the next stop.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6 ("Run to"); IntelliJ's "Run to Cursor".
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.2 ("Run to"); IntelliJ's "Run to Cursor".
 
 The line is bound as any line breakpoint (:mod:`.breakpoints`: every class of that code, in every loader, and
 classes loaded later) and held like one — it is listed, and counts towards the 100 — until the next stop of the

@@ -1,6 +1,6 @@
 """Steps in flight: one JDWP step request per thread, kept until that thread stops; and step filters.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §3 ("Step").
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.4 ("Step").
 
 A step is ``EventRequest.Set(SINGLE_STEP, ALL, [Step(thread, LINE, depth), ClassExclude…, Count(1)])``
 (15,1). The request stays set while other threads stop and resume — resuming their stops with
@@ -19,7 +19,7 @@ Step filters, on unless the caller turns them off (IntelliJ's defaults, plus the
 Where a step starts decides whether its filters apply, and a step through a Kotlin inline call: see
 :mod:`.library_steps`.
 
-Steps that follow the coroutine (DESIGN.md §8.4; continuations are read by :mod:`.resumes`). A filtered step
+Steps that follow the coroutine (docs/design.md §3.11; continuations are read by :mod:`.resumes`). A filtered step
 that starts in coroutine code (a suspend function's state machine, a suspend lambda's
 ``invokeSuspend``) also sets a *resume breakpoint*: on the continuation itself for ``over`` and ``into`` (a
 step into a call that suspends, ``delay`` say, comes back as a step over it), on the one that awaits it for

@@ -1,6 +1,6 @@
 """What a breakpoint asks for — a class and its nested classes, or a source file — and which code that is.
 
-Layer: ``jdwp.debugger`` (pure functions and records; no I/O). DESIGN.md §7.1.
+Layer: ``jdwp.debugger`` (pure functions and records; no I/O). docs/design.md §3.1.
 
 - :class:`ClassTarget` ``com.x.Foo``: the class and every class nested in it (``com.x.Foo$…``) compiled from
   the same source file, plus inline functions of those classes wherever Kotlin inlined them.

@@ -1,6 +1,6 @@
 """Watchpoints: stop (or log) where a field is written or read, in every class loader that loads its class.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.5 (``set_debugger_watchpoint``).
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.2 (``set_debugger_watchpoint``).
 
 One ``EventRequest.Set(FIELD_MODIFICATION (21) | FIELD_ACCESS (20), policy, [FieldOnly(declaring, field)])``
 (15,1; modKind 9) per loaded class of that name and access kind (``any`` makes both). ``FieldOnly`` is what

@@ -1,6 +1,6 @@
 """Well-known containers shown as their contents, read from their fields without running app code.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 
 A reader is chosen by the most derived class of the object's superclass chain that has a row in
 :data:`READERS` (a subclass of ``ArrayList`` keeps ArrayList's fields). Each reader first checks that the

@@ -2,7 +2,7 @@
 ``SimpleArrayMap``/``ArrayMap``/``ArraySet`` — read from their fields without running app code (readers
 of :mod:`jdwp.debugger.reading.containers`).
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 
 Fields each reader checks, from the sources (a layout that has none of the listed name sets is shown as
 fields, with a note):

@@ -2,7 +2,7 @@
 chain and page bounds), the :data:`Answer` each reader returns, and the page helpers the readers build
 their answers with.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``). Imports no
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``). Imports no
 reader module: the readers import this one, and :mod:`jdwp.debugger.reading.containers` hands each
 :class:`Reader` the table it picks nested readers from (a wrapper's contents).
 """

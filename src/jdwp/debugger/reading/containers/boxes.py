@@ -1,6 +1,6 @@
 """Boxed primitives (``java.lang.Integer`` … ``Double``: their ``value``), shown as the one value they hold.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``java.lang.AbstractStringBuilder`` (``StringBuilder``, ``StringBuffer``): ``value`` (bytes with ``coder``
 on OpenJDK 9+, chars on Android) and ``count``, shown as the text so far.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 """
 
 from __future__ import annotations

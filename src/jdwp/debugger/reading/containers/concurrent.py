@@ -5,7 +5,7 @@
 (hash -1) means the VM stopped during a resize: the map is shown as fields, with a note. The table is scanned as
 far as the page needs and kept for the stop (:class:`..hashscan.TableScan`).
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 
 Cycles: a node met twice is not followed again. Links that end before the page does (a thread the stop did
 not suspend was changing the container) make that page the last one, with a note.

@@ -1,7 +1,7 @@
 """``java.util.ArrayDeque``: ``elements``, ``head``, ``tail`` (OpenJDK 17, verified live); the ring's page is at
 most two ``ArrayReference.GetValues`` (13,2), sent together.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 OpenJDK 17, verified live. Android's libcore uses the same names (``LinkedHashMap``'s entries are
 ``LinkedHashMapEntry`` there, with the same ``after``), which the field checks confirm at run time.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 
 A page scans the bucket table only as far as the page's end and walks the chains of the buckets before it,
 level by level (:mod:`..hashscan`, kept for the stop, within a time budget per call); a map with insertion

@@ -2,7 +2,7 @@
 (OpenJDK 17, verified live). A page walks from the nearer end, one node per round trip
 (``ObjectReference.GetValues`` 9,2).
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 
 Cycles: a node met twice is not followed again. Links that end before the page does (a thread the stop did
 not suspend was changing the container) make that page the last one, with a note.

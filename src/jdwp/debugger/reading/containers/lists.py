@@ -1,7 +1,7 @@
 """Array-backed lists: ``java.util.ArrayList`` (``elementData``, ``size``) and ``java.util.Arrays$ArrayList``
 (``a``), OpenJDK 17, verified live.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``). A page is
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``). A page is
 one ``ArrayReference.GetValues`` (13,2) of the backing array's slice (:mod:`..tables`), then the summaries.
 """
 

@@ -1,7 +1,7 @@
 """A key lookup in a hash map: the entries of only the bins its key's ``hashCode`` can be in
 (:mod:`..hashbins`), for ``HashMap`` (``LinkedHashMap``) and ``ConcurrentHashMap``.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``map[key]`` in expressions).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``map[key]`` in expressions).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ``Collections$SingletonList``/``SingletonSet`` (``element``) and ``SingletonMap`` (``k``, ``v``): Kotlin's
 ``listOf(x)``, ``setOf(x)`` and ``mapOf(a to b)`` on the JVM.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 """
 
 from __future__ import annotations

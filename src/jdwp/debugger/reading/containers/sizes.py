@@ -1,7 +1,7 @@
 """The size of a well-known container, read from the fields its reader (:mod:`.containers`' readers) relies on, and
 nothing more: what a preview (``ArrayList(size=4)``, :mod:`..previews`) shows.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §8.6 (previews), §8.1 (bounded reads).
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.7 (previews), §2.7 (bounded reads).
 
 A size is one ``ObjectReference.GetValues`` (9,2) of the container's size field (``ArrayList.size``,
 ``HashMap.size``, ``LinkedList.size``, ``TreeMap.size``, ``Vector.elementCount``, Android's ``ArrayMap.mSize``

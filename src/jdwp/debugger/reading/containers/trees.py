@@ -4,7 +4,7 @@ subtree sizes: each round trip reads every unread subtree that can still hold an
 at least one), so a page costs about the tree's depth in round trips and reads only the subtrees left of the
 page's end.
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 
 Cycles: a node met twice is not followed again. Links that end before the page does (a thread the stop did
 not suspend was changing the container) make that page the last one, with a note.

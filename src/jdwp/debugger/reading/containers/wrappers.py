@@ -1,7 +1,7 @@
 """``Collections$Unmodifiable*`` and ``Synchronized*``: the wrapped collection (``c``) or map (``m``), read
 by its own reader (:meth:`.base.Reader.nested`, at most :data:`.base.MAX_DEPTH` wrappers deep).
 
-Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). DESIGN.md §7.2 (``view: "auto"``).
+Layer: ``jdwp.debugger.reading`` (trio, via ``jdwp.client``). docs/design.md §3.7 (``view: "auto"``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The read-only expression language of DESIGN.md §7.3: tokenizer and parser.
+"""The read-only expression language of docs/design.md §3.8: tokenizer and parser.
 
 Layer: ``jdwp.debugger``; pure (no trio, no wire): text in, an AST of frozen dataclasses out, or
 :class:`ExpressionSyntaxError` with the 1-based column. Evaluation over JDWP builds on this AST.

@@ -3,7 +3,7 @@ arguments evaluated, the overload chosen (:mod:`..invoke`), the method run on th
 ``size()`` and ``isEmpty()`` of a container :mod:`..containers` reads are answered from its fields instead,
 with invocation allowed or not.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3. Mixed into
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.8. Mixed into
 :class:`.evaluator.Evaluator`, whose reading of names, fields and supertypes it uses.
 """
 

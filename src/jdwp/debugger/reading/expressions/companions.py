@@ -1,6 +1,6 @@
 """A Kotlin companion object's properties, read through the companion: ``Registry.Companion.created``.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3 (fields, including private ones).
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.8 (fields, including private ones).
 
 kotlinc keeps a class's companion properties (``const`` or not) as static fields of the outer class, next to
 the static field that holds the companion itself (named as the companion, ``Companion`` unless named); the

@@ -1,6 +1,6 @@
-"""Evaluate a parsed §7.3 expression in a stopped frame, reading the VM and never running app code.
+"""Evaluate a parsed expression (docs/design.md §3.8) in a stopped frame, reading the VM and never running app code.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3.
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.8.
 
 Names: a local (by the name ``get_debugger_locals`` shows, read through the engine's locals), then a
 field of ``this`` (instance fields through the superclass chain, then statics), then a static field of
@@ -539,7 +539,7 @@ class Evaluator(Calling, KotlinForms, CollectionForms):
         if value.is_null:
             return "null"
         if value.tag == Tag.STRING:
-            # Read as far as an expression may use (DESIGN.md §8.1): a 30M-char string is refused, not read.
+            # Read as far as an expression may use (docs/design.md §2.7): a 30M-char string is refused, not read.
             read = await self._values.read_text(value, MAX_EXPRESSION_TEXT)
             if read.shown is None or read.truncated:
                 raise EvaluationFailed(_too_long(read, expr))

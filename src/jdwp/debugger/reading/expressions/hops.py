@@ -1,6 +1,6 @@
 """The hops of a chain of fields and indexes (``a.b.c[3].d``), each asked ahead from declared types.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3; issue 12's budget (at most 4 round
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.8; issue 12's budget (at most 4 round
 trips for ``a.b.c[3].d``).
 
 A hop needs the layout of its object's runtime class (``ReferenceType.Fields`` 2,4) to find the field,

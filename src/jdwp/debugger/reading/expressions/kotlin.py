@@ -1,4 +1,4 @@
-"""Kotlin's expression forms in a Kotlin frame, read without running app code (DESIGN.md §8.3).
+"""Kotlin's expression forms in a Kotlin frame, read without running app code (docs/design.md §3.10).
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). Mixed into :class:`.evaluator.Evaluator`, whose reading
 of names, fields, supertypes and strings it uses.

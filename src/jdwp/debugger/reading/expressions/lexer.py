@@ -1,4 +1,4 @@
-"""Tokens of the §7.3 expression language, each with its 1-based column.
+"""Tokens of the expression language (docs/design.md §3.8), each with its 1-based column.
 
 Layer: ``jdwp.debugger.reading.expressions``; imports nothing from the wire or trio. Literal values are decoded
 here with Java's rules (JLS §3.10): an ``int`` literal above 2**31 - 1 is an error unless it is the
@@ -16,7 +16,7 @@ from typing import Literal as TypingLiteral
 from ...errors import InvalidArgument
 
 MAX_EXPRESSION_CHARS = 512
-"""DESIGN.md §7.6: longer expressions are refused before any token is read."""
+"""docs/design.md §6: longer expressions are refused before any token is read."""
 
 TokenKind = TypingLiteral["ident", "keyword", "int", "long", "float", "double", "char", "string", "op", "end"]
 

@@ -1,4 +1,4 @@
-"""Parser of the §7.3 expression language: precedence climbing over :func:`tokenize`'s tokens.
+"""Parser of the expression language (docs/design.md §3.8): precedence climbing over :func:`tokenize`'s tokens.
 
 Layer: ``jdwp.debugger.reading.expressions``; pure. The AST is frozen dataclasses, each node with the 1-based
 column of the token that names it (an operator's column for unary and binary nodes), so evaluation
@@ -6,7 +6,7 @@ errors can point into the text too.
 
 Precedence, loosest first (Java's, JLS §15): ``||``; ``&&``; ``== !=``; ``< <= > >= instanceof``;
 ``+ -``; ``* / %``; unary ``! -``; postfix ``.name``, ``[index]``, ``(args)``. Binary operators are
-left-associative. Kotlin's forms (DESIGN.md §8.3) fit in as Kotlin ranks them: ``=== !==`` with ``==``;
+left-associative. Kotlin's forms (docs/design.md §3.10) fit in as Kotlin ranks them: ``=== !==`` with ``==``;
 ``in !in is !is`` with the relational operators; then ``?:`` and ``..`` between them and ``+ -``; ``as``
 and ``as?`` above ``* / %`` (below unary); postfix ``?.name`` and ``!!``. ``as``, ``in`` and ``is`` are
 operators only where an operator may stand (after an operand), so a Java local named ``in`` is still a

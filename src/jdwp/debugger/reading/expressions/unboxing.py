@@ -1,7 +1,7 @@
 """Unboxing of an operator's operands (JLS §5.1.8): a ``java.lang.Integer`` and the other boxes are read as
 their primitive, from their ``value`` field, never by calling ``intValue()``.
 
-Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). DESIGN.md §7.3 (Java's numeric promotion, which
+Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.8 (Java's numeric promotion, which
 unboxes first: JLS §5.6). Kotlin's ``List<Int>`` and ``Map<String, Int>`` hold nothing but boxes, so
 ``list[0] + 1`` needs this. The box's class is the value's runtime class (``ObjectReference.ReferenceType``
 9,1, kept by the session) and its layout (:class:`..objects.Layouts`); the field is one

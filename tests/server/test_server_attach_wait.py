@@ -24,7 +24,7 @@ async def test_attach_arms_and_answers_the_first_stop_of_a_suspended_start(suspe
             attached = await mcp.ok("attach_debugger", platform="jvm", address=address, wait=True,
                                     breakpoints=[step, {"file": "Nowhere.kt", "line": 3}])
             result = attached["result"]
-            sid = result["debug_session_id"]
+            sid = attached["debug_session_id"]
             first, pending = result["breakpoints"]
             assert first["status"] == "pending" and pending["status"] == "pending"  # Worker had not loaded yet
             stop = result["stop"]
@@ -47,7 +47,7 @@ async def test_attach_wait_times_out_keeping_the_session(debuggee: Debuggee) -> 
             result = answer["result"]
             assert result["timed_out"] is True and "stop" not in result
             assert answer["state"] == "running"
-            sid = result["debug_session_id"]
+            sid = answer["debug_session_id"]
             state = await mcp.ok("get_debugger_state", debugSessionId=sid)
             assert [b["breakpoint_id"] for b in state["result"]["breakpoints"]] == [
                 result["breakpoints"][0]["breakpoint_id"]]
@@ -66,13 +66,15 @@ async def test_a_bad_breakpoint_item_leaves_nothing_attached(debuggee: Debuggee)
             own = await mcp.fails("attach_debugger", "INVALID_ARGUMENT", platform="jvm", address=address,
                                   breakpoints=[{**step, "debugSessionId": "dbg-1"}])
             assert "breakpoints[0]: debugSessionId" in own["error"]["message"]
-            # Refused by the engine once attached: the attach is undone, naming the item.
+            # The engine's rules that need no session (a condition's syntax) are asked before anything connects.
             engine = await mcp.fails("attach_debugger", "INVALID_ARGUMENT", platform="jvm", address=address,
                                      breakpoints=[step, {**step, "condition": "round +"}])
-            assert engine["error"]["message"].startswith("breakpoints[1]: ")
-            assert "nothing was left attached" in engine["error"]["message"]
-            attached(debuggee)  # it did connect: the agent listens again, on a new port, once it was left
-            again = await mcp.ok("attach_debugger", platform="jvm", address=await agent_address(debuggee))
+            assert "breakpoints[1]: expression syntax error at column 8" in engine["error"]["message"]
+            thrown = await mcp.fails("attach_debugger", "INVALID_ARGUMENT", platform="jvm", address=address,
+                                     breakpoints=[{"exceptionClass": "java.lang.IllegalStateException",
+                                                   "caught": False, "uncaught": False}])
+            assert "breakpoints[0]: " in thrown["error"]["message"] and "both false" in thrown["error"]["message"]
+            again = await mcp.ok("attach_debugger", platform="jvm", address=address)
             assert "breakpoints" not in again["result"] and "stop" not in again["result"]
-            await mcp.ok("detach_debugger", debugSessionId=again["result"]["debug_session_id"])
+            await mcp.ok("detach_debugger", debugSessionId=again["debug_session_id"])
         await heartbeats_continue(debuggee)

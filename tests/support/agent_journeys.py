@@ -296,7 +296,12 @@ FRAME0 = [{"tool": "get_debugger_stack", "arguments": {**STOP, "threadId": "$thr
           {"tool": "get_debugger_locals", "arguments": {**STOP, "frameId": "$frame"}}]
 #: Why crash and wrong value take four calls on this server: their three-call form arms the breakpoint and
 #: waits for its stop in the attach itself.
-NEEDS_ATTACH_WAIT = "three calls need attach_debugger {breakpoints, wait: true} (issue 36), not on this server"
+
+
+def attach_and_wait(breakpoint: dict[str, Any]) -> Call:
+    """attach_debugger with one breakpoint (a line's, or an exception's) armed, answering its first stop."""
+    return {"tool": "attach_debugger", "arguments": {"platform": "jvm", "address": "$address", "wait": True,
+                                                     "timeoutMs": 30000, "breakpoints": [breakpoint]}}
 
 
 def crash_journey() -> Journey:
@@ -304,12 +309,9 @@ def crash_journey() -> Journey:
     return Journey(
         "crash", "Kotlin checkout crashes (IllegalStateException on a worker thread)",
         "com.example.shop.CheckoutKt", r"^Exception in thread \"checkout-",
-        [ATTACH,
-         {"tool": "set_debugger_exception_breakpoint", "arguments": {**SESSION, **crash_class,
-                                                                     "capture": {"locals": True}}},
-         UNTIL_STOPPED,
+        [attach_and_wait({**crash_class, "capture": {"locals": True}}),
          DETACH],
-        crash_found, held=(4, 4_000), blocked=NEEDS_ATTACH_WAIT,
+        crash_found,
         baseline=[ATTACH, {"tool": "set_debugger_exception_breakpoint", "arguments": {**SESSION, **crash_class}},
                   POLL, *FRAME0, DETACH])
 
@@ -320,12 +322,9 @@ def wrong_value_journey() -> Journey:
     return Journey(
         "wrong value", "Java latency mean too low (divides by every sample, sums only some)",
         "com.example.metrics.LatencyReport", r"^round \d+ mean latency",
-        [ATTACH,
-         {"tool": "set_debugger_breakpoint",
-          "arguments": {**SESSION, **mean_at, "capture": {"locals": True, "expressions": ["samples.size"]}}},
-         UNTIL_STOPPED,
+        [attach_and_wait({**mean_at, "capture": {"locals": True, "expressions": ["samples.size"]}}),
          DETACH],
-        mean_found, held=(4, 4_000), blocked=NEEDS_ATTACH_WAIT,
+        mean_found,
         baseline=[ATTACH, {"tool": "set_debugger_breakpoint", "arguments": {**SESSION, **mean_at}}, POLL, *FRAME0,
                   {"tool": "evaluate_debugger_expression",
                    "arguments": {**STOP, "frameId": "$frame", "expression": "samples.size"}},

@@ -63,5 +63,8 @@ def test_the_inputs_a_prompt_names_are_the_tools_inputs(prompt: Prompt) -> None:
         if not match:
             continue
         inputs = set(TOOLS[match.group(1)]["inputSchema"]["properties"])
+        if match.group(1) == "attach_debugger":  # its breakpoints are those two tools' inputs
+            inputs |= {name for tool in ("set_debugger_breakpoint", "set_debugger_exception_breakpoint")
+                       for name in TOOLS[tool]["inputSchema"]["properties"]}
         named = set(re.findall(r"\b([a-z]+[A-Z]\w*)\b", line))  # camelCase words: the tools' input names
         assert named <= inputs, (match.group(1), named - inputs)

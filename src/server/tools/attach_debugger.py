@@ -8,21 +8,22 @@ from typing import Annotated, Any
 import trio
 from pydantic import StrictBool, ValidationError, WithJsonSchema, field_validator
 
-from jdwp.debugger import OMIT_EMPTY, DebuggerError, Reason, Stop
+from jdwp.debugger import OMIT_EMPTY, DebuggerError, Reason, Stop, exception_request
 
 from ..answers.failures import ToolFailure, failure_of
 from ..answers.results import AndroidTarget, LaunchFacts, VmFacts, optional
 from ..session.debug_session import DebugSession
 from ..session.launching import anr_warning
-from ..session.models import AttachInput
+from ..session.models import AttachInput, capture_of
 from ..session.ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
 from .resume_debugger import WAIT_SHARE
-from .set_debugger_breakpoint import SetBreakpointInput, arm
+from .set_debugger_breakpoint import SetBreakpointInput, arm, check
+from .set_debugger_exception_breakpoint import ExceptionBreakpointInput
 
 DESCRIPTION = (
-    "Start a session; a suspend=y JVM or a launch starts paused. breakpoints: set_debugger_breakpoint inputs; "
-    "wait: answer the first stop.")
+    "Start a session; a suspend=y JVM or a launch starts paused. breakpoints: set_debugger_breakpoint or "
+    "_exception_breakpoint inputs; wait: answer the first stop.")
 
 #: The most breakpoints one attach arms.
 MAX_BREAKPOINTS = 20
@@ -36,25 +37,38 @@ class BreakpointItem(SetBreakpointInput):
     debugSessionId: str = "attach"  # the attach's session; an item never gives it (see _items)
 
 
+class ExceptionItem(ExceptionBreakpointInput):
+    """One of ``breakpoints`` that names ``exceptionClass``, ``caught`` or ``uncaught``: set_debugger_exception_
+    breakpoint's input without the session and the time (a crash's journey: attach, stop at the throw)."""
+
+    debugSessionId: str = "attach"
+
+
+#: The fields that make an item an exception breakpoint's (none of them is a line breakpoint's).
+_EXCEPTION_FIELDS = ("exceptionClass", "caught", "uncaught")
+
+
 class AttachAndArmInput(AttachInput):
     """attach_debugger's input: the target, and breakpoints to arm and whether to wait for the first stop."""
 
     # Schemas of one short line each: the tool definitions have a budget (issue 36); docs/tools.md tells the rest.
-    breakpoints: Annotated[tuple[BreakpointItem, ...] | None, WithJsonSchema(
+    breakpoints: Annotated[tuple[BreakpointItem | ExceptionItem, ...] | None, WithJsonSchema(
         {"type": "array", "items": {"type": "object"}})] = None
     wait: StrictBool = False  # answer the first stop (docs/tools.md)
 
     @field_validator("breakpoints", mode="before")
     @classmethod
-    def _items(cls, given: Any) -> tuple[BreakpointItem, ...] | None:
-        # Each item checked as set_debugger_breakpoint checks its input, its error named by its index.
+    def _items(cls, given: Any) -> tuple[BreakpointItem | ExceptionItem, ...] | None:
+        # Each item checked as its tool checks its input (the model, then the engine's rules that need no
+        # session), before anything connects; its error named by its index.
         if given is None:
             return None
         if not isinstance(given, list | tuple):
-            raise ValueError("breakpoints is a list of set_debugger_breakpoint inputs")
+            raise ValueError("breakpoints is a list of set_debugger_breakpoint or set_debugger_exception_breakpoint "
+                             "inputs")
         if len(given) > MAX_BREAKPOINTS:
             raise ValueError(f"breakpoints takes at most {MAX_BREAKPOINTS} items, got {len(given)}")
-        items = []
+        items: list[BreakpointItem | ExceptionItem] = []
         for index, item in enumerate(given):
             if not isinstance(item, dict):
                 raise ValueError(f"breakpoints[{index}] is not an object")
@@ -62,8 +76,15 @@ class AttachAndArmInput(AttachInput):
             if extra:
                 raise ValueError(f"breakpoints[{index}]: {' and '.join(extra)} belong to the attach, not an item")
             try:
-                items.append(BreakpointItem.model_validate(item))
-            except ValidationError as exc:
+                if any(name in item for name in _EXCEPTION_FIELDS):
+                    thrown = ExceptionItem.model_validate(item)
+                    exception_request(thrown.exceptionClass, thrown.caught, thrown.uncaught, capture_of(thrown.capture))
+                    items.append(thrown)
+                else:
+                    line = BreakpointItem.model_validate(item)
+                    check(line)
+                    items.append(line)
+            except (ValidationError, DebuggerError) as exc:
                 raise ValueError(f"breakpoints[{index}]: {failure_of(exc).message.removeprefix('invalid input: ')}"
                                  ) from None
         return tuple(items)
@@ -122,7 +143,7 @@ async def attach(call: Call) -> AttachResult:
     return result
 
 
-async def _arm(session: DebugSession, items: tuple[BreakpointItem, ...]) -> tuple[Armed, ...]:
+async def _arm(session: DebugSession, items: tuple[BreakpointItem | ExceptionItem, ...]) -> tuple[Armed, ...]:
     """Each item set in order; one the engine refuses fails the attach, naming its index (the caller detaches)."""
     engine = session.engine
     assert engine is not None  # just attached
@@ -130,12 +151,16 @@ async def _arm(session: DebugSession, items: tuple[BreakpointItem, ...]) -> tupl
     async with session.lock:
         for index, item in enumerate(items):
             try:
-                made = await arm(engine, item)
+                if isinstance(item, ExceptionItem):
+                    made: Any = await engine.set_exception_breakpoint(item.exceptionClass, item.caught, item.uncaught,
+                                                                      capture_of(item.capture))
+                else:
+                    made = await arm(engine, item)
             except DebuggerError as exc:
                 failure = failure_of(exc)
                 raise ToolFailure(failure.code, f"breakpoints[{index}]: {failure.message} (nothing was left "
                                   "attached)", failure.retryable) from None
-            armed.append(Armed(made.breakpoint_id, made.status, made.reason))
+            armed.append(Armed(made.breakpoint_id, made.status, getattr(made, "reason", None)))
     return tuple(armed)
 
 

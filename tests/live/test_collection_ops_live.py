@@ -72,6 +72,10 @@ async def test_collection_operations_in_a_java_frame(shapes: Debuggee) -> None:
             assert isinstance(keys, Computed) and [e.value for e in keys.elements] == ["zeta", "alpha", "mid"]
             lengths = await debugger.evaluate(stop.stop_id, frame, 'ordered.map { it.key + "=" + it.value }')
             assert isinstance(lengths, Computed) and lengths.elements[0].value == "zeta=4"
+            # A string's length as Kotlin spells it, in this Java frame too (read on the host, as summaries do).
+            long_keys = await debugger.evaluate(stop.stop_id, frame, "ordered.count { it.key.length > 3 }")
+            assert isinstance(long_keys, Summary) and long_keys.value == "2"  # zeta, alpha; not mid
+            assert (await value('(one[0] + "!").length')).value == "5"
             # Over the container limit: a list says it was cut; a sum or count over part is refused.
             cut = await debugger.evaluate(stop.stop_id, frame, "many.map { it * 2 }")
             assert isinstance(cut, Computed) and cut.length == 1000 and cut.elements[999].value == "1998"

@@ -262,7 +262,7 @@ class Evaluator(Calling, KotlinForms, CollectionForms):
                                        f"{expr.name!r}") from None
             return static
         if isinstance(target, Text):
-            if expr.name == "length" and await self._kotlin():
+            if expr.name == "length":  # Kotlin's property; in a Java frame too, read on the host (no length() run)
                 return Value(Tag.INT, java_length(target.text))
             raise EvaluationFailed(f"column {expr.column}: a string made by the expression has no fields")
         if not target.is_object:
@@ -280,6 +280,10 @@ class Evaluator(Calling, KotlinForms, CollectionForms):
             page = await self._container(target, 0, 1)
             if page is not None and page.size is not None:
                 return Value(Tag.INT, page.size) if expr.name == "size" else Value(Tag.BOOLEAN, page.size == 0)
+        if found is None and expr.name == "length" and target.tag == Tag.STRING:
+            # A string's length as Kotlin spells it, in a Java frame too (``it.key.length > 3`` in a collection
+            # operation): read from the string's own fields, as a summary's ``length`` is; no length() is run.
+            return Value(Tag.INT, await self._string_length(target))
         if found is None and await self._kotlin():
             found = await self._kotlin_property(target, expr)
         if found is None and (found := await outer_static(self._values, self._layouts, target, expr.name)) is None:

@@ -27,8 +27,11 @@ __all__ = ["refusal"]
 
 #: Modifier bits a redefinition compares (JVMS table 4.1-B / 4.6-A): ACC_SUPER and the like are no change.
 _CLASS_BITS = 0x0001 | 0x0010 | 0x0200 | 0x0400 | 0x2000 | 0x4000
-#: Access, static, final, synchronized/volatile, bridge/transient, varargs, native, abstract, strict.
-_MEMBER_BITS = 0x0FFF
+#: The modifiers a source edit changes, by kind: a field's access, static, final, volatile, transient (JVMS
+#: table 4.5-A); a method's access, static, final, synchronized, native, abstract (4.6-A). Only these: HotSpot
+#: reports a field's ``ReferenceType.Fields`` bits with flags of its own beside them (0x0800 on a
+#: ``static final`` field of a servlet, seen on OpenJDK 17), which no class file has.
+_MEMBER_BITS = {"field": 0x00DF, "method": 0x053F}
 
 #: What each code says, and whether the bytes were at fault (``InvalidArgument``) or the VM cannot do it.
 _WHAT: dict[int, tuple[str, bool]] = {
@@ -100,7 +103,7 @@ def _members(kind: str, old: dict[tuple[str, str], int], new: Sequence[Member]) 
     found = [f"adds {kind} {_text(kind, *key)}" for key in fresh if key not in old]
     found += [f"removes {kind} {_text(kind, *key)}" for key in old if key not in fresh]
     found += [f"changes the modifiers of {kind} {_text(kind, *key)}" for key, bits in fresh.items()
-              if key in old and (old[key] ^ bits) & _MEMBER_BITS]
+              if key in old and (old[key] ^ bits) & _MEMBER_BITS[kind]]
     return found
 
 

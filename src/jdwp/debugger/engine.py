@@ -48,7 +48,6 @@ from ..protocol.errors import CommandError, CommandTimeout, ConnectionClosed, Jd
 from ..protocol.types import ThreadId
 from ._held import Held
 from .classes.lambdas import LambdaChoice, parse_choice
-from .classes.symbols import Symbols
 from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound
 from .events.detach import DETACH_DEADLINE, clean_up
 from .events.eventsets import EventSets, Found
@@ -56,7 +55,6 @@ from .events.holds import main_thread
 from .events.judge import HitJudge
 from .events.stops import Stops, StopState, Suspension, release, release_command, release_unconfirmed
 from .events.vm_start import runs_already
-from .ids import IdScheme
 from .inspection import Inspection
 from .model import (
     Action,
@@ -66,9 +64,12 @@ from .model import (
     BreakpointVerified,
     Cleanup,
     EngineEvent,
+    Evaluated,
     ExceptionBreakpoint,
     HitOptions,
+    Locals,
     MethodBreakpoint,
+    StackPage,
     StepKind,
     Stop,
     SuspendMode,
@@ -77,12 +78,12 @@ from .model import (
     Watchpoint,
 )
 from .reading.coroutine_metadata import MetadataSources
-from .reading.inline import Inline
-from .reading.invoke import Calls, refresh_frames, release_late
-from .reading.objects import Layouts
-from .reading.previews import Previews
-from .reading.threads import Threads, pause_stop
-from .reading.values import Values
+from .reading.diagnosis import Diagnosis
+from .reading.invoke import refresh_frames, release_late
+from .reading.objects import ObjectPage
+from .reading.session import new_session
+from .reading.threads import ThreadsPage, pause_stop
+from .reading.values import Summary
 from .requests.breakpoints import Breakpoints
 from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
@@ -100,7 +101,7 @@ START_GRACE = 2.0
 JUDGED_AT_ONCE = 64
 
 
-class Debugger(Inspection):
+class Debugger:
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`.
 
     Its public methods, and where each is written:
@@ -110,44 +111,33 @@ class Debugger(Inspection):
       ``remove_breakpoint`` (here; the requests: :mod:`.requests.breakpoints`, :mod:`.requests.exceptions`);
     - running: ``pause``, ``resume``, ``step``, ``hold_at_launch``, ``detach`` (here; the stops are kept by
       :class:`.events.stops.Stops`);
-    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``threads``, in
-      :class:`.inspection.Inspection`, the mixin this class is built on (``inspection.py``, next to this
+    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``set_value``, ``threads``,
+      ``diagnosis``: handed to the :class:`.inspection.Inspection` it holds (``inspection.py``, next to this
       module), over the readers of :mod:`.reading`.
+
+    Its collaborators share one :class:`.reading.session.Session` (the connection, the class facts, the
+    value readers, the lock), made here and given to each as it is built.
     """
 
-    def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False) -> None:
+    def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False,
+                 nursery: trio.Nursery | None = None) -> None:
+        self._session = session = new_session(vm, id_prefix, nursery=nursery, late_return=self._late_return)
+        self._gate = session.gate
+        self._lock = session.gate.lock
         self.vm = vm
-        self.symbols = Symbols(vm)
-        self._ids = IdScheme(id_prefix)
-        self.breakpoints = Breakpoints(vm, self.symbols, ids=self._ids)
-        self.values = Values(vm, self.symbols, id_prefix)
-        self._layouts = Layouts(self.values)
-        inline = Inline(self.values, self._layouts)
-        self.values.prefetch_types = self._layouts.prefetch
-        self.values.inline_texts = inline.texts
-        self._previews = Previews(self.values, self._layouts)
-        self.values.previews = self._previews.texts
-        self.preview_depth = 1
-        #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
-        self.allow_invoke = False
-        #: Whether set_value may change the app's state: the server's --allow-mutation.
-        self.allow_mutation = False
-        self._calls = Calls(vm, None, self._late_return)
+        self.symbols = session.symbols
+        self.values = session.values
+        self.breakpoints = Breakpoints(vm, self.symbols, ids=session.ids)
         #: Where coroutines' @DebugMetadata comes from besides invocation: set ``class_path`` (the server's
         #: --class-path) to read the app's classes on the host.
-        self.coroutines = MetadataSources(self.values, self._layouts, None)
-        self._steps = Steps(vm, self.symbols, self._layouts)
-        self._threads = Threads(vm, self.symbols, self.values)
-        self._lock = trio.Lock()
-        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish,
-                               calls=lambda: self._calls if self.allow_invoke else None, lock=self._lock)
+        self.coroutines = MetadataSources(self.values, session.layouts, None)
+        self._steps = Steps(vm, self.symbols, session.layouts)
+        self._judge = HitJudge(session, self.breakpoints, self._publish)
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
-        self._stops = Stops(self._ids, self._steps, self._publish, self.breakpoints.wants)
-        self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
-                               self._judge, self._stops, launch, previews=self._previews,
-                               preview_depth=lambda: self.preview_depth)
+        self._stops = Stops(session.ids, self._steps, self._publish, self.breakpoints.wants)
+        self._sets = EventSets(session, self.breakpoints, self._steps, self._judge, self._stops, launch)
+        self._inspection = Inspection(session, self._stops, self.coroutines)
         self._run_tos = RunTos(self.breakpoints)
-        self._terminal: Terminated | None = None
         self._cleanup: Cleanup | None = None
         self._uncertain = False
         self._detaching = False
@@ -157,6 +147,36 @@ class Debugger(Inspection):
         self._handled = trio.Event()
         self._sets_handled = 0
         self._silent: CommandTimeout | None = None  # a release the VM never answered (_failed)
+
+    # --- options -----------------------------------------------------------------------------------
+
+    @property
+    def allow_invoke(self) -> bool:
+        """Whether expressions may call methods (app code runs): the server's --allow-invoke."""
+        return self._session.options.allow_invoke
+
+    @allow_invoke.setter
+    def allow_invoke(self, allowed: bool) -> None:
+        self._session.options.allow_invoke = allowed
+
+    @property
+    def allow_mutation(self) -> bool:
+        """Whether set_value may change the app's state: the server's --allow-mutation."""
+        return self._session.options.allow_mutation
+
+    @allow_mutation.setter
+    def allow_mutation(self, allowed: bool) -> None:
+        self._session.options.allow_mutation = allowed
+
+    @property
+    def preview_depth(self) -> int:
+        """How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1
+        by default, 0 for none (a library user who wants no read past the values themselves)."""
+        return self._session.options.preview_depth
+
+    @preview_depth.setter
+    def preview_depth(self, depth: int) -> None:
+        self._session.options.preview_depth = depth
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -189,12 +209,12 @@ class Debugger(Inspection):
     def list_breakpoints(self) -> list[AnyBreakpoint]:
         return self.breakpoints.all()
 
-    def _check_open(self) -> None:
-        if self._terminal is not None:
-            raise EngineClosed(f"the debugging session has ended: {self._terminal.message}", self._terminal.reason)
+    @property
+    def _terminal(self) -> Terminated | None:
+        return self._gate.terminal
 
     def _stop_for(self, stop_id: str) -> StopState:
-        self._check_open()
+        self._gate.check_open()
         return self._stops.resolve(stop_id)
 
     def issued(self, handle: str) -> bool:
@@ -203,6 +223,44 @@ class Debugger(Inspection):
             return self._stops.is_issued(handle)
         except NotFound:
             return False
+
+    # --- reading a stop (:class:`.inspection.Inspection`) -------------------------------------------
+
+    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20, *,
+                    async_frames: bool = True) -> StackPage:
+        """Frames of a stopped thread: :meth:`.inspection.Inspection.stack`."""
+        return await self._inspection.stack(stop_id, thread_id, offset, limit, async_frames=async_frames)
+
+    async def locals(self, stop_id: str, frame_id: str) -> Locals:
+        """A frame's live local variables: :meth:`.inspection.Inspection.locals`."""
+        return await self._inspection.locals(stop_id, frame_id)
+
+    async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
+                     view: str = "auto", depth: int = 1) -> ObjectPage:
+        """A page of an object's fields, elements or text: :meth:`.inspection.Inspection.object`."""
+        return await self._inspection.object(stop_id, object_id, offset, limit, view, depth)
+
+    async def evaluate(self, stop_id: str, frame_id: str | None, expression: str) -> Summary:
+        """The value of an expression in a frame: :meth:`.inspection.Inspection.evaluate`."""
+        return await self._inspection.evaluate(stop_id, frame_id, expression)
+
+    async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str]) -> list[Evaluated]:
+        """Several expressions in one frame, in one pass: :meth:`.inspection.Inspection.evaluate_each`."""
+        return await self._inspection.evaluate_each(stop_id, frame_id, expressions)
+
+    async def set_value(self, stop_id: str, value: str, *, frame_id: str | None = None, object_id: str | None = None,
+                        name: str | None = None, index: int | None = None) -> Summary:
+        """Set a local, a field or an element (:attr:`allow_mutation`): :meth:`.inspection.Inspection.set_value`."""
+        return await self._inspection.set_value(stop_id, value, frame_id=frame_id, object_id=object_id, name=name,
+                                                index=index)
+
+    async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
+        """Every thread, and at a stop their IDs, top frames and monitors: :meth:`.inspection.Inspection.threads`."""
+        return await self._inspection.threads(stop_id, stack_depth)
+
+    async def diagnosis(self, stop_id: str, system_threads: bool = False) -> Diagnosis:
+        """What a freeze needs in one read: :meth:`.inspection.Inspection.diagnosis`."""
+        return await self._inspection.diagnosis(stop_id, system_threads)
 
     # --- breakpoints -------------------------------------------------------------------------------
 
@@ -254,9 +312,7 @@ class Debugger(Inspection):
         target = class_target(class_name) if class_name is not None else file_target(file)  # type: ignore[arg-type]
         if line is None:
             raise InvalidArgument("line is required: a 1-based source line")
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             return await self.breakpoints.add(target, line, plan, lambda_choice)
 
     async def set_exception_breakpoint(self, exception_class: str | None = None, caught: bool = False,
@@ -275,9 +331,7 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         request = exception_request(exception_class, caught, uncaught, capture)
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             return await self.breakpoints.exceptions.add(request)
 
     async def _set_method_breakpoint(self, class_name: str | None, line: int | None, file: str | None,
@@ -287,9 +341,7 @@ class Debugger(Inspection):
             raise InvalidArgument("signature and on are for a method breakpoint: give method too")
         if class_name is None or file is not None or line is not None:
             raise InvalidArgument("a method breakpoint takes className and method (and no line or file)")
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             capabilities = await self.symbols.capabilities()
             return await self.breakpoints.methods.add(class_name, method, signature, on or "entry", plan,
                                                       capabilities.method_return_values)
@@ -319,9 +371,7 @@ class Debugger(Inspection):
         options = HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture)
         with allowing_calls(self.allow_invoke):
             plan = plan_of(options)
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             capabilities = await self.symbols.capabilities()
             return await self.breakpoints.watchpoints.add(class_name, field, access, plan,
                                                           capabilities.field_modification,
@@ -334,7 +384,7 @@ class Debugger(Inspection):
             NotFound: an ID this session never issued.
             EngineClosed: the session has ended.
         """
-        self._check_open()
+        self._gate.check_open()
         async with self._lock:
             await self.breakpoints.remove(breakpoint_id)
             await self._release_unwanted(self._stops.take_unwanted())
@@ -348,7 +398,7 @@ class Debugger(Inspection):
             NotFound: an ID this session never issued; nothing is removed.
             EngineClosed: the session has ended.
         """
-        self._check_open()
+        self._gate.check_open()
         async with self._lock:
             ids = [bp.breakpoint_id for bp in self.breakpoints.all()] if breakpoint_ids is None else list(
                 dict.fromkeys(breakpoint_ids))
@@ -372,9 +422,7 @@ class Debugger(Inspection):
                 column), an option the breakpoint does not take, a spent logpoint; nothing changed.
             EngineClosed: the session has ended.
         """
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             with allowing_calls(self.allow_invoke):
                 updated = await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
                                                         log_message=log_message, enabled=enabled)
@@ -391,9 +439,7 @@ class Debugger(Inspection):
             AlreadyPaused: a stop is current; nothing was sent.
             JdwpError: the VM did not confirm; the state is uncertain (:attr:`uncertain`).
         """
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             if self._detaching:  # detach releases only what it found: a suspension made now would stay
                 raise EngineClosed("the session is detaching; nothing was paused", "detached")
             if self._stops.current is not None:
@@ -519,7 +565,7 @@ class Debugger(Inspection):
             while vm_start_within and self._stops.current is None and self._terminal is None:
                 await self._handled.wait()
         async with self._lock:
-            self._check_open()
+            self._gate.check_open()
             if self._stops.current is not None:
                 return self._stops.current.stop
             await self.vm.suspend()
@@ -708,9 +754,9 @@ class Debugger(Inspection):
     def _terminate(self, reason: TerminalReason, message: str) -> None:
         if self._terminal is not None:
             return
-        self._terminal = Terminated(reason, message)
+        self._gate.terminal = terminal = Terminated(reason, message)
         self._stops.clear()
-        self._publish(self._terminal)
+        self._publish(terminal)
         self._events_in.close()
         self._handled.set()  # nothing more will be handled: wake whoever waits for that
 
@@ -803,11 +849,10 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "", launch: bool = F
     stop current when this returns. ``launch`` marks an app started to be debugged: its VM_START stop
     has reason ``launch`` (see :meth:`Debugger.hold_at_launch`).
     """
-    debugger = Debugger(vm, id_prefix, launch=launch)
     try:
         async with trio.open_nursery() as nursery:
+            debugger = Debugger(vm, id_prefix, launch=launch, nursery=nursery)
             nursery.start_soon(debugger._run)
-            debugger._calls = Calls(vm, nursery, debugger._late_return)
             try:
                 await debugger._await_start()
                 yield debugger

@@ -36,7 +36,7 @@ from .._gather import gather, nothing
 from ..classes.symbols import Symbols
 from ..model import FieldChange, Local, Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
-from ..reading.previews import Previews
+from ..reading.session import Session
 from ..reading.values import Summary, Values
 from ..requests.breakpoints import Breakpoints
 from ..requests.capture import CapturePlan, merge
@@ -98,26 +98,25 @@ class Found:
 class EventSets:
     """Sorts one session's event sets and makes their stops (one per :class:`~.engine.Debugger`)."""
 
-    vm: JdwpClient
-    symbols: Symbols
-    values: Values
-    layouts: Layouts
+    session: Session
     breakpoints: Breakpoints
     steps: Steps
     judge: HitJudge
     stops: Stops
     launch: bool  # a VM_START of a launched app is its launch stop (holds.py)
+    vm: JdwpClient = dataclasses.field(init=False)
+    symbols: Symbols = dataclasses.field(init=False)
+    values: Values = dataclasses.field(init=False)
+    layouts: Layouts = dataclasses.field(init=False)
     crashes: Crashes = dataclasses.field(init=False)
     #: A capture for the next stop made, whatever makes it (a resume's ``capture``); spent on that stop.
     next_capture: CapturePlan | None = None
-    #: The previews a capture's summaries carry, and their depth (:class:`.capture.CaptureReader`).
-    previews: Previews | None = None
-    preview_depth: Callable[[], int] = lambda: 0
 
     def __post_init__(self) -> None:
+        self.vm, self.symbols = self.session.vm, self.session.symbols
+        self.values, self.layouts = self.session.values, self.session.layouts
         self.crashes = Crashes(self.symbols, self.values, self.layouts, self.breakpoints.exceptions)
-        self.reader = CaptureReader(self.vm, self.symbols, self.values, self.layouts, self.previews,
-                                    self.preview_depth)
+        self.reader = CaptureReader(self.session)
 
     def classify(self, event_set: Composite) -> Found:
         """What an event set is to us: the reasons it stops for (events of requests not ours are ignored)."""
@@ -353,7 +352,8 @@ class EventSets:
             locals_of = locals_reader(self.vm, self.symbols, self.values, ref)
             if read_ahead is not None:
                 locals_of.known(read_ahead)
-            captured, handles = await self.reader.read(plan, thread, top, state.stop.thread_id, state, locals_of)
+            captured, handles = await self.reader.read(plan, thread, top, state.stop.thread_id, state.cache,
+                                                       locals_of)
             state.frames.update(handles)
             if captured.locals is not None:
                 state.locals[frame_id] = captured.locals

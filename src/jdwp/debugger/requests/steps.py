@@ -92,7 +92,6 @@ from ..classes.synthetic import lambda_holder_host
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
 from ..reading.objects import Layouts
-from ..reading.values import Values
 from .capture import CapturePlan
 from .library_steps import FILTERED, STEP_EXCLUDES, Fate, Filtering, LibrarySteps, Origin, StepInFlight
 from .prepares import ClearRequest
@@ -108,7 +107,7 @@ class Steps(LibrarySteps):
     def __init__(self, vm: JdwpClient, symbols: Symbols, layouts: Layouts | None = None) -> None:
         self._vm = vm
         self._symbols = symbols
-        self._continuations = Continuations(vm, symbols, layouts or Layouts(Values(vm, symbols)))
+        self._continuations = Continuations(vm, symbols, layouts or Layouts(vm, symbols))
         self._by_thread: dict[ThreadId, StepInFlight] = {}
 
     def of_request(self, request_id: int) -> StepInFlight | None:

@@ -342,7 +342,7 @@ class Debugger:
         if class_name is None or file is not None or line is not None:
             raise InvalidArgument("a method breakpoint takes className and method (and no line or file)")
         async with self._gate.changing():
-            capabilities = await self.symbols.capabilities()
+            capabilities = await self.symbols.capabilities.get()
             return await self.breakpoints.methods.add(class_name, method, signature, on or "entry", plan,
                                                       capabilities.method_return_values)
 
@@ -372,7 +372,7 @@ class Debugger:
         with allowing_calls(self.allow_invoke):
             plan = plan_of(options)
         async with self._gate.changing():
-            capabilities = await self.symbols.capabilities()
+            capabilities = await self.symbols.capabilities.get()
             return await self.breakpoints.watchpoints.add(class_name, field, access, plan,
                                                           capabilities.field_modification,
                                                           capabilities.field_access)

@@ -283,7 +283,9 @@ class EventSets:
             lambda: self.vm.thread_reference.name(thread),
             lambda: self.symbols.describe([location] if location else []),
             lambda: self.steps.drop_ended_threads(thread),
-            partial(self.symbols.prefetch_variable_table, location),
+            # The variable table of the stop's method: the locals asked next need it (one a VM cannot give now
+            # is asked again by them, where the error belongs).
+            partial(self.symbols.variables.fetch, [(location.class_id, location.method_id)] if location else []),
             # java.lang.String's layout, once per session on HotSpot (the strings of the stop's locals are read
             # by it, .strings): here it overlaps the stop's own round trips instead of adding to the locals'.
             self.values.strings.reading_layout,

@@ -392,7 +392,7 @@ class Steps(LibrarySteps):
     async def _watch_return(self, step: StepInFlight, top: Location | None = None) -> None:
         """Ask for the exits of frame 0's method on the step's thread, when the VM sends return values
         (``top``: frame 0's location, when known)."""
-        capabilities = self._symbols.known_capabilities or await self._symbols.capabilities()
+        capabilities = self._symbols.known_capabilities or await self._symbols.capabilities.get()
         if not capabilities.method_return_values:
             return
         if top is None:

@@ -37,6 +37,7 @@ import logging
 import math
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Generic, TypeVar, cast
 
 import trio
 
@@ -100,6 +101,22 @@ START_GRACE = 2.0
 #: Sets of hits judged at once (each its own task); beyond that a set is judged in turn, under the lock.
 JUDGED_AT_ONCE = 64
 
+T = TypeVar("T")
+
+
+class _Option(Generic[T]):
+    """A :class:`Debugger` attribute kept in its session's :class:`.reading.session.Options`, where the
+    collaborators read it: read and set as a plain attribute of the debugger."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, debugger: Debugger, owner: type | None = None) -> T:
+        return cast(T, getattr(debugger._session.options, self._name))
+
+    def __set__(self, debugger: Debugger, value: T) -> None:
+        setattr(debugger._session.options, self._name, value)
+
 
 class Debugger:
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`.
@@ -148,35 +165,13 @@ class Debugger:
         self._sets_handled = 0
         self._silent: CommandTimeout | None = None  # a release the VM never answered (_failed)
 
-    # --- options -----------------------------------------------------------------------------------
-
-    @property
-    def allow_invoke(self) -> bool:
-        """Whether expressions may call methods (app code runs): the server's --allow-invoke."""
-        return self._session.options.allow_invoke
-
-    @allow_invoke.setter
-    def allow_invoke(self, allowed: bool) -> None:
-        self._session.options.allow_invoke = allowed
-
-    @property
-    def allow_mutation(self) -> bool:
-        """Whether set_value may change the app's state: the server's --allow-mutation."""
-        return self._session.options.allow_mutation
-
-    @allow_mutation.setter
-    def allow_mutation(self, allowed: bool) -> None:
-        self._session.options.allow_mutation = allowed
-
-    @property
-    def preview_depth(self) -> int:
-        """How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1
-        by default, 0 for none (a library user who wants no read past the values themselves)."""
-        return self._session.options.preview_depth
-
-    @preview_depth.setter
-    def preview_depth(self, depth: int) -> None:
-        self._session.options.preview_depth = depth
+    #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
+    allow_invoke: _Option[bool] = _Option()
+    #: Whether set_value may change the app's state: the server's --allow-mutation.
+    allow_mutation: _Option[bool] = _Option()
+    #: How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1 by
+    #: default, 0 for none (a library user who wants no read past the values themselves).
+    preview_depth: _Option[int] = _Option()
 
     # --- state -------------------------------------------------------------------------------------
 

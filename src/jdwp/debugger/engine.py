@@ -65,12 +65,9 @@ from .model import (
     BreakpointVerified,
     Cleanup,
     EngineEvent,
-    Evaluated,
     ExceptionBreakpoint,
     HitOptions,
-    Locals,
     MethodBreakpoint,
-    StackPage,
     StepKind,
     Stop,
     SuspendMode,
@@ -79,12 +76,9 @@ from .model import (
     Watchpoint,
 )
 from .reading.coroutine_metadata import MetadataSources
-from .reading.diagnosis import Diagnosis
 from .reading.invoke import refresh_frames, release_late
-from .reading.objects import ObjectPage
 from .reading.session import new_session
-from .reading.threads import ThreadsPage, pause_stop
-from .reading.values import Summary
+from .reading.threads import pause_stop
 from .requests.breakpoints import Breakpoints
 from .requests.capture import Capture, plan_capture
 from .requests.exceptions import exception_request
@@ -128,9 +122,9 @@ class Debugger:
       ``remove_breakpoint`` (here; the requests: :mod:`.requests.breakpoints`, :mod:`.requests.exceptions`);
     - running: ``pause``, ``resume``, ``step``, ``hold_at_launch``, ``detach`` (here; the stops are kept by
       :class:`.events.stops.Stops`);
-    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``set_value``, ``threads``,
-      ``diagnosis``: handed to the :class:`.inspection.Inspection` it holds (``inspection.py``, next to this
-      module), over the readers of :mod:`.reading`.
+    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``evaluate_each``, ``set_value``,
+      ``threads``, ``diagnosis``: the methods of the :class:`.inspection.Inspection` it holds (``inspection.py``,
+      next to this module; their docstrings are there), over the readers of :mod:`.reading`.
 
     Its collaborators share one :class:`.reading.session.Session` (the connection, the class facts, the
     value readers, the lock), made here and given to each as it is built.
@@ -153,7 +147,16 @@ class Debugger:
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._stops = Stops(session.ids, self._steps, self._publish, self.breakpoints.wants)
         self._sets = EventSets(session, self.breakpoints, self._steps, self._judge, self._stops, launch)
-        self._inspection = Inspection(session, self._stops, self.coroutines)
+        # Reading a stop: the Inspection's methods, called as the debugger's own (no frame of this class between).
+        inspection = Inspection(session, self._stops, self.coroutines)
+        self.stack = inspection.stack
+        self.locals = inspection.locals
+        self.object = inspection.object
+        self.evaluate = inspection.evaluate
+        self.evaluate_each = inspection.evaluate_each
+        self.set_value = inspection.set_value
+        self.threads = inspection.threads
+        self.diagnosis = inspection.diagnosis
         self._run_tos = RunTos(self.breakpoints)
         self._cleanup: Cleanup | None = None
         self._uncertain = False
@@ -218,44 +221,6 @@ class Debugger:
             return self._stops.is_issued(handle)
         except NotFound:
             return False
-
-    # --- reading a stop (:class:`.inspection.Inspection`) -------------------------------------------
-
-    async def stack(self, stop_id: str, thread_id: str, offset: int = 0, limit: int = 20, *,
-                    async_frames: bool = True) -> StackPage:
-        """Frames of a stopped thread: :meth:`.inspection.Inspection.stack`."""
-        return await self._inspection.stack(stop_id, thread_id, offset, limit, async_frames=async_frames)
-
-    async def locals(self, stop_id: str, frame_id: str) -> Locals:
-        """A frame's live local variables: :meth:`.inspection.Inspection.locals`."""
-        return await self._inspection.locals(stop_id, frame_id)
-
-    async def object(self, stop_id: str, object_id: str, offset: int = 0, limit: int | None = None,
-                     view: str = "auto", depth: int = 1) -> ObjectPage:
-        """A page of an object's fields, elements or text: :meth:`.inspection.Inspection.object`."""
-        return await self._inspection.object(stop_id, object_id, offset, limit, view, depth)
-
-    async def evaluate(self, stop_id: str, frame_id: str | None, expression: str) -> Summary:
-        """The value of an expression in a frame: :meth:`.inspection.Inspection.evaluate`."""
-        return await self._inspection.evaluate(stop_id, frame_id, expression)
-
-    async def evaluate_each(self, stop_id: str, frame_id: str | None, expressions: Sequence[str]) -> list[Evaluated]:
-        """Several expressions in one frame, in one pass: :meth:`.inspection.Inspection.evaluate_each`."""
-        return await self._inspection.evaluate_each(stop_id, frame_id, expressions)
-
-    async def set_value(self, stop_id: str, value: str, *, frame_id: str | None = None, object_id: str | None = None,
-                        name: str | None = None, index: int | None = None) -> Summary:
-        """Set a local, a field or an element (:attr:`allow_mutation`): :meth:`.inspection.Inspection.set_value`."""
-        return await self._inspection.set_value(stop_id, value, frame_id=frame_id, object_id=object_id, name=name,
-                                                index=index)
-
-    async def threads(self, stop_id: str | None = None, stack_depth: int = 0) -> ThreadsPage:
-        """Every thread, and at a stop their IDs, top frames and monitors: :meth:`.inspection.Inspection.threads`."""
-        return await self._inspection.threads(stop_id, stack_depth)
-
-    async def diagnosis(self, stop_id: str, system_threads: bool = False) -> Diagnosis:
-        """What a freeze needs in one read: :meth:`.inspection.Inspection.diagnosis`."""
-        return await self._inspection.diagnosis(stop_id, system_threads)
 
     # --- breakpoints -------------------------------------------------------------------------------
 

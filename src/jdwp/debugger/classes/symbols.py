@@ -153,6 +153,122 @@ class Symbols:
         if failure is not None:
             raise failure
 
+    # --- old names (callers are moved to the keepers by a script; this block goes with them) -----------
+
+    @property
+    def known_capabilities(self) -> Any:
+        return self.capabilities.known
+
+    @property
+    def version_known(self) -> Any:
+        return self.capabilities.version_known
+
+    def learn_capabilities(self, *args: Any, **kwargs: Any) -> Any:
+        return self.capabilities.learn(*args, **kwargs)
+
+    def refuse_source_name_filters(self, *args: Any, **kwargs: Any) -> Any:
+        return self.capabilities.refuse_source_name_filters(*args, **kwargs)
+
+    def signature(self, *args: Any, **kwargs: Any) -> Any:
+        return self.signatures.get(*args, **kwargs)
+
+    def cached_signature(self, *args: Any, **kwargs: Any) -> Any:
+        return self.signatures.known(*args, **kwargs)
+
+    def note_signature(self, *args: Any, **kwargs: Any) -> Any:
+        return self.signatures.note(*args, **kwargs)
+
+    def prefetch_signatures(self, *args: Any, **kwargs: Any) -> Any:
+        return self.signatures.fetch(*args, **kwargs)
+
+    def cached_name(self, *args: Any, **kwargs: Any) -> str | None:
+        return self.signatures.name(*args, **kwargs)
+
+    def note_listing(self, *args: Any, **kwargs: Any) -> Any:
+        return self.classes.note_listing(*args, **kwargs)
+
+    def ids_of(self, *args: Any, **kwargs: Any) -> Any:
+        return self.classes.ids_of(*args, **kwargs)
+
+    def cached_loader(self, *args: Any, **kwargs: Any) -> Any:
+        return self.classes.loader(*args, **kwargs)
+
+    def note_loader(self, *args: Any, **kwargs: Any) -> Any:
+        return self.classes.note_loader(*args, **kwargs)
+
+    def methods(self, *args: Any, **kwargs: Any) -> Any:
+        return self.members.methods(*args, **kwargs)
+
+    def cached_methods(self, *args: Any, **kwargs: Any) -> Any:
+        return self.members.known_methods(*args, **kwargs)
+
+    async def fields(self, *args: Any, **kwargs: Any) -> list[Any]:
+        return await self.members.fields(*args, **kwargs)
+
+    def cached_fields(self, *args: Any, **kwargs: Any) -> Any:
+        return self.members.known_fields(*args, **kwargs)
+
+    def modifiers(self, *args: Any, **kwargs: Any) -> Any:
+        return self.members.modifiers(*args, **kwargs)
+
+    def is_native(self, *args: Any, **kwargs: Any) -> Any:
+        return self.members.is_native(*args, **kwargs)
+
+    def line_table(self, *args: Any, **kwargs: Any) -> Any:
+        return self.lines.get(*args, **kwargs)
+
+    def cached_line_table(self, *args: Any, **kwargs: Any) -> Any:
+        return self.lines.known(*args, **kwargs)
+
+    def prefetch_lines(self, *args: Any, **kwargs: Any) -> Any:
+        return self.lines.fetch(*args, **kwargs)
+
+    def variable_table(self, *args: Any, **kwargs: Any) -> Any:
+        return self.variables.get(*args, **kwargs)
+
+    def known_variable_table(self, *args: Any, **kwargs: Any) -> Any:
+        return self.variables.known(*args, **kwargs)
+
+    def prefetch_variable_tables(self, *args: Any, **kwargs: Any) -> Any:
+        return self.variables.fetch(*args, **kwargs)
+
+    def source(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.name(*args, **kwargs)
+
+    def cached_source(self, *args: Any, **kwargs: Any) -> str | None:
+        return self.files.known_name(*args, **kwargs)
+
+    def prefetch_sources(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.fetch_names(*args, **kwargs)
+
+    def sweep_sources(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.fetch_names(*args, **kwargs)
+
+    def smap(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.map(*args, **kwargs)
+
+    def cached_smap(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.known_map(*args, **kwargs)
+
+    def has_map(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.has_map(*args, **kwargs)
+
+    def smap_mentions(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.map_mentions(*args, **kwargs)
+
+    def files_named_alike(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.named_alike(*args, **kwargs)
+
+    def smap_output_file(self, *args: Any, **kwargs: Any) -> str | None:
+        return self.files.output_file(*args, **kwargs)
+
+    def prefetch_smaps(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.fetch_maps(*args, **kwargs)
+
+    def sweep_smaps(self, *args: Any, **kwargs: Any) -> Any:
+        return self.files.fetch_maps(*args, **kwargs)
+
+    # --- old names end ---------------------------------------------------------------------------------
 
     # --- locations -----------------------------------------------------------------------------------
 

@@ -52,14 +52,8 @@ class Inspection:
     ``object``, ``evaluate``, ``threads``), written apart from its control methods; the engine holds one."""
 
     def __init__(self, session: Session, stops: Stops, coroutines: MetadataSources) -> None:
-        self.vm = session.vm
-        self.symbols = session.symbols
-        self.values = session.values
-        self._layouts = session.layouts
-        self._calls = session.calls
-        self._gate = session.gate
-        self._options = session.options
-        self._stops = stops
+        self.vm, self.symbols, self.values, self._layouts = session.vm, session.symbols, session.values, session.layouts
+        self._calls, self._gate, self._options, self._stops = session.calls, session.gate, session.options, stops
         self._threads = Threads(session.vm, session.symbols, session.values)
         #: Where coroutines' ``@DebugMetadata`` comes from besides invocation (:mod:`.reading.coroutine_metadata`).
         self.coroutines = coroutines

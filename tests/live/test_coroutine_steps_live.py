@@ -21,7 +21,7 @@ import pytest
 import trio
 
 from jdwp.debugger import Debugger, Stop
-from jdwp.debugger.classes.symbols import Capabilities, Symbols
+from jdwp.debugger.classes.capabilities import Capabilities, VmCapabilities
 from jdwp.debugger.model import StepKind
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.engines import engine
@@ -49,13 +49,13 @@ def crash(coroutine_classes: Path) -> Iterator[Debuggee]:
 def return_values(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The engine as the VM is (``sent``), or as on one that sends no method return values (JDWP before 1.6)."""
     if request.param == "not sent":
-        learn = Symbols._learn
+        learn = VmCapabilities._learn
 
-        def without(self: Symbols, *answers: object) -> Capabilities:
-            self._capabilities = dataclasses.replace(learn(self, *answers), method_return_values=False)  # type: ignore[arg-type]
-            return self._capabilities
+        def without(self: VmCapabilities, *answers: object) -> Capabilities:
+            self._known = dataclasses.replace(learn(self, *answers), method_return_values=False)  # type: ignore[arg-type]
+            return self._known
 
-        monkeypatch.setattr(Symbols, "_learn", without)
+        monkeypatch.setattr(VmCapabilities, "_learn", without)
     return str(request.param)
 
 

@@ -143,7 +143,7 @@ async def test_a_thread_no_event_suspended_is_refused(invokable: Debuggee) -> No
             (ref,) = await vm.classes_by_signature("Lcom/example/debuggee/Invokable;")
             method = next(m for m in await vm.reference_type.methods(ReferenceTypeId(ref.type_id))
                           if m.name == "twice")
-            calls: Calls = debugger._calls
+            calls: Calls = debugger._session.calls
             before = len(invokable.lines)
             with pytest.raises(EvaluationFailed, match="suspended by an event"):
                 await calls.invoke(stop.stop_id, idler, ReferenceTypeId(ref.type_id), method, None,

@@ -116,7 +116,9 @@ async def test_a_page_of_objects_costs_a_few_round_trips_not_one_each(carts: Deb
             extra = {}
             for limit in (1, 4):  # one item or four: the same round trips more
                 bare = await rounds(debugger, debugger.object(stop.stop_id, lines, limit=limit, depth=0))
-                debugger._previews.clear()  # as at a new stop
+                state = debugger._stops.current
+                assert state is not None
+                state.cache.forget("preview")  # as at a new stop
                 shown = await rounds(debugger, debugger.object(stop.stop_id, lines, limit=limit, depth=1))
                 extra[limit] = shown - bare
             # The items' fields in one round, then the text of strings not seen before (the first item's was read

@@ -51,7 +51,7 @@ class SweptVm:
 
 def symbols_of(vm: SweptVm) -> Symbols:
     symbols = Symbols(vm)  # type: ignore[arg-type]
-    symbols._capabilities = Capabilities(source_debug_extension=True, source_name_filters=True)
+    symbols.capabilities._known = Capabilities(source_debug_extension=True, source_name_filters=True)
     return symbols
 
 
@@ -72,7 +72,7 @@ def test_a_sweep_asks_each_class_once_and_parses_only_maps_that_name_the_file() 
     assert [symbols.has_map(ref) for ref in (1, 2, 3, 4, 5)] == [True, True, False, False, False]
     assert symbols.smap_output_file(1) == "App.kt" and symbols.cached_source(3) == "Plain.kt"
     assert symbols.smap_mentions(1, "util.kt") and not symbols.smap_mentions(2, "util.kt")
-    assert 2 in symbols._smap_texts and 1 not in symbols._smap_texts  # only the map that names it was parsed
+    assert 2 in symbols.files.texts and 1 not in symbols.files.texts  # only the map that names it was parsed
     assert symbols.cached_smap(1) is not None and symbols.cached_smap(3) is None
 
 

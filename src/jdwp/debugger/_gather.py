@@ -23,8 +23,8 @@ async def gather(thunks: Sequence[Callable[[], Awaitable[Any]]]) -> list[Any]:
     before theirs (the VM answers one connection's commands in the order they arrive). If any fails, the
     others are cancelled and the first real failure is raised as itself (not as an exception group).
     """
-    if len(thunks) <= 1:
-        return [await thunk() for thunk in thunks]
+    if len(thunks) <= 1:  # no task to start (and no comprehension's frame between the caller and the request)
+        return [await thunks[0]()] if thunks else []
     results: list[Any] = [None] * len(thunks)
 
     async def run(index: int, thunk: Callable[[], Awaitable[Any]]) -> None:

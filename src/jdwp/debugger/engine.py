@@ -38,6 +38,7 @@ import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
+from typing import Generic, TypeVar, cast
 
 import trio
 
@@ -51,7 +52,6 @@ from ._held import Held
 from .changes.frames import force_return, pop_for_restart
 from .changes.reload import Reload, reload_classes
 from .classes.lambdas import LambdaChoice
-from .classes.symbols import Symbols
 from .errors import AlreadyPaused, EngineClosed, InvalidArgument, NotFound, Unsupported
 from .events.detach import DETACH_DEADLINE, clean_up
 from .events.eventsets import EventSets, Found
@@ -59,7 +59,6 @@ from .events.holds import main_thread
 from .events.judge import HitJudge
 from .events.stops import Stops, StopState, Suspension, release, release_command, release_unconfirmed
 from .events.vm_start import runs_already
-from .ids import IdScheme
 from .inspection import Inspection
 from .model import (
     Action,
@@ -80,12 +79,10 @@ from .model import (
     Watchpoint,
 )
 from .reading.coroutine_metadata import MetadataSources
-from .reading.inline import Inline
-from .reading.invoke import Calls, refresh_frames, release_late
-from .reading.objects import Layouts
-from .reading.previews import Previews
-from .reading.threads import Threads, pause_stop
-from .reading.values import Summary, Values
+from .reading.invoke import refresh_frames, release_late
+from .reading.session import new_session
+from .reading.threads import pause_stop
+from .reading.values import Summary
 from .requests.capture import Capture, CapturePlan, plan_capture
 from .requests.exceptions import exception_request
 from .requests.hits import KEEP, HitPlan, Keep, allowing_calls, plan_of
@@ -102,8 +99,24 @@ START_GRACE = 2.0
 #: Sets of hits judged at once (each its own task); beyond that a set is judged in turn, under the lock.
 JUDGED_AT_ONCE = 64
 
+T = TypeVar("T")
 
-class Debugger(Inspection):
+
+class _Option(Generic[T]):
+    """A :class:`Debugger` attribute kept in its session's :class:`.reading.session.Options`, where the
+    collaborators read it: read and set as a plain attribute of the debugger."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, debugger: Debugger, owner: type | None = None) -> T:
+        return cast(T, getattr(debugger._session.options, self._name))
+
+    def __set__(self, debugger: Debugger, value: T) -> None:
+        setattr(debugger._session.options, self._name, value)
+
+
+class Debugger:
     """A debugging session over one JDWP connection. Create it with :func:`open_debugger`.
 
     Its public methods, and where each is written:
@@ -113,45 +126,43 @@ class Debugger(Inspection):
       ``remove_breakpoint`` (here; the requests: :mod:`.requests.breakpoints`, :mod:`.requests.exceptions`);
     - running: ``pause``, ``resume``, ``step``, ``hold_at_launch``, ``detach`` (here; the stops are kept by
       :class:`.events.stops.Stops`);
-    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``threads``, in
-      :class:`.inspection.Inspection`, the mixin this class is built on (``inspection.py``, next to this
-      module), over the readers of :mod:`.reading`.
+    - reading a stop: ``stack``, ``locals``, ``object``, ``evaluate``, ``evaluate_each``, ``set_value``,
+      ``threads``, ``diagnosis``: the methods of the :class:`.inspection.Inspection` it holds (``inspection.py``,
+      next to this module; their docstrings are there), over the readers of :mod:`.reading`.
+
+    Its collaborators share one :class:`.reading.session.Session` (the connection, the class facts, the
+    value readers, the lock), made here and given to each as it is built.
     """
 
-    def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False) -> None:
+    def __init__(self, vm: JdwpClient, id_prefix: str = "", *, launch: bool = False,
+                 nursery: trio.Nursery | None = None) -> None:
+        self._session = session = new_session(vm, id_prefix, nursery=nursery, late_return=self._late_return)
+        self._gate = session.gate
+        self._lock = session.gate.lock
         self.vm = vm
-        self.symbols = Symbols(vm)
-        self._ids = IdScheme(id_prefix)
-        self.values = Values(vm, self.symbols, id_prefix)
-        self._layouts = Layouts(self.values)
-        inline = Inline(self.values, self._layouts)
-        self.values.prefetch_types = self._layouts.prefetch
-        self.values.inline_texts = inline.texts
-        self._previews = Previews(self.values, self._layouts)
-        self.values.previews = self._previews.texts
-        self.preview_depth = 1
-        #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
-        self.allow_invoke = False
-        #: Whether set_value may change the app's state: the server's --allow-mutation.
-        self.allow_mutation = False
-        self._calls = Calls(vm, None, self._late_return)
+        self.symbols = session.symbols
+        self.values = session.values
         #: Where coroutines' @DebugMetadata comes from besides invocation: set ``class_path`` (the server's
         #: --class-path) to read the app's classes on the host.
-        self.coroutines = MetadataSources(self.values, self._layouts, None)
-        self._steps = Steps(vm, self.symbols, self._layouts)
+        self.coroutines = MetadataSources(self.values, session.layouts, None)
+        self._steps = Steps(vm, self.symbols, session.layouts)
         #: Every event request of the session, of every kind (:mod:`.requests.manager`).
-        self.breakpoints = Requests(vm, self.symbols, self._steps, ids=self._ids)
-        self._threads = Threads(vm, self.symbols, self.values)
-        self._lock = trio.Lock()
-        self._judge = HitJudge(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._publish,
-                               calls=lambda: self._calls if self.allow_invoke else None, lock=self._lock)
+        self.breakpoints = Requests(vm, self.symbols, self._steps, ids=session.ids)
+        self._judge = HitJudge(session, self.breakpoints, self._publish)
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
-        self._stops = Stops(self._ids, self._steps, self._publish, self.breakpoints.wants)
-        self._sets = EventSets(vm, self.symbols, self.values, self._layouts, self.breakpoints, self._steps,
-                               self._judge, self._stops, launch, previews=self._previews,
-                               preview_depth=lambda: self.preview_depth)
+        self._stops = Stops(session.ids, self._steps, self._publish, self.breakpoints.wants)
+        self._sets = EventSets(session, self.breakpoints, self._steps, self._judge, self._stops, launch)
+        # Reading a stop: the Inspection's methods, called as the debugger's own (no frame of this class between).
+        inspection = Inspection(session, self._stops, self.coroutines)
+        self.stack = inspection.stack
+        self.locals = inspection.locals
+        self.object = inspection.object
+        self.evaluate = inspection.evaluate
+        self.evaluate_each = inspection.evaluate_each
+        self.set_value = inspection.set_value
+        self.threads = inspection.threads
+        self.diagnosis = inspection.diagnosis
         self._run_tos = RunTos(self.breakpoints)
-        self._terminal: Terminated | None = None
         self._cleanup: Cleanup | None = None
         self._uncertain = False
         self._detaching = False
@@ -161,6 +172,14 @@ class Debugger(Inspection):
         self._handled = trio.Event()
         self._sets_handled = 0
         self._silent: CommandTimeout | None = None  # a release the VM never answered (_failed)
+
+    #: Whether expressions may call methods (app code runs): the server's --allow-invoke.
+    allow_invoke: _Option[bool] = _Option()
+    #: Whether set_value may change the app's state: the server's --allow-mutation.
+    allow_mutation: _Option[bool] = _Option()
+    #: How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1 by
+    #: default, 0 for none (a library user who wants no read past the values themselves).
+    preview_depth: _Option[int] = _Option()
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -193,12 +212,12 @@ class Debugger(Inspection):
     def list_breakpoints(self) -> list[AnyBreakpoint]:
         return self.breakpoints.all()
 
-    def _check_open(self) -> None:
-        if self._terminal is not None:
-            raise EngineClosed(f"the debugging session has ended: {self._terminal.message}", self._terminal.reason)
+    @property
+    def _terminal(self) -> Terminated | None:
+        return self._gate.terminal
 
     def _stop_for(self, stop_id: str) -> StopState:
-        self._check_open()
+        self._gate.check_open()
         return self._stops.resolve(stop_id)
 
     def issued(self, handle: str) -> bool:
@@ -252,11 +271,9 @@ class Debugger(Inspection):
         place = breakpoint_place(class_name, line, file=file, method=method, signature=signature, on=on,
                                  lambda_choice=lambda_choice)
         plan = self._plan(HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture))
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             if isinstance(place, MethodPlace):
-                capabilities = await self.symbols.capabilities()
+                capabilities = await self.symbols.capabilities.get()
                 return await self.breakpoints.methods.add(place.class_name, place.method, place.signature,
                                                           place.on, plan, capabilities.method_return_values)
             return await self.breakpoints.lines.add(place.target, place.line, plan, place.lambda_choice)
@@ -287,9 +304,7 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         request = exception_request(exception_class, caught, uncaught, capture)
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             return await self.breakpoints.exceptions.add(request)
 
     async def set_watchpoint(self, class_name: str, field: str, access: str = "write", *,
@@ -315,10 +330,8 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         plan = self._plan(HitOptions(condition, hit_count, action, log_message, max_hits, suspend, capture))
-        self._check_open()
-        async with self._lock:
-            self._check_open()
-            capabilities = await self.symbols.capabilities()
+        async with self._gate.changing():
+            capabilities = await self.symbols.capabilities.get()
             return await self.breakpoints.watchpoints.add(class_name, field, access, plan,
                                                           capabilities.field_modification,
                                                           capabilities.field_access)
@@ -330,7 +343,7 @@ class Debugger(Inspection):
             NotFound: an ID this session never issued.
             EngineClosed: the session has ended.
         """
-        self._check_open()
+        self._gate.check_open()
         async with self._lock:
             await self.breakpoints.remove(breakpoint_id)
             await self._release_unwanted(self._stops.take_unwanted())
@@ -344,7 +357,7 @@ class Debugger(Inspection):
             NotFound: an ID this session never issued; nothing is removed.
             EngineClosed: the session has ended.
         """
-        self._check_open()
+        self._gate.check_open()
         async with self._lock:
             ids = [bp.breakpoint_id for bp in self.breakpoints.all()] if breakpoint_ids is None else list(
                 dict.fromkeys(breakpoint_ids))
@@ -368,9 +381,7 @@ class Debugger(Inspection):
                 column), an option the breakpoint does not take, a spent logpoint; nothing changed.
             EngineClosed: the session has ended.
         """
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             with allowing_calls(self.allow_invoke):
                 updated = await self.breakpoints.update(breakpoint_id, condition=condition, hit_count=hit_count,
                                                         log_message=log_message, enabled=enabled)
@@ -387,9 +398,7 @@ class Debugger(Inspection):
             AlreadyPaused: a stop is current; nothing was sent.
             JdwpError: the VM did not confirm; the state is uncertain (:attr:`uncertain`).
         """
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             if self._detaching:  # detach releases only what it found: a suspension made now would stay
                 raise EngineClosed("the session is detaching; nothing was paused", "detached")
             if self._stops.current is not None:
@@ -499,9 +508,7 @@ class Debugger(Inspection):
             EngineClosed: the session has ended.
         """
         self._check_mutation("reloading classes")
-        self._check_open()
-        async with self._lock:
-            self._check_open()
+        async with self._gate.changing():
             return await reload_classes(self.vm, self.symbols, self.breakpoints, paths)
 
     async def restart_frame(self, stop_id: str, thread_id: str | None, *, capture: Capture | None = None) -> None:
@@ -591,7 +598,7 @@ class Debugger(Inspection):
             while vm_start_within and self._stops.current is None and self._terminal is None:
                 await self._handled.wait()
         async with self._lock:
-            self._check_open()
+            self._gate.check_open()
             if self._stops.current is not None:
                 return self._stops.current.stop
             await self.vm.suspend()
@@ -780,9 +787,9 @@ class Debugger(Inspection):
     def _terminate(self, reason: TerminalReason, message: str) -> None:
         if self._terminal is not None:
             return
-        self._terminal = Terminated(reason, message)
+        self._gate.terminal = terminal = Terminated(reason, message)
         self._stops.clear()
-        self._publish(self._terminal)
+        self._publish(terminal)
         self._events_in.close()
         self._handled.set()  # nothing more will be handled: wake whoever waits for that
 
@@ -875,11 +882,10 @@ async def open_debugger(vm: JdwpClient, *, id_prefix: str = "", launch: bool = F
     stop current when this returns. ``launch`` marks an app started to be debugged: its VM_START stop
     has reason ``launch`` (see :meth:`Debugger.hold_at_launch`).
     """
-    debugger = Debugger(vm, id_prefix, launch=launch)
     try:
         async with trio.open_nursery() as nursery:
+            debugger = Debugger(vm, id_prefix, launch=launch, nursery=nursery)
             nursery.start_soon(debugger._run)
-            debugger._calls = Calls(vm, nursery, debugger._late_return)
             try:
                 await debugger._await_start()
                 yield debugger

@@ -1,12 +1,13 @@
 """The read side of a stop: stack, locals, objects, expressions and threads, as of the current stop.
 
 Layer: ``jdwp.debugger`` on ``jdwp.client``; no MCP, no ``android``. docs/design.md §3.6–3.7 (stack, locals), §3.7–3.8
-(objects, containers, expressions) and §3.9 (threads). Mixed into :class:`.engine.Debugger`, whose stops
-(:mod:`.stops`) it reads and whose readers it uses.
+(objects, containers, expressions) and §3.9 (threads). Held by :class:`.engine.Debugger`, which hands its
+read methods here; it is given the session (:mod:`.reading.session`) and the stops (:mod:`.stops`) it reads.
 
 Inspection takes no lock: a read is checked against the current stop when it starts, and what it learns
-(frame IDs, stack depths, thread names) is kept only if that stop is still current when it ends. Nothing
-of the app runs unless :attr:`allow_invoke` is set and an expression calls a method (or a coroutine's
+(frame IDs, stack depths, thread names) is kept only if that stop is still current when it ends; what its
+readers find that holds for the stop (scans, previews) is kept in the stop's cache (:mod:`.reading.stop_cache`).
+Nothing of the app runs unless the session's ``allow_invoke`` is set and an expression calls a method (or a coroutine's
 ``@DebugMetadata`` is asked of the stdlib: :mod:`.reading.coroutine_metadata`).
 """
 
@@ -16,13 +17,10 @@ import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import TYPE_CHECKING
 
 import trio
 
-from ..client import JdwpClient
 from ._gather import Once
-from .classes.symbols import Symbols
 from .errors import DebuggerError, EvaluationFailed, InvalidArgument, Unsupported
 from .events.stops import Stops, StopState
 from .model import AsyncStack, Evaluated, Locals, StackPage
@@ -37,12 +35,13 @@ from .reading.expressions.collections import Computed
 from .reading.expressions.context import FrameContext
 from .reading.expressions.evaluator import Evaluator
 from .reading.frames import FrameRef, frame_locals, stack_page
-from .reading.invoke import Calls, Invocation, refresh_frames
+from .reading.invoke import Invocation, refresh_frames
 from .reading.mutation import find_element, find_field, find_in_frame, write
-from .reading.objects import Layouts, ObjectPage, read_object
-from .reading.previews import Previews
+from .reading.objects import ObjectPage, read_object
+from .reading.session import Session
+from .reading.stop_cache import reading_at
 from .reading.threads import MAX_DEPTH, Threads, ThreadsPage
-from .reading.values import Summary, Values, previewing, stale_on_collected
+from .reading.values import Summary, previewing, stale_on_collected
 
 __all__ = ["EVALUATION_DEADLINE", "Inspection"]
 
@@ -51,26 +50,18 @@ EVALUATION_DEADLINE = 2.0  # docs/design.md §6
 
 class Inspection:
     """Reading a stopped VM: the read methods of :class:`.engine.Debugger` (``stack``, ``locals``,
-    ``object``, ``evaluate``, ``threads``), written apart from its control methods and mixed into it."""
+    ``object``, ``evaluate``, ``threads``), written apart from its control methods; the engine holds one."""
 
-    vm: JdwpClient
-    symbols: Symbols
-    values: Values
-    allow_invoke: bool
-    allow_mutation: bool
-    #: How deep the summaries of locals, evaluation results and monitors are previewed (:mod:`.previews`): 1 by
-    #: default, 0 for none (a library user who wants no read past the values themselves).
-    preview_depth: int
-    _layouts: Layouts
-    _previews: Previews
-    _calls: Calls
-    _threads: Threads
-    _stops: Stops
-    coroutines: MetadataSources
+    def __init__(self, session: Session, stops: Stops, coroutines: MetadataSources) -> None:
+        self.vm, self.symbols, self.values, self._layouts = session.vm, session.symbols, session.values, session.layouts
+        self._calls, self._gate, self._options, self._stops = session.calls, session.gate, session.options, stops
+        self._threads = Threads(session.vm, session.symbols, session.values)
+        #: Where coroutines' ``@DebugMetadata`` comes from besides invocation (:mod:`.reading.coroutine_metadata`).
+        self.coroutines = coroutines
 
-    if TYPE_CHECKING:  # provided by the Debugger this is mixed into
-        def _check_open(self) -> None: ...
-        def _stop_for(self, stop_id: str) -> StopState: ...
+    def _stop_for(self, stop_id: str) -> StopState:
+        self._gate.check_open()
+        return self._stops.resolve(stop_id)
 
     async def stack(self, stop_id: str, thread_id: str | None = None, offset: int = 0, limit: int = 20, *,
                     async_frames: bool = True) -> StackPage:
@@ -79,7 +70,7 @@ class Inspection:
 
         A first page (``offset`` 0) with suspend code on it has ``async_frames``: its coroutine's
         continuations and the coroutine (:mod:`.async_stacks`), read from fields; the metadata that names
-        their lines and variables is invoked in the VM only when :attr:`allow_invoke` is set. ``async_frames``
+        their lines and variables is invoked in the VM only when the session's ``allow_invoke`` is set. ``async_frames``
         False leaves them out (a caller that wants locations only, e.g. the doctor).
 
         Raises:
@@ -107,7 +98,7 @@ class Inspection:
         """Where the metadata may be invoked: with invocation allowed, on the stop's event thread (JDWP runs
         methods only there: not at a pause), when no earlier call still runs on it."""
         thread = state.suspension.thread
-        if not self.allow_invoke or "pause" in state.stop.reasons or thread in self._calls.running:
+        if not self._options.allow_invoke or "pause" in state.stop.reasons or thread in self._calls.running:
             return None
         return Invoker(self._calls, state.stop.stop_id, thread)
 
@@ -121,16 +112,16 @@ class Inspection:
             yield invoker
         finally:
             if invoker is not None and self._calls.made != made:
-                self.values.scans.clear()
+                state.cache.forget("scan")
                 await refresh_frames(self.vm, state.frames, invoker.thread)
 
     async def _async_stack(self, state: StopState, refs: list[FrameRef]) -> AsyncStack | None:
         start = await start_of(self.vm, self.symbols, refs)
         if start is None:
             return None
-        self.values.scans.begin(state)
-        async with self._metadata_calls(state) as invoker:
-            return await read_async_stack(self.values, self._layouts, self.coroutines, start, invoker)
+        with reading_at(state.cache):
+            async with self._metadata_calls(state) as invoker:
+                return await read_async_stack(self.values, self._layouts, self.coroutines, start, invoker)
 
     async def locals(self, stop_id: str, frame_id: str) -> Locals:
         """The frame's live local variables (at most 100) and ``this``; values only on this request.
@@ -147,8 +138,7 @@ class Inspection:
     async def _locals_of(self, state: StopState, frame_id: str, ref: FrameRef) -> Locals:
         found = state.locals.get(frame_id)
         if found is None:
-            self._previews.begin(state)
-            with previewing(self.preview_depth):
+            with previewing(self._options.preview_depth), reading_at(state.cache):
                 found = state.locals[frame_id] = await frame_locals(self.vm, self.symbols, ref, self.values)
         return found
 
@@ -162,7 +152,7 @@ class Inspection:
         the objects show their own previews too, instead of a short class name. Nothing of the app runs:
         fields are read, never methods called. A coroutine's continuation also
         shows ``continuation``: its suspension point and its spilled variables by name (:mod:`.async_stacks`;
-        with :attr:`allow_invoke`, the metadata is invoked in the VM).
+        with the session's ``allow_invoke``, the metadata is invoked in the VM).
 
         Raises:
             StaleReference, NotFound, NotPaused: ``stop_id`` is not the current stop; ``object_id`` is not
@@ -171,17 +161,16 @@ class Inspection:
         """
         _check_depth(depth)
         state = self._stop_for(stop_id)
-        self.values.scans.begin(state)
-        self._previews.begin(state)
-        with previewing(depth), stale_on_collected(object_id):
-            page = await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
-        type_id = self.values.known_type(object_id) if page.kind == "object" else None
-        chain = self._layouts.known_chain(type_id) if type_id is not None else None
-        if page.view == "fields" and chain is not None and is_continuation(chain):
-            async with self._metadata_calls(state) as invoker:
-                frame = await continuation_frame(self.values, self._layouts, self.coroutines,
-                                                 self.values.value_of(object_id), invoker)
-            page = dataclasses.replace(page, continuation=frame)
+        with reading_at(state.cache):
+            with previewing(depth), stale_on_collected(object_id):
+                page = await read_object(self.values, self._layouts, object_id, offset, limit, view, read_container)
+            type_id = self.values.known_type(object_id) if page.kind == "object" else None
+            chain = self._layouts.known_chain(type_id) if type_id is not None else None
+            if page.view == "fields" and chain is not None and is_continuation(chain):
+                async with self._metadata_calls(state) as invoker:
+                    frame = await continuation_frame(self.values, self._layouts, self.coroutines,
+                                                     self.values.value_of(object_id), invoker)
+                page = dataclasses.replace(page, continuation=frame)
         return page
 
     async def evaluate(self, stop_id: str, frame_id: str | None, expression: str,
@@ -193,7 +182,7 @@ class Inspection:
         ``depth`` (its fields, elements or entries). A list a collection operation made is a ``Computed``.
 
         Nothing of the app runs: locals, fields, statics and elements are read; method calls are refused
-        unless :attr:`allow_invoke` is set (then they run on the stop's event thread: :mod:`.invoke`).
+        unless the session's ``allow_invoke`` is set (then they run on the stop's event thread: :mod:`.invoke`).
         The whole evaluation has a deadline of :data:`EVALUATION_DEADLINE` seconds.
 
         Raises:
@@ -209,7 +198,8 @@ class Inspection:
         tree = parse_expression(expression)
         context, made = self._context(state, frame_id, ref)
         try:
-            with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(self.preview_depth):
+            with trio.move_on_after(EVALUATION_DEADLINE) as scope, previewing(self._options.preview_depth), \
+                    reading_at(state.cache):
                 found = await Evaluator(self.values, self._layouts, context).summary(tree)
         finally:
             await self._after_calls(state, ref, made)
@@ -225,7 +215,7 @@ class Inspection:
         """Set a local (``frame_id`` + ``name``; a field of the frame's ``this`` or a static of its class when no
         local has that name), a field (``object_id`` + ``name``, instance or static) or an array element
         (``object_id`` + ``index``) to ``value``, a literal or an ``object_id`` (:mod:`.mutation`), as of the
-        current stop. Only when :attr:`allow_mutation` is set. Returns the new value's summary.
+        current stop. Only when the session's ``allow_mutation`` is set. Returns the new value's summary.
 
         Raises:
             Unsupported: mutation is not allowed in this session.
@@ -233,7 +223,7 @@ class Inspection:
                 nothing was written.
             StaleReference, NotFound, NotPaused: the IDs are not of the current stop or session.
         """
-        if not self.allow_mutation:
+        if not self._options.allow_mutation:
             raise Unsupported("setting values is off: set the debugger's allow_mutation to True to allow "
                               "Debugger.set_value() (it changes the app's state)")
         state = self._stop_for(stop_id)
@@ -251,7 +241,8 @@ class Inspection:
         else:
             place = await find_field(self.values, self._layouts, object_id, name)  # type: ignore[arg-type]
         try:
-            return await write(self.values, place, value)
+            with reading_at(state.cache):
+                return await write(self.values, place, value)
         finally:
             state.locals.clear()  # what was read of the stop's frames may hold the old value
 
@@ -286,7 +277,7 @@ class Inspection:
                 items.append((text, exc))
         context, made = self._context(state, frame_id, ref)
         try:
-            with previewing(self.preview_depth):
+            with previewing(self._options.preview_depth), reading_at(state.cache):
                 results = await evaluate_each(self.values, self._layouts, context, items, EVALUATION_DEADLINE)
         finally:
             await self._after_calls(state, ref, made)
@@ -303,17 +294,14 @@ class Inspection:
             EvaluationFailed: a method an earlier evaluation called still runs on the frame's thread.
         """
         self._calls.check_free(ref.thread)
-        self.values.scans.begin(state)
         invocation = Invocation.on(self._calls, state.stop.stop_id, ref.thread, state.suspension.thread,
-                                   state.stop.reasons) if self.allow_invoke else None
+                                   state.stop.reasons) if self._options.allow_invoke else None
         read_locals = Once(partial(self._locals_of, state, frame_id, ref))
-        self._previews.begin(state)
         return FrameContext(ref.location.class_id, read_locals, invocation), self._calls.made
 
     async def _after_calls(self, state: StopState, ref: FrameRef, made: int) -> None:
         if self._calls.made != made:
-            self.values.scans.clear()  # app code ran: a table read before may have changed
-            self._previews.clear()
+            state.cache.forget()  # app code ran: a table read before, a field previewed, may have changed
             await refresh_frames(self.vm, state.frames, ref.thread)
 
     def _frame_of(self, state: StopState, frame_id: str | None) -> tuple[str, FrameRef]:
@@ -341,11 +329,10 @@ class Inspection:
             raise InvalidArgument(f"stack_depth must be between 0 and {MAX_DEPTH}, and needs a stop_id (frames of "
                                   "running threads cannot be read)")
         if stop_id is None:
-            self._check_open()
+            self._gate.check_open()
             return (await self._threads.listing()).page
         state = self._stop_for(stop_id)
-        self._previews.begin(state)
-        with previewing(self.preview_depth):  # the monitors' previews
+        with previewing(self._options.preview_depth), reading_at(state.cache):  # the monitors' previews
             listing = await self._threads.listing(stop_id, stack_depth)
         if self._stops.current is state:  # the stop lasted: what it listed is valid while it lasts
             for handle, thread in listing.threads.items():

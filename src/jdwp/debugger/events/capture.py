@@ -20,7 +20,6 @@ fails is the capture's ``error`` (an expression's failure is its own item's); th
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -36,8 +35,8 @@ from ..model import Captured, ErrorInfo, Evaluated, Frame, Locals
 from ..reading.evaluations import error_info, evaluate_each
 from ..reading.expressions.context import FrameContext
 from ..reading.frames import FrameRef, WrongFrameGuess, describe_page, frame_locals
-from ..reading.objects import Layouts
-from ..reading.previews import Previews
+from ..reading.session import Session
+from ..reading.stop_cache import StopCache, reading_at
 from ..reading.values import Values, previewing
 from ..requests.capture import CapturePlan
 
@@ -77,25 +76,23 @@ async def first_frames(vm: JdwpClient, thread: ThreadId, wanted: int) -> Top:
     return Top(count.frame_count, frames, short=bool(deeper) and count.frame_count > 1)
 
 
-@dataclasses.dataclass
 class CaptureReader:
-    """What a capture reads with: the session's readers."""
+    """What a capture reads with: the session's readers. Captured locals and expressions carry previews as
+    get_debugger_locals' do, as deep as the session's ``preview_depth`` says."""
 
-    vm: JdwpClient
-    symbols: Symbols
-    values: Values
-    layouts: Layouts
-    #: The session's previews and how deep a summary reads them (``Debugger.preview_depth``): captured
-    #: locals and expressions carry previews as get_debugger_locals' do (None, 0: none).
-    previews: Previews | None = None
-    preview_depth: Callable[[], int] = lambda: 0
+    def __init__(self, session: Session) -> None:
+        self.vm = session.vm
+        self.symbols = session.symbols
+        self.values = session.values
+        self.layouts = session.layouts
+        self._options = session.options
 
-    async def read(self, plan: CapturePlan, thread: ThreadId, top: Top, thread_handle: str, owner: object,
+    async def read(self, plan: CapturePlan, thread: ThreadId, top: Top, thread_handle: str, cache: StopCache,
                    locals_of: Once[Locals]) -> tuple[Captured, dict[str, FrameRef]]:
         """The capture of a stop whose thread's top is ``top``; ``locals_of`` reads frame 0's locals (shared
         with the stop, which keeps them). Returns it with the frame handles its frames issued.
 
-        ``owner``: the stop, for the scans of hash tables its expressions make (:mod:`..reading.hashscan`).
+        ``cache``: the stop's, which keeps what its reads find for its later reads (:mod:`..reading.stop_cache`).
 
         Raises:
             JdwpError: the connection failed or timed out (a VM's refusal of a part is that part's error).
@@ -103,9 +100,6 @@ class CaptureReader:
         capture = plan.capture
         if not top.frames:  # nothing to read in a thread with no frames
             return Captured(error=ErrorInfo("DEBUGGER_LOCATION_UNAVAILABLE", "the thread has no frames yet")), {}
-        self.values.scans.begin(owner)
-        if self.previews is not None:
-            self.previews.begin(owner)  # previews read at this stop are kept for its later reads, no longer
         errors: list[ErrorInfo] = []
 
         async def stack() -> tuple[tuple[Frame, ...], dict[str, FrameRef]]:
@@ -133,7 +127,7 @@ class CaptureReader:
             return await evaluate_each(self.values, self.layouts, frame,
                                        list(zip(capture.expressions, plan.trees, strict=True)))
 
-        with previewing(self.preview_depth()):  # the gather's tasks inherit it
+        with previewing(self._options.preview_depth), reading_at(cache):  # the gather's tasks inherit them
             (frames, handles), shown, evaluated = await gather([stack, local_values, expressions])
         return Captured(frames, shown, tuple(evaluated), errors[0] if errors else None), handles
 
@@ -142,9 +136,7 @@ class CaptureReader:
         read before the stop exists (in its first write), so the previews of the stop before are forgotten here
         (the app ran since) rather than at :meth:`read`; a guess read without them would be the stop's locals,
         kept for every later read of them, each object without its preview."""
-        if self.previews is not None:
-            self.previews.clear()
-        with previewing(self.preview_depth()):
+        with previewing(self._options.preview_depth), reading_at(StopCache()):
             return await guessed_locals(self.vm, self.symbols, self.values, thread, location, guess)
 
     async def _stack(self, thread: ThreadId, top: Top, thread_handle: str, wanted: int,

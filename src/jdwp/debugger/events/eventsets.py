@@ -25,7 +25,7 @@ from .._gather import gather, nothing
 from ..classes.symbols import Symbols
 from ..model import FieldChange, Local, Locals, StepKind, Stop, StopReason
 from ..reading.objects import Layouts
-from ..reading.previews import Previews
+from ..reading.session import Session
 from ..reading.values import Summary, Values
 from ..requests.capture import CapturePlan, merge
 from ..requests.exceptions import describe_thrown
@@ -112,26 +112,25 @@ class Found:
 class EventSets:
     """Sorts one session's event sets and makes their stops (one per :class:`~.engine.Debugger`)."""
 
-    vm: JdwpClient
-    symbols: Symbols
-    values: Values
-    layouts: Layouts
+    session: Session
     breakpoints: Requests
     steps: Steps
     judge: HitJudge
     stops: Stops
     launch: bool  # a VM_START of a launched app is its launch stop (holds.py)
+    vm: JdwpClient = dataclasses.field(init=False)
+    symbols: Symbols = dataclasses.field(init=False)
+    values: Values = dataclasses.field(init=False)
+    layouts: Layouts = dataclasses.field(init=False)
     crashes: Crashes = dataclasses.field(init=False)
     #: A capture for the next stop made, whatever makes it (a resume's ``capture``); spent on that stop.
     next_capture: CapturePlan | None = None
-    #: The previews a capture's summaries carry, and their depth (:class:`.capture.CaptureReader`).
-    previews: Previews | None = None
-    preview_depth: Callable[[], int] = lambda: 0
 
     def __post_init__(self) -> None:
+        self.vm, self.symbols = self.session.vm, self.session.symbols
+        self.values, self.layouts = self.session.values, self.session.layouts
         self.crashes = Crashes(self.symbols, self.values, self.layouts, self.breakpoints.exceptions)
-        self.reader = CaptureReader(self.vm, self.symbols, self.values, self.layouts, self.previews,
-                                    self.preview_depth)
+        self.reader = CaptureReader(self.session)
 
     def classify(self, event_set: Composite) -> Found:
         """What an event set is to us: the reasons it stops for. What each event means is its request kind's
@@ -250,7 +249,9 @@ class EventSets:
             lambda: self.vm.thread_reference.name(thread),
             lambda: self.symbols.describe([location] if location else []),
             lambda: self.steps.drop_ended_threads(thread),
-            partial(self.symbols.prefetch_variable_table, location),
+            # The variable table of the stop's method: the locals asked next need it (one a VM cannot give now
+            # is asked again by them, where the error belongs).
+            partial(self.symbols.variables.fetch, [(location.class_id, location.method_id)] if location else []),
             # java.lang.String's layout, once per session on HotSpot (the strings of the stop's locals are read
             # by it, .strings): here it overlaps the stop's own round trips instead of adding to the locals'.
             self.values.strings.reading_layout,
@@ -319,7 +320,8 @@ class EventSets:
             locals_of = locals_reader(self.vm, self.symbols, self.values, ref)
             if read_ahead is not None:
                 locals_of.known(read_ahead)
-            captured, handles = await self.reader.read(plan, thread, top, state.stop.thread_id, state, locals_of)
+            captured, handles = await self.reader.read(plan, thread, top, state.stop.thread_id, state.cache,
+                                                       locals_of)
             state.frames.update(handles)
             if captured.locals is not None:
                 state.locals[frame_id] = captured.locals

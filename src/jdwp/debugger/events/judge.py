@@ -41,7 +41,6 @@ from ...protocol.errors import CommandError, JdwpError
 from ...protocol.types import FrameId, Location, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
-from ..classes.symbols import Symbols
 from ..errors import DebuggerError
 from ..model import BreakpointSpent, EngineEvent, FieldChange, Local, Locals, LogpointHit, SourcePosition
 from ..names import java_prefix, java_text
@@ -50,8 +49,9 @@ from ..reading.expressions.context import FrameContext, Result, Text
 from ..reading.expressions.evaluator import Evaluator
 from ..reading.frame_guess import FrameGuesses
 from ..reading.frames import FrameRef, WrongFrameGuess, frame_locals
-from ..reading.invoke import Calls, Invocation
-from ..reading.objects import Layouts
+from ..reading.invoke import Invocation
+from ..reading.session import Session
+from ..reading.stop_cache import StopCache, reading_at
 from ..reading.values import MAX_STRING, Summary, ValueKind, Values
 from ..requests.hits import HitCounts, HitPlan, count_stop, spent
 from ..requests.manager import Requests
@@ -125,6 +125,8 @@ class _Hit:
         self._evaluator: Evaluator | None = None
         self._ref: FrameRef | None = None
         self._depth: int | None = None
+        #: A hit's tables are read anew (the app ran since the last one), and kept for its other expressions.
+        self._cache = StopCache()
 
     async def depth(self) -> int:
         """How many frames the thread has (``ThreadReference.FrameCount`` 11,7): frame 0's depth, which tells
@@ -182,12 +184,11 @@ class _Hit:
         if self._evaluator is None:
             # The event's location is frame 0's place: no round trip for the frame before its locals.
             location = self._location if self._location is not None else (await self.frame()).location
-            calls = self._judge.calls()
+            calls = self._judge.session.invocations
             invocation = Invocation(calls, f"hit-{self.thread}", self.thread) if calls is not None else None
             context = FrameContext(location.class_id, self.raw_locals, invocation)
             self._evaluator = Evaluator(self._judge.values, self._judge.layouts, context)
-        self._judge.values.scans.begin(self)  # a hit's tables are read anew: the app ran since the last one
-        with trio.move_on_after(EVALUATION_DEADLINE):
+        with trio.move_on_after(EVALUATION_DEADLINE), reading_at(self._cache):
             return await self._evaluator.evaluate(expr)
         raise _TooSlow(f"the evaluation took longer than {EVALUATION_DEADLINE:g} s and was abandoned")
 
@@ -219,22 +220,21 @@ class _Unsummarised(Values):
 class HitJudge:
     """Applies the plans of one session's breakpoints to their hits (one per :class:`~.engine.Debugger`)."""
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols, values: Values, layouts: Layouts, breakpoints: Requests,
-                 publish: Callable[[EngineEvent], None], rate: RateLimit | None = None,
-                 calls: Callable[[], Calls | None] = lambda: None, lock: trio.Lock | None = None) -> None:
-        self.vm = vm
-        #: The session's invocations while it may run app code (``--allow-invoke``), else ``None``: a
-        #: condition or message that calls a method (:attr:`.requests.hits.HitPlan.invokes`) runs it on the
-        #: hitting thread, which its event suspended.
-        self.calls = calls
-        self.symbols = symbols
-        self.values = values
-        self.layouts = layouts
+    def __init__(self, session: Session, breakpoints: Requests, publish: Callable[[EngineEvent], None],
+                 rate: RateLimit | None = None) -> None:
+        #: Its invocations (:attr:`.session.Session.invocations`, while it may run app code): a condition or
+        #: message that calls a method (:attr:`.requests.hits.HitPlan.invokes`) runs it on the hitting thread,
+        #: which its event suspended. Its lock is taken to spend a logpoint (its requests change): the judge
+        #: itself runs without it.
+        self.session = session
+        self.vm = session.vm
+        self.symbols = session.symbols
+        self.values = session.values
+        self.layouts = session.layouts
         self._breakpoints = breakpoints
         self._publish = publish
         self._rate = rate or RateLimit()
-        #: The session's lock, taken to spend a logpoint (its requests change): the judge itself runs without it.
-        self._lock = lock or trio.Lock()
+        self._lock = session.gate.lock
         self.frame_guesses = FrameGuesses()
 
     async def judge(self, breakpoint_ids: Sequence[str], thread: ThreadId, location: Location | None,

@@ -28,6 +28,7 @@ from ..errors import InvalidArgument, NotFound, NotPaused, StaleReference
 from ..ids import IdScheme
 from ..model import EngineEvent, Locals, Stop, Stopped
 from ..reading.frames import FrameRef
+from ..reading.stop_cache import StopCache
 from ..requests.capture import CapturePlan
 from ..requests.steps import Steps
 
@@ -61,6 +62,8 @@ class StopState:
     capture_plan: CapturePlan | None = None
     #: Its breakpoints' revisions as its hit came (:meth:`.requests.manager.Requests.revision`).
     revisions: dict[str, int] = dataclasses.field(default_factory=dict)
+    #: What its reads found that holds while it lasts (hash-table scans, previews): a new stop, a new cache.
+    cache: StopCache = dataclasses.field(default_factory=StopCache)
 
 
 def release_command(suspension: Suspension) -> tuple[Command[Any, Any], Any]:

@@ -8,8 +8,8 @@ only as far as the page's end needs: an entry's position in iteration order is t
 before it, so a page at offset ``k`` walks the chains of the buckets before it once — level by level, the
 buckets' nodes of one level in one write (``ObjectReference.GetValues`` 9,2, at most
 :data:`MAX_COMMANDS_PER_WRITE` to a write) — and keeps the nodes' IDs in order. A second page at the same stop
-reads only its own nodes. A scan is kept per table for the stop (:class:`Scans`: the engine starts it anew for
-each stop and after an invoked method ran), checked against the table's ID and the map's size.
+reads only its own nodes. A scan is kept per table in the stop's cache (:mod:`.stop_cache`: a new stop has a new
+one; an invoked method's run empties it), checked against the table's ID and the map's size.
 """
 
 from __future__ import annotations
@@ -244,28 +244,3 @@ class LinkedScan:
         into.append((key, value))
         link = after if forward else before
         return None if link.is_null else link.object_id
-
-
-class Scans:
-    """The table scans of one stop (or one breakpoint hit's evaluation), by table."""
-
-    def __init__(self) -> None:
-        self._owner: object | None = None
-        self._found: dict[tuple[Any, ...], Any] = {}
-
-    def begin(self, owner: object) -> None:
-        """Keep the scans only while ``owner`` (the current stop, a hit) is the one reading."""
-        if owner is not self._owner:
-            self._owner = owner
-            self._found.clear()
-
-    def clear(self) -> None:
-        """Forget every scan: app code ran (an invoked method) and may have changed the tables."""
-        self._owner = None
-        self._found.clear()
-
-    def get(self, key: tuple[Any, ...]) -> Any:
-        return self._found.get(key)
-
-    def put(self, key: tuple[Any, ...], scan: Any) -> None:
-        self._found[key] = scan

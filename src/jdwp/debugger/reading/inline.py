@@ -41,13 +41,13 @@ _ANONYMOUS = re.compile(r".*\$[0-9]+")
 class Inline:
     """Which classes show a value inline, and the values of the session's boxes and enum constants."""
 
-    def __init__(self, values: Values, layouts: Layouts) -> None:
-        self._values = values
+    def __init__(self, layouts: Layouts) -> None:
         self._layouts = layouts
         #: Per class: the field whose value is shown, and whether it is an enum's name (a string to read).
         self._fields: dict[int, tuple[FieldId, bool] | None] = {}
 
-    async def texts(self, objects: list[tuple[str, ReferenceTypeId]]) -> dict[str, tuple[str, Value | None]]:
+    async def texts(self, values: Values, objects: list[tuple[str, ReferenceTypeId]],
+                    ) -> dict[str, tuple[str, Value | None]]:
         """The inline text of each ``(handle, runtime class)`` that is a box or an enum constant, with a box's
         primitive (kept by :class:`.values.Values`, so that comparing a box needs no second read)."""
         plans: list[tuple[str, FieldId, bool]] = []
@@ -57,10 +57,10 @@ class Inline:
                 plans.append((handle, *found))
         if not plans:
             return {}
-        vm = self._values.vm
+        vm = values.vm
         requests: list[tuple[Any, Any]] = []
         for handle, field, _ in plans:
-            wire, _tag = self._values.resolve(handle)
+            wire, _tag = values.resolve(handle)
             requests.append((ObjectReference.GetValues, ObjectReference.GetValues.out(object=wire, fields=[field])))
         replies = await vm.request_all(requests)
         out: dict[str, tuple[str, Value | None]] = {}

@@ -39,6 +39,7 @@ from .expressions.context import ARRAY_SUPERTYPES
 from .expressions.parser import Literal
 from .frames import FrameRef, live_slot
 from .objects import Layouts, as_values
+from .stop_cache import current_cache
 from .supertypes import supertype_names
 from .values import Summary, Values
 
@@ -154,7 +155,7 @@ async def write(values: Values, place: Place, text: str) -> Summary:
     finally:
         if made is not None:
             await values.vm.object_reference.enable_collection(made)
-    values.scans.clear()  # a table read before may hold the old value
+    current_cache().forget("scan")  # a table read before may hold the old value
     (summary,) = await values.summarize([await place.get()], [place.signature])
     return summary
 

@@ -19,12 +19,14 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Literal
 
+from ...client import JdwpClient
 from ...protocol.commands.reftypes import FieldInfo
 from ...protocol.constants import ACC_STATIC, Tag
 from ...protocol.errors import CommandError, ReplyTooLarge
 from ...protocol.types import FieldId, ObjectId, ReferenceTypeId
 from ...protocol.values import Value
 from .._gather import gather
+from ..classes.symbols import Symbols
 from ..errors import InvalidArgument
 from ..model import OMIT_EMPTY, OMIT_NONE, AsyncFrame, Indexed, ValueFields, bound_names, value_fields
 from ..names import binary_name_of, java_length, type_name
@@ -115,8 +117,9 @@ class ClassInfo:
 class Layouts:
     """Each class's superclass chain with its declared fields, asked once per class for the session."""
 
-    def __init__(self, values: Values) -> None:
-        self._values = values
+    def __init__(self, vm: JdwpClient, symbols: Symbols) -> None:
+        self._vm = vm
+        self._symbols = symbols
         self._chains: dict[int, tuple[ClassInfo, ...]] = {}
         self._heads: dict[int, tuple[ClassInfo, int]] = {}
         self._named: dict[str, ReferenceTypeId | None] = {}
@@ -127,7 +130,7 @@ class Layouts:
         reader of that exact class needs, without waiting for its superclasses."""
         found = self._heads.get(type_id)
         if found is None:
-            vm, symbols = self._values.vm, self._values.symbols
+            vm, symbols = self._vm, self._symbols
             signature, fields, superclass = await gather([
                 partial(symbols.signature, type_id), partial(vm.reference_type.fields, type_id),
                 partial(vm.class_type.superclass, type_id)])
@@ -179,17 +182,17 @@ class Layouts:
             await gather([partial(self._resolve_one, s) for s in missing])
 
     async def _resolve_one(self, signature: str) -> None:
-        refs = await self._values.vm.classes_by_signature(signature)
+        refs = await self._vm.classes_by_signature(signature)
         self._named[signature] = ReferenceTypeId(refs[0].type_id) if len(refs) == 1 else None
         if len(refs) == 1:
-            self._values.symbols.note_signature(refs[0].type_id, signature)
+            self._symbols.note_signature(refs[0].type_id, signature)
 
     def candidate(self, signature: str) -> ReferenceTypeId | None:
         """The one class of this signature the session knows (resolved by name, or seen with it), if any:
         the likely runtime class of a value declared with that type (a caller checks the real one)."""
         if signature in self._named:
             return self._named[signature]
-        seen = self._values.symbols.ids_of(signature)
+        seen = self._symbols.ids_of(signature)
         return ReferenceTypeId(next(iter(seen))) if len(seen) == 1 else None
 
     def asked(self, signature: str) -> bool:

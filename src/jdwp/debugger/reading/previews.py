@@ -50,6 +50,7 @@ from ..errors import StaleReference
 from .containers import TEXTS, read_text
 from .containers.sizes import container_name, container_size
 from .objects import ClassInfo, Layouts, as_values
+from .stop_cache import StopCache, current_cache
 from .values import Summary, Values, previewing
 
 __all__ = ["MAX_ELEMENTS", "MAX_FIELDS", "MAX_PREVIEW", "MAX_TEXT", "Previews", "short_name"]
@@ -80,47 +81,35 @@ class _Plan:
 
 
 class Previews:
-    """Builds previews for one session's :class:`.values.Values` (its ``previews`` hook)."""
+    """Builds the previews of a session's summaries (:class:`.values.Values` asks it). How each class is previewed
+    is kept for the session; the previews themselves for the stop that reads them (its :mod:`.stop_cache`: fields
+    change as the app runs)."""
 
-    def __init__(self, values: Values, layouts: Layouts) -> None:
-        self._values = values
+    def __init__(self, layouts: Layouts) -> None:
         self._layouts = layouts
         self._plans: dict[int, _Plan | None] = {}
-        self._owner: object | None = None
-        self._shown: dict[tuple[str, int], str | None] = {}
 
-    def begin(self, owner: object) -> None:
-        """Keep previews only while ``owner`` (the current stop) is the one reading: fields change as the app runs."""
-        if owner is not self._owner:
-            self._owner = owner
-            self._shown.clear()
-
-    def clear(self) -> None:
-        """Forget every preview (app code ran: an invoked method may have changed fields)."""
-        self._owner = None
-        self._shown.clear()
-
-    async def texts(self, handles: list[str], depth: int) -> dict[str, str]:
+    async def texts(self, values: Values, handles: list[str], depth: int) -> dict[str, str]:
         """The preview of each of ``handles`` (objects and arrays a summary has just read: tag, type and length
         known), ``depth`` 1 or 2; a handle with none (collected meanwhile, a class the VM would not describe) is
         left out."""
-        todo = [h for h in handles if (h, depth) not in self._shown]
+        shown = current_cache()
+        todo = [h for h in handles if not shown.has("preview", (h, depth))]
         if todo:
-            await self._build(todo, depth)
-        return {h: text for h in handles if (text := self._shown.get((h, depth))) is not None}
+            await self._build(values, shown, todo, depth)
+        return {h: text for h in handles if (text := shown.get("preview", (h, depth))) is not None}
 
-    async def _build(self, handles: list[str], depth: int) -> None:
-        values = self._values
+    async def _build(self, values: Values, shown: StopCache, handles: list[str], depth: int) -> None:
         plain: list[tuple[str, _Plan]] = []
         arrays: list[tuple[str, int]] = []
         for handle in handles:
             tag, _type_id, length = values.known(handle)
             inline = values.inline_text(handle)
             if inline is not None:
-                self._shown[(handle, depth)] = _cut(inline)
+                shown.put("preview", (handle, depth), _cut(inline))
             elif tag == Tag.ARRAY and _PRIMITIVE_ARRAY.fullmatch(values.runtime_name(handle) or ""):
                 if length == 0:
-                    self._shown[(handle, depth)] = "[]"
+                    shown.put("preview", (handle, depth), "[]")
                 elif length is not None:
                     arrays.append((handle, min(length, MAX_ELEMENTS)))
         types = {h: t for h in handles if (t := values.known(h)[1]) is not None and values.known(h)[0] != Tag.ARRAY
@@ -137,7 +126,7 @@ class Previews:
         texted = [h for h, p in plain if p.text]
         for handle, plan in plain:
             if not plan.container and not plan.text and not plan.fields:
-                self._shown[(handle, depth)] = _cut(f"{plan.name}({'…' if plan.more else ''})")
+                shown.put("preview", (handle, depth), _cut(f"{plan.name}({'…' if plan.more else ''})"))
         requests: list[tuple[Any, Any]] = []
         for handle, plan in read_fields:
             wire, _ = values.resolve(handle)
@@ -148,17 +137,18 @@ class Previews:
             requests.append((ArrayReference.GetValues, ArrayReference.GetValues.out(
                 array_object=ObjectId(wire), first_index=0, length=count)))
         thunks: list[Any] = [partial(values.vm.request_all, requests)] if requests else []
-        thunks += [partial(self._size, h) for h, _ in sized]
-        thunks += [partial(self._text, h) for h in texted]
+        thunks += [partial(self._size, values, h) for h, _ in sized]
+        thunks += [partial(self._text, values, h) for h in texted]
         answers = await gather(thunks) if thunks else []
         replies = answers[0] if requests else []
         sizes = answers[1:] if requests else answers
         texts = sizes[len(sized):]
         sizes = sizes[:len(sized)]
         for handle, text in zip(texted, texts, strict=True):
-            self._shown[(handle, depth)] = _cut(text) if text is not None else None
+            shown.put("preview", (handle, depth), _cut(text) if text is not None else None)
         for (handle, plan), size in zip(sized, sizes, strict=True):
-            self._shown[(handle, depth)] = _cut(f"{plan.name}(size={size})" if size is not None else f"{plan.name}(…)")
+            shown.put("preview", (handle, depth),
+                      _cut(f"{plan.name}(size={size})" if size is not None else f"{plan.name}(…)"))
         # What the fields and elements held, summarised together: one summary for the whole page's previews.
         nested: list[Value] = []
         declared: list[str | None] = []
@@ -188,7 +178,7 @@ class Previews:
             start, count = span
             parts = [f"{name}={_inner(s)}" for (name, _, _), s in zip(plan.fields, summaries[start:start + count],
                                                                         strict=True)]
-            self._shown[(handle, depth)] = _joined(f"{plan.name}(", parts, plan.more, ")")
+            shown.put("preview", (handle, depth), _joined(f"{plan.name}(", parts, plan.more, ")"))
         for handle, count in arrays:
             span = next(spans_of)
             if span is None:
@@ -196,9 +186,9 @@ class Previews:
             start, got = span
             length = values.known(handle)[2] or 0
             parts = [_inner(s) for s in summaries[start:start + got]]
-            self._shown[(handle, depth)] = _joined("[", parts, length > count, "]")
+            shown.put("preview", (handle, depth), _joined("[", parts, length > count, "]"))
         for handle in handles:  # none (collected meanwhile, a class the VM would not describe): not asked again
-            self._shown.setdefault((handle, depth), None)
+            shown.keep("preview", (handle, depth), None)
 
     async def _plan(self, type_id: ReferenceTypeId) -> None:
         """The class's plan, from its chain (asked once per class): a container, or its first fields."""
@@ -208,21 +198,21 @@ class Previews:
             return
         self._plans[type_id] = plan_of(chain)
 
-    async def _text(self, handle: str) -> str | None:
+    async def _text(self, values: Values, handle: str) -> str | None:
         """The text an object of a class in :data:`.containers.TEXTS` is shown as (``1234.50``), or ``None``."""
-        type_id = self._values.known(handle)[1]
+        type_id = values.known(handle)[1]
         chain = self._layouts.known_chain(ReferenceTypeId(type_id)) if type_id is not None else None
         if not chain:
             return None
         try:
-            return await read_text(self._values, self._layouts, handle, chain)
+            return await read_text(values, self._layouts, handle, chain)
         except (CommandError, StaleReference):  # collected meanwhile: no preview
             return None
 
-    async def _size(self, handle: str) -> int | None:
-        type_id = self._values.known(handle)[1]
+    async def _size(self, values: Values, handle: str) -> int | None:
+        type_id = values.known(handle)[1]
         chain = self._layouts.known_chain(ReferenceTypeId(type_id)) if type_id is not None else None
-        return await container_size(self._values, self._layouts, handle, chain) if chain else None
+        return await container_size(values, self._layouts, handle, chain) if chain else None
 
 
 def plan_of(chain: tuple[ClassInfo, ...]) -> _Plan:

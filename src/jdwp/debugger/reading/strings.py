@@ -146,7 +146,8 @@ class Strings:
                 return OPAQUE
             type_id = found.classes[0].type_id
             self.symbols.note_signature(type_id, _STRING)
-        fields = {f.name: f for f in await self.symbols.fields(ReferenceTypeId(type_id)) if not f.mod_bits & ACC_STATIC}
+        declared = await self.symbols.fields(ReferenceTypeId(type_id))
+        fields = {f.name: f for f in declared if not f.mod_bits & ACC_STATIC}
         value, coder, count = fields.get("value"), fields.get("coder"), fields.get("count")
         if value is not None and value.signature == "[B" and coder is not None and coder.signature == "B":
             return StringLayout("compact", value=value.field_id, coder=coder.field_id)

@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from ...client import JdwpClient
 from ...protocol.commands import ArrayReference, ObjectReference, StringReference
@@ -44,7 +44,6 @@ from ..errors import NotFound, StaleReference
 from ..ids import split_id
 from ..model import KIND_SAID, OMIT_EMPTY, ValueFields
 from ..names import binary_name_of, java_prefix, java_text
-from .hashscan import Scans
 from .strings import Strings, Text
 
 ValueKind = Literal["primitive", "null", "string", "object", "array", "unavailable"]
@@ -132,30 +131,48 @@ def stale_on_collected(handle: str) -> Iterator[None]:
         raise
 
 
-class Values:
-    """The session's object handles and the summariser of values (one per :class:`Debugger`)."""
+class ClassLayouts(Protocol):
+    """The class layouts (:class:`.objects.Layouts`): asked with the signatures of types seen for the first time,
+    so that opening an object shown in a summary needs no round trip for its class."""
 
-    def __init__(self, vm: JdwpClient, symbols: Symbols, prefix: str = "") -> None:
+    async def prefetch(self, classes: list[ReferenceTypeId]) -> Any: ...
+
+
+class InlineValues(Protocol):
+    """The inline values of boxes and enum constants among ``(handle, runtime class)`` pairs (:mod:`.inline`):
+    the text shown, and a box's primitive (``None`` for an enum constant)."""
+
+    async def texts(self, values: Values, objects: list[tuple[str, ReferenceTypeId]],
+                    ) -> dict[str, tuple[str, Value | None]]: ...
+
+
+class PreviewTexts(Protocol):
+    """The previews of objects and arrays (handles, depth), for summaries made while :data:`PREVIEW_DEPTH` > 0
+    (:mod:`.previews`)."""
+
+    async def texts(self, values: Values, handles: list[str], depth: int) -> dict[str, str]: ...
+
+
+class Values:
+    """The session's object handles and the summariser of values (one per :class:`Debugger`).
+
+    ``layouts``, ``inline`` and ``previews`` add to the summaries what the floors that read objects know (each
+    is given this :class:`Values` when asked); without them a summary is the value and its type alone.
+    """
+
+    def __init__(self, vm: JdwpClient, symbols: Symbols, prefix: str = "", *, layouts: ClassLayouts | None = None,
+                 inline: InlineValues | None = None, previews: PreviewTexts | None = None) -> None:
         self.vm = vm
         self.symbols = symbols
         self._prefix = prefix
         self._by_wire: dict[int, str] = {}
         self._known: dict[str, _Known] = {}
         self.strings = Strings(vm, symbols)
-        #: Asked with the signatures of types seen for the first time (the class layouts: :class:`Layouts`),
-        #: so that opening an object shown in a summary needs no round trip for its class.
-        self.prefetch_types: Callable[[list[ReferenceTypeId]], Awaitable[Any]] | None = None
-        #: The inline values of boxes and enum constants among ``(handle, runtime class)`` pairs (:mod:`.inline`):
-        #: the text shown, and a box's primitive (``None`` for an enum constant).
-        self.inline_texts: Callable[[list[tuple[str, ReferenceTypeId]]],
-                                    Awaitable[dict[str, tuple[str, Value | None]]]] | None = None
+        self._layouts = layouts
+        self._inline_values = inline
         # Boxes and enum constants are immutable: read once per handle.
         self._inline: dict[str, tuple[str, Value | None]] = {}
-        #: Hash tables read as far as pages needed, kept for the current stop (:mod:`.hashscan`).
-        self.scans = Scans()
-        #: The previews of objects and arrays (handles, depth), for summaries made while :data:`PREVIEW_DEPTH` > 0
-        #: (:mod:`.previews`).
-        self.previews: Callable[[list[str], int], Awaitable[dict[str, str]]] | None = None
+        self._previews = previews
 
     # --- handles -----------------------------------------------------------------------------------
 
@@ -285,28 +302,28 @@ class Values:
             if t is not None]  # arrays have no layout to ask for
         depth = PREVIEW_DEPTH.get()
         thunks: list[Callable[[], Awaitable[Any]]] = [partial(self.symbols.prefetch_signatures, types)]
-        if self.prefetch_types is not None and classes:
-            thunks.append(partial(self.prefetch_types, classes))
-        if depth > 0 and self.previews is not None:
+        if self._layouts is not None and classes:
+            thunks.append(partial(self._layouts.prefetch, classes))
+        if depth > 0 and self._previews is not None:
             # The previews of arrays whose declaration fixed their type (an int[]: no signature to wait for)
             # are read alongside the signatures, not after them: a round trip saved on a frame's locals.
             fixed = [h for h in dict.fromkeys(handles) if h is not None and self._known[h].signature is not None
                      and self._known[h].length is not None]
             if fixed:
-                thunks.append(partial(self.previews, fixed, depth))
+                thunks.append(partial(self._previews.texts, self, fixed, depth))
         await gather(thunks)
         await self._read_inline(handles)
         shown: dict[str, str] = {}
-        if depth > 0 and self.previews is not None:
+        if depth > 0 and self._previews is not None:
             wanted = [h for h in dict.fromkeys(handles) if h is not None and h not in texts]
             if wanted:
-                shown = await self.previews(wanted, depth)
+                shown = await self._previews.texts(self, wanted, depth)
         return [self._summary(v, h, shown.get(h) if h is not None else None)
                 for v, h in zip(values, handles, strict=True)]
 
     async def _read_inline(self, handles: list[str | None]) -> None:
         """The inline values (a box's primitive, an enum's name) of objects not read yet: one batch."""
-        if self.inline_texts is None:
+        if self._inline_values is None:
             return
         unread: dict[str, ReferenceTypeId] = {}
         for handle in handles:
@@ -315,7 +332,7 @@ class Values:
                 if known.tag == Tag.OBJECT and known.type_id is not None:
                     unread[handle] = ReferenceTypeId(known.type_id)
         if unread:
-            self._inline.update(await self.inline_texts(list(unread.items())))
+            self._inline.update(await self._inline_values.texts(self, list(unread.items())))
 
     def boxed(self, handle: str) -> Value | None:
         """The primitive a box holds, when a summary of it read it already (its inline value); else ``None``."""

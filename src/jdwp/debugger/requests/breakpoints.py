@@ -165,7 +165,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         target = entry.target
         capabilities = self._symbols.known_capabilities
         if capabilities is None and not self._symbols.version_known:
-            capabilities = await self._symbols.capabilities()  # with the version: a round of its own
+            capabilities = await self._symbols.capabilities.get()  # with the version: a round of its own
         # Before the capabilities are known, a file's request is made with a source-name filter anyway
         # (JDWP 1.6 has them; OpenJDK's back end implements them): a VM that refuses it gets class
         # patterns, at the cost of one more round, instead of every VM paying a round for the question.

@@ -129,7 +129,8 @@ class Continuations:
         """
         reply = await self._vm.object_reference.reference_type(continuation)
         type_id = ReferenceTypeId(reply.type_id)
-        method = next((m for m in (await self._symbols.methods(type_id)).values() if m.name == INVOKE_SUSPEND), None)
+        methods = await self._symbols.methods(type_id)
+        method = next((m for m in methods.values() if m.name == INVOKE_SUSPEND), None)
         if method is None:
             return None
         table = await self._symbols.line_table(type_id, method.method_id)

@@ -103,7 +103,6 @@ from ..classes.synthetic import lambda_holder_host
 from ..model import NO_CODE_INDEX, PendingStep, SourcePosition, StepKind
 from ..names import binary_name_of
 from ..reading.objects import Layouts
-from ..reading.values import Values
 from .capture import CapturePlan
 from .kind import Meaning, RequestKind
 from .library_steps import FILTERED, STEP_EXCLUDES, Fate, Filtering, LibrarySteps, Origin, StepInFlight
@@ -123,7 +122,7 @@ class Steps(LibrarySteps, RequestKind):
     def __init__(self, vm: JdwpClient, symbols: Symbols, layouts: Layouts | None = None) -> None:
         self._vm = vm
         self._symbols = symbols
-        self._continuations = Continuations(vm, symbols, layouts or Layouts(Values(vm, symbols)))
+        self._continuations = Continuations(vm, symbols, layouts or Layouts(vm, symbols))
         self._by_thread: dict[ThreadId, StepInFlight] = {}
 
     def of_request(self, request_id: int) -> StepInFlight | None:
@@ -423,7 +422,7 @@ class Steps(LibrarySteps, RequestKind):
     async def _watch_return(self, step: StepInFlight, top: Location | None = None) -> None:
         """Ask for the exits of frame 0's method on the step's thread, when the VM sends return values
         (``top``: frame 0's location, when known)."""
-        capabilities = self._symbols.known_capabilities or await self._symbols.capabilities()
+        capabilities = self._symbols.known_capabilities or await self._symbols.capabilities.get()
         if not capabilities.method_return_values:
             return
         if top is None:

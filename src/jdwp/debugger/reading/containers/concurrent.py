@@ -21,6 +21,7 @@ from ....protocol.types import FieldId
 from ....protocol.values import Value
 from ..hashscan import Resizing, TableScan, Unfinished, no_chains, read_fields, walk_chains
 from ..objects import ELEMENT_LIMITS, page_bounds
+from ..stop_cache import current_cache
 from ..tables import read_region
 from ..values import stale_on_collected
 from .base import Answer, Reader, wire
@@ -46,7 +47,8 @@ async def concurrent_map(reader: Reader, owner: str) -> Answer:
         return await reader.walked_map([], size, start, end, "map")
     table = read["table"]
     key = ("chm", table.object_id, size)
-    scan = reader.values.scans.get(key)
+    cache = current_cache()
+    scan = cache.get("scan", key)
     if scan is None:
         scan = TableScan(reader.values.vm, table.object_id, size, no_chains, [])
         with stale_on_collected(reader.handle):
@@ -59,12 +61,12 @@ async def concurrent_map(reader: Reader, owner: str) -> Answer:
                 return None, "the map's nodes do not have the fields hash, key, val, next this server reads; " \
                              "shown as fields"
             scan.use(partial(bins, reader, ids, size + 1), ids[1:3])
-        reader.values.scans.put(key, scan)
+        cache.put("scan", key, scan)
     try:
         with stale_on_collected(reader.handle):
             pairs = await scan.entries(start, end)
     except Resizing:
-        reader.values.scans.put(key, None)
+        cache.put("scan", key, None)
         return None, "the map was being resized when the VM stopped (a ForwardingNode in its table); shown as fields"
     except Unfinished as unfinished:
         return reader.unfinished("map", size, start, unfinished), None

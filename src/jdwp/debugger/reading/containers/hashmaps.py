@@ -26,6 +26,7 @@ from ....protocol.values import Value
 from ..._gather import gather
 from ..hashscan import LinkedScan, TableScan, Unfinished, no_chains, walk_chains
 from ..objects import ELEMENT_LIMITS, ClassInfo, Layouts, page_bounds
+from ..stop_cache import current_cache
 from ..values import stale_on_collected
 from .base import Answer, Reader
 from .boxes import BOXED_SIGNATURES
@@ -87,7 +88,8 @@ async def _map(reader: Reader, handle: str, chain: tuple[ClassInfo, ...], view: 
     elif end > start and not read["table"].is_null:
         table = read["table"]
         key = ("hash", table.object_id, size)
-        scan = values.scans.get(key)
+        cache = current_cache()
+        scan = cache.get("scan", key)
         second: list[Any] = [prefetch]
         if scan is None:
             scan = TableScan(values.vm, table.object_id, size, no_chains, [])
@@ -99,7 +101,7 @@ async def _map(reader: Reader, handle: str, chain: tuple[ClassInfo, ...], view: 
         node_info = await layouts.named(node_class) if node_class is not None else None
         if not await _use_nodes(reader, scan, node_info):
             return None, "the map's nodes do not have the fields key, value, next this server reads"
-        values.scans.put(key, scan)
+        cache.put("scan", key, scan)
         try:
             with stale_on_collected(reader.handle):
                 pairs = await scan.entries(start, end)
@@ -139,14 +141,15 @@ async def _insertion_order(reader: Reader, head: Value, tail: Value, size: int, 
     ``tail``/``before``, from the nearer end; kept for the stop), or ``None`` when the entries' class lacks
     the fields."""
     key = ("linked", head.object_id, tail.object_id if not tail.is_null else 0, size)
-    scan: LinkedScan | None = reader.values.scans.get(key)
+    cache = current_cache()
+    scan: LinkedScan | None = cache.get("scan", key)
     if scan is None:
         ids = await reader.node_fields(head, None, "key", "value", "after", "before")
         if ids is None:
             return None
         scan = LinkedScan(reader.values.vm, size, head.object_id, tail.object_id if not tail.is_null else 0,
                           ids)
-        reader.values.scans.put(key, scan)
+        cache.put("scan", key, scan)
     with stale_on_collected(reader.handle):
         return await scan.entries(start, end)
 

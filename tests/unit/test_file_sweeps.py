@@ -61,19 +61,19 @@ def test_a_sweep_asks_each_class_once_and_parses_only_maps_that_name_the_file() 
     symbols = symbols_of(vm)
 
     async def sweep() -> None:
-        await symbols.sweep_smaps([1, 2, 3, 4])
-        await symbols.sweep_sources([ref for ref in (1, 2, 3, 4) if not symbols.has_map(ref)])
-        await symbols.sweep_smaps([1, 2, 3, 4, 5])  # a second file: only the class loaded since is asked
-        await symbols.sweep_sources([3, 4])
+        await symbols.files.fetch_maps([1, 2, 3, 4])
+        await symbols.files.fetch_names([ref for ref in (1, 2, 3, 4) if not symbols.files.has_map(ref)])
+        await symbols.files.fetch_maps([1, 2, 3, 4, 5])  # a second file: only the class loaded since is asked
+        await symbols.files.fetch_names([3, 4])
 
     trio.run(sweep)
     assert vm.asked == [("ReferenceType.SourceDebugExtension", [1, 2, 3, 4]), ("ReferenceType.SourceFile", [3, 4]),
                         ("ReferenceType.SourceDebugExtension", [5])]
-    assert [symbols.has_map(ref) for ref in (1, 2, 3, 4, 5)] == [True, True, False, False, False]
-    assert symbols.smap_output_file(1) == "App.kt" and symbols.cached_source(3) == "Plain.kt"
-    assert symbols.smap_mentions(1, "util.kt") and not symbols.smap_mentions(2, "util.kt")
+    assert [symbols.files.has_map(ref) for ref in (1, 2, 3, 4, 5)] == [True, True, False, False, False]
+    assert symbols.files.output_file(1) == "App.kt" and symbols.files.known_name(3) == "Plain.kt"
+    assert symbols.files.map_mentions(1, "util.kt") and not symbols.files.map_mentions(2, "util.kt")
     assert 2 in symbols.files.texts and 1 not in symbols.files.texts  # only the map that names it was parsed
-    assert symbols.cached_smap(1) is not None and symbols.cached_smap(3) is None
+    assert symbols.files.known_map(1) is not None and symbols.files.known_map(3) is None
 
 
 def test_the_names_alike_come_from_loaded_code_own_or_inlined() -> None:
@@ -82,10 +82,10 @@ def test_the_names_alike_come_from_loaded_code_own_or_inlined() -> None:
     symbols = symbols_of(vm)
 
     async def sweep() -> None:
-        await symbols.sweep_smaps([1, 2, 3])
-        await symbols.sweep_sources([2, 3])
+        await symbols.files.fetch_maps([1, 2, 3])
+        await symbols.files.fetch_names([2, 3])
 
     trio.run(sweep)
-    assert symbols.files_named_alike([1, 2, 3], "Util.kt") == {"util.kt", "UTIL.kt"}
-    assert symbols.files_named_alike([1, 2, 3], "main.java") == {"Main.java"}
-    assert symbols.files_named_alike([1, 2, 3], "Nothing.kt") == set()
+    assert symbols.files.named_alike([1, 2, 3], "Util.kt") == {"util.kt", "UTIL.kt"}
+    assert symbols.files.named_alike([1, 2, 3], "main.java") == {"Main.java"}
+    assert symbols.files.named_alike([1, 2, 3], "Nothing.kt") == set()

@@ -41,7 +41,7 @@ async def pop_for_restart(values: Values, symbols: Symbols, thread: ThreadId) ->
         InvalidArgument: the top frame is the bottom one, native, or called from native code; nothing changed.
     """
     vm = values.vm
-    if not (await symbols.capabilities()).can_pop_frames:
+    if not (await symbols.capabilities.get()).can_pop_frames:
         raise Unsupported("this VM cannot pop frames (CapabilitiesNew: canPopFrames is false; ART offers it only in "
                           "a debuggable app): nothing was changed")
     count = await vm.thread_reference.frame_count(thread)
@@ -53,10 +53,10 @@ async def pop_for_restart(values: Values, symbols: Symbols, thread: ThreadId) ->
     if count < 2:
         raise InvalidArgument(f"{what} is the thread's bottom frame: nothing called it here, so it cannot be "
                               "restarted; nothing was changed")
-    if await symbols.is_native(top.location):
+    if await symbols.members.is_native(top.location):
         raise InvalidArgument(f"{what} is a native frame: it cannot be restarted (JDWP OPAQUE_FRAME); nothing was "
                               "changed")
-    if await symbols.is_native(frames[1].location):
+    if await symbols.members.is_native(frames[1].location):
         caller = await _method_name(symbols, frames[1].location)
         raise InvalidArgument(f"{what} was called from native code ({caller}: reflection, JNI or the VM's own "
                               "call): it cannot be restarted (JDWP OPAQUE_FRAME); nothing was changed")
@@ -72,18 +72,18 @@ async def force_return(values: Values, symbols: Symbols, thread: ThreadId, text:
         InvalidArgument: a native top frame, or a value the method's return type does not take; nothing changed.
     """
     vm = values.vm
-    if not (await symbols.capabilities()).can_force_early_return:
+    if not (await symbols.capabilities.get()).can_force_early_return:
         raise Unsupported("this VM cannot force a return (CapabilitiesNew: canForceEarlyReturn is false; ART offers "
                           "it only in a debuggable app): nothing was changed")
     (top,) = await vm.thread_reference.frames(thread, 0, 1)
-    if await symbols.is_native(top.location):
+    if await symbols.members.is_native(top.location):
         raise InvalidArgument(f"{await _method_name(symbols, top.location)} is a native frame: it cannot be made to "
                               "return (JDWP OPAQUE_FRAME); nothing was changed")
-    method = (await symbols.methods(top.location.class_id)).get(top.location.method_id)
+    method = (await symbols.members.methods(top.location.class_id)).get(top.location.method_id)
     if method is None:
         raise InvalidArgument("the top frame's method is not known to the VM any more (reloaded): step out instead")
     returns = parse_method_signature(method.signature).return_type
-    shown = f"{binary_name_of(await symbols.signature(top.location.class_id))}.{method.name}"
+    shown = f"{binary_name_of(await symbols.signatures.get(top.location.class_id))}.{method.name}"
     if returns == "V":
         if text.strip() != "void":
             raise InvalidArgument(f"{shown} returns void: give \"void\" as its value (or step out without one)")
@@ -105,6 +105,6 @@ async def force_return(values: Values, symbols: Symbols, thread: ThreadId, text:
 
 
 async def _method_name(symbols: Symbols, location: Location) -> str:
-    method = (await symbols.methods(location.class_id)).get(location.method_id)
-    name = binary_name_of(await symbols.signature(location.class_id))
+    method = (await symbols.members.methods(location.class_id)).get(location.method_id)
+    name = binary_name_of(await symbols.signatures.get(location.class_id))
     return f"{name}.{method.name}" if method else name

@@ -92,7 +92,7 @@ async def reload_classes(vm: JdwpClient, symbols: Symbols, breakpoints: Requests
         InvalidArgument: a bad path, or bytes the VM refused (the message names the class and why).
         Unsupported: the VM cannot redefine classes, or refused a change of shape (which it names).
     """
-    capabilities = await symbols.capabilities()
+    capabilities = await symbols.capabilities.get()
     if not capabilities.can_redefine_classes:
         raise Unsupported("this VM cannot redefine classes (CapabilitiesNew: canRedefineClasses is false; ART "
                           "offers it only in a debuggable app): restart the app to run new code")
@@ -107,7 +107,7 @@ async def reload_classes(vm: JdwpClient, symbols: Symbols, breakpoints: Requests
             skipped.append(Skipped(binary_name_of(new.signature), "not loaded by the VM: no code of it runs yet, "
                                    "and it loads from the app's class path when first used"))
         for ref in loaded:
-            symbols.note_signature(ref, new.signature)
+            symbols.signatures.note(ref, new.signature)
             sent.append((ReferenceTypeId(ref), new))
     if not sent:
         return Reload((), tuple(skipped), note="no class was redefined")

@@ -172,8 +172,8 @@ async def guessed_locals(vm: JdwpClient, symbols: Symbols, values: Values, threa
     known (every stop after the first there): otherwise the read would wait for them anyway. ``None``: the guess
     was wrong, or the VM refused (the stop reads them with the real ID, as without a guess).
     """
-    if symbols.known_variable_table(location.class_id, location.method_id) is None or \
-            symbols.cached_signature(location.class_id) is None:
+    if symbols.variables.known(location.class_id, location.method_id) is None or \
+            symbols.signatures.known(location.class_id) is None:
         return None
     try:
         return await frame_locals(vm, symbols, FrameRef(thread, FrameId(guess), location), values, guessed=True)

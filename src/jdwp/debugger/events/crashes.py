@@ -73,7 +73,7 @@ class Crashes:
         catch = event.catch_location
         if catch.class_id == 0:  # uncaught, the VM says
             return request.uncaught and not shown
-        name = binary_name_of(await self._symbols.signature(ReferenceTypeId(catch.class_id)))
+        name = binary_name_of(await self._symbols.signatures.get(ReferenceTypeId(catch.class_id)))
         if not is_machinery(name):
             return not thrown.crash_watch and request.caught
         if shown:

@@ -52,11 +52,11 @@ async def start_of(vm: JdwpClient, symbols: Symbols, frames: list[FrameRef]) -> 
     """
     for ref in frames:
         loc = ref.location
-        method = symbols.cached_methods(loc.class_id).get(loc.method_id)
+        method = symbols.members.known_methods(loc.class_id).get(loc.method_id)
         if method is None or not is_suspend_code(method):
             continue
         try:
-            table = await symbols.variable_table(loc.class_id, loc.method_id)
+            table = await symbols.variables.get(loc.class_id, loc.method_id)
         except CommandError:
             table = None
         live = {v.name: v for v in (table.slots if table is not None else ()) if _live(v, loc.index)}
@@ -150,7 +150,7 @@ async def _frames(values: Values, read: list[tuple[ContinuationState, Facts | No
     for (state, facts), frame_rows in zip(read, rows, strict=True):
         spilled = tuple(_spilled(name, field, next(summaries)) for name, field, _, _ in frame_rows)
         if facts is None:
-            source = await values.symbols.source(state.type_id)
+            source = await values.symbols.files.name(state.type_id)
             frames.append(AsyncFrame(state.class_name, INVOKE_SUSPEND[0], source, None, state.label, spilled,
                                      state.handle, state.class_name, "none"))
         else:

@@ -99,7 +99,7 @@ class MetadataSources:
         if facts.class_name not in self._smaps:
             try:
                 refs = await self._values.vm.classes_by_signature("L" + facts.class_name.replace(".", "/") + ";")
-                smap = await self._values.symbols.smap(ReferenceTypeId(refs[0].type_id)) if refs else None
+                smap = await self._values.symbols.files.map(ReferenceTypeId(refs[0].type_id)) if refs else None
             except CommandError as exc:
                 log.info("the lines of %s stay raw: %s", facts.class_name, exc)
                 return facts
@@ -125,7 +125,7 @@ class MetadataSources:
             async with self._loading:
                 if not self.class_path.loaded:
                     await trio.to_thread.run_sync(self.class_path.load)
-        signature = await self._values.symbols.signature(state.type_id)
+        signature = await self._values.symbols.signatures.get(state.type_id)
         metadata = self.class_path.lookup(signature)
         if metadata is None:
             return None
@@ -187,5 +187,5 @@ class MetadataSources:
 
 
 async def _method(values: Values, type_id: ReferenceTypeId, name: str, signature: str) -> MethodInfo | None:
-    methods = await values.symbols.methods(type_id)
+    methods = await values.symbols.members.methods(type_id)
     return next((m for m in methods.values() if m.name == name and m.signature == signature), None)

@@ -129,13 +129,13 @@ async def _inline_chains(symbols: Symbols, locations: list[Location], positions:
     (one round for all) only for a frame whose line is inlined code; one read already (the stop's frame) is
     used for any frame, which finds an inlined lambda's body too (its lines are its caller's own)."""
     wanted = [loc for loc, position in zip(locations, positions, strict=True)
-              if symbols.known_variable_table(loc.class_id, loc.method_id) is None and position.inlined]
+              if symbols.variables.known(loc.class_id, loc.method_id) is None and position.inlined]
     if wanted:
         await gather([partial(_read_variables, symbols, loc) for loc in dict.fromkeys(wanted)])
     chains: list[InlineChain | None] = []
     for loc, position in zip(locations, positions, strict=True):
-        known = symbols.known_variable_table(loc.class_id, loc.method_id)
-        lines = symbols.cached_line_table(loc.class_id, loc.method_id)
+        known = symbols.variables.known(loc.class_id, loc.method_id)
+        lines = symbols.lines.known(loc.class_id, loc.method_id)
         if known is None or known[0] is None or lines is None:
             chains.append(None)
             continue
@@ -147,7 +147,7 @@ async def _inline_chains(symbols: Symbols, locations: list[Location], positions:
 async def _read_variables(symbols: Symbols, location: Location) -> None:
     """A frame's variable table for its inline frames; one the VM will not give leaves the frame as it is."""
     try:
-        await symbols.variable_table(location.class_id, location.method_id)
+        await symbols.variables.get(location.class_id, location.method_id)
     except CommandError as exc:
         log.debug("variable table for inline frames not read: %s", exc)
 
@@ -193,7 +193,7 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
         await _confirm_top(vm, ref, [])
     if table is None:
         this = await _this(vm, symbols, ref, values)
-        why = NATIVE_METHOD if await symbols.is_native(location) else ABSENT_INFORMATION
+        why = NATIVE_METHOD if await symbols.members.is_native(location) else ABSENT_INFORMATION
         return Locals("unavailable", (), this, why)
     if not table.slots:
         this = await _this(vm, symbols, ref, values)
@@ -223,7 +223,7 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
                 for name, f in shown_captured]
     this = None
     if has_this:
-        this = local_of("this", binary_name_of(await symbols.signature(location.class_id)), next(summaries))
+        this = local_of("this", binary_name_of(await symbols.signatures.get(location.class_id)), next(summaries))
     truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
     return Locals("available", tuple(locals_), this, None, truncated)
 
@@ -300,16 +300,16 @@ async def _variables_and_fields(symbols: Symbols, location: Location,
                                 ) -> tuple[VariableTableReply | None, list[FieldInfo]]:
     """The method's variable table and, for a nested class, its fields: from the caches when both are
     there (every hit after a breakpoint's first), else asked together with the class's signature."""
-    known = symbols.known_variable_table(location.class_id, location.method_id)
-    signature = symbols.cached_signature(location.class_id)
+    known = symbols.variables.known(location.class_id, location.method_id)
+    signature = symbols.signatures.known(location.class_id)
     if known is not None and signature is not None:
         if "$" not in signature.rpartition("/")[2]:
             return known[0], []
-        fields = symbols.cached_fields(location.class_id)
+        fields = symbols.members.known_fields(location.class_id)
         if fields is not None:
             return known[0], fields
-    table, _, fields = await gather([lambda: symbols.variable_table(location.class_id, location.method_id),
-                                     lambda: symbols.signature(location.class_id),
+    table, _, fields = await gather([lambda: symbols.variables.get(location.class_id, location.method_id),
+                                     lambda: symbols.signatures.get(location.class_id),
                                      lambda: _fields_if_nested(symbols, location)])
     return table, fields
 
@@ -345,10 +345,10 @@ async def _slots_and_this(vm: JdwpClient, ref: FrameRef, slots: list[SlotRequest
 async def _fields_if_nested(symbols: Symbols, location: Location) -> list[FieldInfo]:
     """The fields of the frame's class when it may hold captured variables: only a nested class
     (``Foo$1``, ``Foo$main$1``) can; a top-level class has nothing to capture."""
-    signature = symbols.cached_signature(location.class_id)
+    signature = symbols.signatures.known(location.class_id)
     if signature is not None and "$" not in signature.rpartition("/")[2]:
         return []
-    return await symbols.fields(location.class_id)
+    return await symbols.members.fields(location.class_id)
 
 
 def _shown_names(raw: list[str]) -> list[str]:
@@ -433,7 +433,7 @@ async def _this(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: Values)
     if value.is_null:
         return None
     (summary,) = await values.summarize([value])
-    return local_of("this", binary_name_of(await symbols.signature(ref.location.class_id)), summary)
+    return local_of("this", binary_name_of(await symbols.signatures.get(ref.location.class_id)), summary)
 
 
 def _is_live(variable: VariableSlot, index: int) -> bool:

@@ -68,7 +68,7 @@ async def find_in_frame(values: Values, layouts: Layouts, ref: FrameRef, name: s
     """
     vm, symbols = values.vm, values.symbols
     location = ref.location
-    table = await symbols.variable_table(location.class_id, location.method_id)
+    table = await symbols.variables.get(location.class_id, location.method_id)
     slot = live_slot(table, location.index, name) if table is not None else None
     if slot is not None:
         thread, frame, number, signature = ThreadId(ref.thread), FrameId(ref.frame), slot.slot, slot.signature
@@ -111,7 +111,7 @@ async def find_field(values: Values, layouts: Layouts, object_id: str, name: str
                 static = bool(field.mod_bits & ACC_STATIC)
                 return _field_place(values, None if static else wire, info.type_id, field.field_id, field.signature,
                                     f"{info.name}.{name}")
-    raise InvalidArgument(f"{object_id} ({binary_name_of(await values.symbols.signature(type_id))}) has no field "
+    raise InvalidArgument(f"{object_id} ({binary_name_of(await values.symbols.signatures.get(type_id))}) has no field "
                           f"{name!r}")
 
 
@@ -130,7 +130,7 @@ async def find_element(values: Values, object_id: str, index: int) -> Place:
     length = await values.array_length(object_id)
     if not 0 <= index < length:
         raise InvalidArgument(f"index {index} is out of range: the array has {length} elements")
-    signature = (await values.symbols.signature(await values.type_id(object_id)))[1:]
+    signature = (await values.symbols.signatures.get(await values.type_id(object_id)))[1:]
     vm = values.vm
 
     async def set_element(value: Value) -> None:
@@ -249,7 +249,7 @@ async def _check_assignable(values: Values, value: Value, declared: str, what: s
     wanted = binary_name_of(declared)
     handle = values.handle(value)
     type_id = await values.type_id(handle)
-    runtime = binary_name_of(await values.symbols.signature(type_id))
+    runtime = binary_name_of(await values.symbols.signatures.get(type_id))
     if runtime == wanted:
         return
     if value.tag == Tag.ARRAY or runtime.endswith("[]"):
@@ -262,9 +262,9 @@ async def _check_assignable(values: Values, value: Value, declared: str, what: s
 
 async def _declared(values: Values, class_id: ReferenceTypeId, name: str, *, static_only: bool,
                     ) -> tuple[ReferenceTypeId, FieldId, str, str] | None:
-    for field in await values.symbols.fields(class_id):
+    for field in await values.symbols.members.fields(class_id):
         if field.name == name and (not static_only or field.mod_bits & ACC_STATIC):
-            owner = binary_name_of(await values.symbols.signature(class_id))
+            owner = binary_name_of(await values.symbols.signatures.get(class_id))
             return class_id, field.field_id, field.signature, f"{owner}.{name}"
     return None
 

@@ -132,7 +132,7 @@ class Layouts:
         if found is None:
             vm, symbols = self._vm, self._symbols
             signature, fields, superclass = await gather([
-                partial(symbols.signature, type_id), partial(vm.reference_type.fields, type_id),
+                partial(symbols.signatures.get, type_id), partial(vm.reference_type.fields, type_id),
                 partial(vm.class_type.superclass, type_id)])
             found = self._heads[type_id] = (ClassInfo(type_id, binary_name_of(signature), tuple(fields)),
                                             superclass)
@@ -185,14 +185,14 @@ class Layouts:
         refs = await self._vm.classes_by_signature(signature)
         self._named[signature] = ReferenceTypeId(refs[0].type_id) if len(refs) == 1 else None
         if len(refs) == 1:
-            self._symbols.note_signature(refs[0].type_id, signature)
+            self._symbols.signatures.note(refs[0].type_id, signature)
 
     def candidate(self, signature: str) -> ReferenceTypeId | None:
         """The one class of this signature the session knows (resolved by name, or seen with it), if any:
         the likely runtime class of a value declared with that type (a caller checks the real one)."""
         if signature in self._named:
             return self._named[signature]
-        seen = self._symbols.ids_of(signature)
+        seen = self._symbols.classes.ids_of(signature)
         return ReferenceTypeId(next(iter(seen))) if len(seen) == 1 else None
 
     def asked(self, signature: str) -> bool:

@@ -135,7 +135,7 @@ class Strings:
         return await self.layout()
 
     async def _read_layout(self) -> StringLayout:
-        known = self.symbols.ids_of(_STRING)
+        known = self.symbols.classes.ids_of(_STRING)
         type_id = min(known) if known else None
         if type_id is None:
             try:
@@ -145,8 +145,8 @@ class Strings:
             if not found.classes:
                 return OPAQUE
             type_id = found.classes[0].type_id
-            self.symbols.note_signature(type_id, _STRING)
-        declared = await self.symbols.fields(ReferenceTypeId(type_id))
+            self.symbols.signatures.note(type_id, _STRING)
+        declared = await self.symbols.members.fields(ReferenceTypeId(type_id))
         fields = {f.name: f for f in declared if not f.mod_bits & ACC_STATIC}
         value, coder, count = fields.get("value"), fields.get("coder"), fields.get("count")
         if value is not None and value.signature == "[B" and coder is not None and coder.signature == "B":

@@ -41,7 +41,7 @@ async def walk_supertypes(values: Values, type_id: ReferenceTypeId) -> AsyncGene
         if current in seen:
             continue
         seen.add(current)
-        yield binary_name_of(await values.symbols.signature(current))
+        yield binary_name_of(await values.symbols.signatures.get(current))
         superclass, interfaces = await supertypes(values, current)
         pending.extend(interfaces)
         if superclass:

@@ -234,7 +234,7 @@ class Values:
         signature = self._known[handle].signature
         if signature is not None:
             return binary_name_of(signature)
-        return binary_name_of(await self.symbols.signature(await self.type_id(handle)))
+        return binary_name_of(await self.symbols.signatures.get(await self.type_id(handle)))
 
     async def read_text(self, value: Value, units: int) -> Text:
         """A string value's first ``units`` UTF-16 units and its length, read only as far as that
@@ -301,7 +301,7 @@ class Values:
             self._known[h].type_id for h in handles if h is not None and self._known[h].tag == Tag.OBJECT)
             if t is not None]  # arrays have no layout to ask for
         depth = PREVIEW_DEPTH.get()
-        thunks: list[Callable[[], Awaitable[Any]]] = [partial(self.symbols.prefetch_signatures, types)]
+        thunks: list[Callable[[], Awaitable[Any]]] = [partial(self.symbols.signatures.fetch, types)]
         if self._layouts is not None and classes:
             thunks.append(partial(self._layouts.prefetch, classes))
         if depth > 0 and self._previews is not None:
@@ -388,7 +388,7 @@ class Values:
         """The object's runtime class name when the session knows it already (no round trip)."""
         known = self._known[handle]
         if known.type_id is not None:
-            return self.symbols.cached_name(known.type_id)
+            return self.symbols.signatures.name(known.type_id)
         return binary_name_of(known.signature) if known.signature is not None else None
 
     def inline_text(self, handle: str) -> str | None:

@@ -163,8 +163,8 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
     async def _arm(self, entry: _Entry) -> None:
         """Make a breakpoint's requests: watch for its classes, list the loaded ones and bind in them."""
         target = entry.target
-        capabilities = self._symbols.known_capabilities
-        if capabilities is None and not self._symbols.version_known:
+        capabilities = self._symbols.capabilities.known
+        if capabilities is None and not self._symbols.capabilities.version_known:
             capabilities = await self._symbols.capabilities.get()  # with the version: a round of its own
         # Before the capabilities are known, a file's request is made with a source-name filter anyway
         # (JDWP 1.6 has them; OpenJDK's back end implements them): a VM that refuses it gets class
@@ -172,11 +172,11 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         wanted = watches(target, capabilities.source_name_filters if capabilities else True)
         listing, refused = await self._watch_and_list(entry, wanted)
         if refused:  # the VM refused SourceNameMatch after all: class patterns
-            self._symbols.refuse_source_name_filters()
+            self._symbols.capabilities.refuse_source_name_filters()
             listing, _ = await self._watch_and_list(entry, watches(target, False))
         await self._bind_listed(entry, listing)
         if entry.state == "pending":
-            alike = (self._symbols.files_named_alike((ref for ref, _ in listing.classes), target.name)
+            alike = (self._symbols.files.named_alike((ref for ref, _ in listing.classes), target.name)
                      if isinstance(target, FileTarget) else ())
             hint = near_miss(target, listing.names(), alike)
             if hint is not None:
@@ -213,13 +213,13 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
                 breakpoint), refused the listing, or did not answer.
         """
         fresh = [watch for watch in wanted if watch not in entry.watches and not self._share(entry, watch)]
-        ask = self._symbols.known_capabilities is None
+        ask = self._symbols.capabilities.known is None
         requests: list[tuple[Command[Any, Any], Any]] = [(VirtualMachine.CapabilitiesNew, Empty())] if ask else []
         requests += [PrepareRequests.request(watch) for watch in fresh]
         requests.append((VirtualMachine.AllClasses, Empty()))
         answers = await self._vm.request_all(requests, raw=(len(requests) - 1,))
         if ask:
-            self._symbols.learn_capabilities(answers[0])
+            self._symbols.capabilities.learn(answers[0])
         refused, failure = False, None
         for watch, answer in zip(fresh, answers[ask:-1], strict=True):
             if not isinstance(answer, CommandError):
@@ -234,7 +234,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         if isinstance(answers[-1], CommandError):
             raise answers[-1]
         listing = Listing(prepared_classes(answers[-1], self._vm.id_sizes))
-        self._symbols.note_listing(listing.signatures)
+        self._symbols.classes.note_listing(listing.signatures)
         return listing, refused
 
     def _share(self, entry: _Entry, watch: Watch) -> bool:
@@ -263,7 +263,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
                 later += self._learn_source(entry, [ref])
         concerned = [e for e in entries if self._may_cover(e, ref)]
         if concerned:
-            later.append(partial(self._symbols.prefetch_lines, self._method_keys([ref])))
+            later.append(partial(self._symbols.lines.fetch, self._method_keys([ref])))
         if later:
             await gather(later)
         for entry in concerned:
@@ -291,23 +291,23 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
             self._names[ref] = listing.name(ref)
         scan = self._scan(entry, listing, direct)
         await gather([partial(self._symbols.prefetch_classes, direct),
-                      partial(self._symbols.prefetch_smaps, scan)])
+                      partial(self._symbols.files.fetch_maps, scan)])
         later = self._learn_source(entry, [ref for ref in direct if self._names[ref] == target.class_name])
         late = [] if scan else self._scan(entry, listing, direct)  # a class's language is known now
         hits = self._inline_users(entry, scan)
         for ref in hits:
             self._names.setdefault(ref, listing.name(ref))
         later += self._learn_source_from_maps(entry, hits)
-        await gather([partial(self._symbols.prefetch_lines, self._method_keys(direct)),
+        await gather([partial(self._symbols.lines.fetch, self._method_keys(direct)),
                       partial(self._symbols.prefetch_classes, hits),
-                      partial(self._symbols.prefetch_smaps, late), *later])
+                      partial(self._symbols.files.fetch_maps, late), *later])
         more = self._inline_users(entry, late)
         for ref in more:
             self._names.setdefault(ref, listing.name(ref))
         if more:
             later = self._learn_source_from_maps(entry, more)
             await gather([partial(self._symbols.prefetch_classes, more), *later])
-        await self._symbols.prefetch_lines(self._method_keys(hits + more))
+        await self._symbols.lines.fetch(self._method_keys(hits + more))
         await self._bind(entry, list(dict.fromkeys(direct + hits + more)))
 
     async def _bind_file(self, entry: _Entry, target: FileTarget, listing: Listing) -> None:
@@ -332,28 +332,28 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         direct = [ref for ref in candidates if named_after(self._names[ref], target.stem)]
         chosen = set(direct)
         probe = [ref for ref in candidates if ref not in chosen]
-        capabilities = self._symbols.known_capabilities
+        capabilities = self._symbols.capabilities.known
         maps = target.kotlin and capabilities is not None and capabilities.source_debug_extension
         # A bare name is swept for in every package — but a Java file with a class named after it loaded: its
         # public class is that class, and a file's classes share its package, which ``probe`` covers.
         bare = not target.directories and (target.kotlin or not direct)
         sweep = listing.sweep(JDK_PACKAGES if target.kotlin else (), self._nesting) if maps or bare else None
-        first = [partial(self._symbols.prefetch_classes, direct), partial(self._symbols.prefetch_sources, probe)]
+        first = [partial(self._symbols.prefetch_classes, direct), partial(self._symbols.files.fetch_names, probe)]
         if sweep is not None:
-            first.append(partial(self._symbols.sweep_smaps if maps else self._symbols.sweep_sources,
+            first.append(partial(self._symbols.files.fetch_maps if maps else self._symbols.files.fetch_names,
                                  sweep.refs if maps else sweep.top))
         await gather(first)
         if sweep is not None and maps and bare:
-            await self._symbols.sweep_sources([ref for ref in sweep.top if not self._symbols.has_map(ref)])
-        found = [ref for ref in probe if self._symbols.cached_source(ref) == target.name]
+            await self._symbols.files.fetch_names([ref for ref in sweep.top if not self._symbols.files.has_map(ref)])
+        found = [ref for ref in probe if self._symbols.files.known_name(ref) == target.name]
         if sweep is not None:
             found += self._swept(target, sweep, maps, bare)
         found = [ref for ref in dict.fromkeys(found) if ref not in chosen]
         for ref in found:
             self._names.setdefault(ref, listing.name(ref))
-        await gather([partial(self._symbols.prefetch_lines, self._method_keys(direct)),
+        await gather([partial(self._symbols.lines.fetch, self._method_keys(direct)),
                       partial(self._symbols.prefetch_classes, found)])
-        await self._symbols.prefetch_lines(self._method_keys(found))
+        await self._symbols.lines.fetch(self._method_keys(found))
         await self._bind(entry, direct + found)
 
     def _swept(self, target: FileTarget, sweep: Sweep, maps: bool, bare: bool) -> list[int]:
@@ -364,12 +364,12 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         name = target.name
 
         def source_of(ref: int) -> str | None:
-            return symbols.cached_source(ref) or symbols.smap_output_file(ref)
+            return symbols.files.known_name(ref) or symbols.files.output_file(ref)
 
         found = []
         for ref in sweep.refs:
-            if maps and symbols.has_map(ref):  # a class's map names its own file too
-                if symbols.smap_mentions(ref, name):
+            if maps and symbols.files.has_map(ref):  # a class's map names its own file too
+                if symbols.files.map_mentions(ref, name):
                     found.append(ref)
             elif bare and (source_of(ref) == name or (ref in sweep.outer and source_of(sweep.outer[ref]) == name)):
                 found.append(ref)
@@ -379,7 +379,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         """The classes whose maps may hold inlined copies of a class target's Kotlin code: those in its package
         root (``com.example`` for ``com.example.app``), but for ``direct`` ones (their maps come with their
         facts). Empty for Java, and for a VM without maps. (A file target sweeps every package: _bind_file.)"""
-        capabilities = self._symbols.known_capabilities
+        capabilities = self._symbols.capabilities.known
         if capabilities is None or not capabilities.source_debug_extension:
             return []
         target = entry.target
@@ -396,7 +396,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
 
     def _inline_users(self, entry: _Entry, refs: Iterable[int]) -> list[int]:
         """The classes (maps cached) whose maps name the target's source."""
-        return [ref for ref in refs if self._names_target(entry, self._symbols.cached_smap(ref))]
+        return [ref for ref in refs if self._names_target(entry, self._symbols.files.known_map(ref))]
 
     @staticmethod
     def _names_target(entry: _Entry, smap: Smap | None) -> bool:
@@ -414,7 +414,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         that loads in between is seen only if it is the target's own)."""
         if entry.expected_source is not None or not refs:
             return []
-        entry.expected_source = self._symbols.cached_source(refs[0])
+        entry.expected_source = self._symbols.files.known_name(refs[0])
         return self._source_watch(entry)
 
     def _learn_source_from_maps(self, entry: _Entry, refs: list[int]) -> list[Callable[[], Awaitable[Any]]]:
@@ -424,7 +424,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         if not isinstance(target, ClassTarget) or entry.expected_source is not None:
             return []
         for ref in refs:
-            smap = self._symbols.cached_smap(ref)
+            smap = self._symbols.files.known_map(ref)
             for file in smap.files if smap is not None else ():
                 if file.path is not None and is_nested_in(file.path.replace("/", "."), target.class_name):
                     entry.expected_source = file.name
@@ -432,7 +432,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         return []
 
     def _source_watch(self, entry: _Entry) -> list[Callable[[], Awaitable[Any]]]:
-        capabilities = self._symbols.known_capabilities
+        capabilities = self._symbols.capabilities.known
         source = entry.inline_source
         if source is None or capabilities is None or not capabilities.source_name_filters:
             return []
@@ -443,13 +443,13 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         return self._is_targets_class(entry, ref) or bool(self._inline_users(entry, [ref]))
 
     def _method_keys(self, refs: Iterable[int]) -> list[tuple[int, int]]:
-        return [(ref, method) for ref in refs for method in self._symbols.cached_methods(ref)]
+        return [(ref, method) for ref in refs for method in self._symbols.members.known_methods(ref)]
 
     def _name(self, ref: int) -> str | None:
         """A class's name as the listing or event that brought it named it (matching is by that name)."""
         if ref in self._names:
             return self._names[ref]
-        signature = self._symbols.cached_signature(ref)
+        signature = self._symbols.signatures.known(ref)
         return binary_name_of(signature) if signature else None
 
     async def _bind(self, entry: _Entry, types: list[int]) -> None:
@@ -465,8 +465,8 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
             own = self._is_targets_class(entry, type_id)
             entry.classes_seen += own
             seen = own
-            for method_id in self._symbols.cached_methods(type_id):
-                table = self._symbols.cached_line_table(type_id, method_id)
+            for method_id in self._symbols.members.known_methods(type_id):
+                table = self._symbols.lines.known(type_id, method_id)
                 if table is None:
                     continue
                 # Only where the line is the one reported there (JDI's line locations: of several entries at
@@ -497,7 +497,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
         # The requests and the loaders not known yet (a location names its class's), in one write. A request
         # the VM made is recorded even when another failed: it is cleared with the breakpoint.
         unknown = [t for t in dict.fromkeys(type_id for type_id, _, _ in unique)
-                   if self._symbols.cached_loader(t) is None]
+                   if self._symbols.classes.loader(t) is None]
         answers = await self._vm.request_all(
             [(EventRequest.Set, SetOut(int(EventKind.BREAKPOINT), int(entry.suspend_policy), [LocationOnly(loc)]))
              for _, loc, _ in unique]
@@ -509,13 +509,13 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
                 entry.at[answer.request_id] = location
         for type_id, answer in zip(unknown, loaders, strict=True):
             if not isinstance(answer, CommandError):
-                self._symbols.note_loader(type_id, answer.class_loader)
+                self._symbols.classes.note_loader(type_id, answer.class_loader)
         failure = next((answer for answer in answers if isinstance(answer, CommandError)), None)
         if failure is not None:
             raise failure
         for type_id, location, code in unique:
             position = self._symbols.position(location)
-            loader = self._symbols.cached_loader(type_id)
+            loader = self._symbols.classes.loader(type_id)
             ordinal = chosen[location]
             entry.locations.append(BoundLocation(position.class_name, position.method, code.source, entry.line,
                                                  location.index, f"{loader:#x}", code.inlined,
@@ -527,7 +527,7 @@ class LineBreakpoints(BreakpointKind[_Entry, Breakpoint]):
     def _is_targets_class(self, entry: _Entry, ref: int) -> bool:
         """Whether a class is the target's own (its name and source), whatever its line tables say."""
         name = self._name(ref)
-        return name is not None and is_targets(entry.target, name, self._symbols.cached_source(ref),
+        return name is not None and is_targets(entry.target, name, self._symbols.files.known_name(ref),
                                                package_of(name).replace(".", "/"), entry.expected_source)
 
     @staticmethod

@@ -220,7 +220,7 @@ class LibrarySteps:
                 location = frames[0].location if frames else None
             if location is None or location.index == NO_CODE_INDEX:
                 return
-            if await self._symbols.smap(ReferenceTypeId(location.class_id)) is None:
+            if await self._symbols.files.map(ReferenceTypeId(location.class_id)) is None:
                 return
             here = await self._inline_place(location)
         except CommandError as exc:
@@ -271,8 +271,8 @@ class LibrarySteps:
         """A location's line (the class's own), the inline markers live there, whether that line is inlined code
         (through the class's SMAP) and the class that code's source belongs to; ``None`` without a line."""
         table, variables = await gather([
-            partial(self._symbols.line_table, location.class_id, location.method_id),
-            partial(self._symbols.variable_table, location.class_id, location.method_id)])
+            partial(self._symbols.lines.get, location.class_id, location.method_id),
+            partial(self._symbols.variables.get, location.class_id, location.method_id)])
         raw = line_at(table, location.index) if table is not None else None
         if raw is None:
             return None
@@ -302,7 +302,7 @@ class LibrarySteps:
             return True
         if not step.surfacing or frames != depth:
             return False
-        table = await self._symbols.line_table(location.class_id, location.method_id)
+        table = await self._symbols.lines.get(location.class_id, location.method_id)
         if table is not None and any(index == location.index for index, _ in line_locations(table)):
             return False  # back from filtered code at the start of a line: the next line
         again = await self.start(thread, step.thread_name, "into", True, step.resteps, capture=step.capture,

@@ -54,11 +54,11 @@ class LineChoice:
             return {}
         names = (plan.frame_names or frozenset()) if plan is not None else frozenset()
         keys = [(t, loc.method_id) for t, loc, source in found if names or (source or "").endswith(_KOTLIN)]
-        await symbols.prefetch_variable_tables(keys)
+        await symbols.variables.fetch(keys)
         fresh = []
         for type_id, location, _ in found:
-            method = symbols.cached_methods(type_id).get(location.method_id)
-            known = symbols.known_variable_table(type_id, location.method_id)
+            method = symbols.members.known_methods(type_id).get(location.method_id)
+            known = symbols.variables.known(type_id, location.method_id)
             table = known[0] if known is not None else None
             fresh.append(Candidate(location, type_id, location.method_id, name_of(type_id) or "",
                                    method.name if method is not None else "", location.index,
@@ -66,9 +66,9 @@ class LineChoice:
         lambda_classes = list(dict.fromkeys(c.class_id for c in fresh if names
                                             and method_lambda(c.class_name, c.method_name) is not None))
         if lambda_classes:
-            await gather([partial(symbols.fields, ReferenceTypeId(t)) for t in lambda_classes])
+            await gather([partial(symbols.members.fields, ReferenceTypeId(t)) for t in lambda_classes])
             for c in fresh:
-                c.fields = [f.name for f in symbols.cached_fields(c.class_id) or ()]
+                c.fields = [f.name for f in symbols.members.known_fields(c.class_id) or ()]
         self.candidates += fresh
         classify(self.candidates)
         picked = select(fresh, choice)
@@ -88,7 +88,7 @@ class LineChoice:
         self.sources.update({(t, loc.method_id): source for t, loc, source in found})
         for c in self.bound:
             method_key = (c.class_id, c.method_id)
-            lines = symbols.cached_line_table(*method_key)
+            lines = symbols.lines.known(*method_key)
             own = self.sources.get(method_key)
             if lines is None or method_key in entries:
                 continue

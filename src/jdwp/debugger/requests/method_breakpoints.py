@@ -164,7 +164,7 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
 
     async def _bind(self, entry: _Entry, ref: ReferenceTypeId, tag: int) -> None:
         entry.bound_types.add(ref)
-        methods = await self._symbols.methods(ref)
+        methods = await self._symbols.members.methods(ref)
         named = [m for m in methods.values() if m.name == entry.method
                  and (entry.signature is None or m.signature == entry.signature)]
         with_code = [m for m in named if not m.mod_bits & (ACC_NATIVE | ACC_ABSTRACT)]
@@ -176,13 +176,13 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
                                       + (f"({len(named)} native or abstract)" if named else
                                          f"(it has {', '.join(sorted({m.name for m in methods.values()})[:20])})"))
             return
-        loader = self._symbols.cached_loader(ref)
+        loader = self._symbols.classes.loader(ref)
         if loader is None:
             loader = await self._vm.reference_type.class_loader(ref)
-            self._symbols.note_loader(ref, loader)
+            self._symbols.classes.note_loader(ref, loader)
         locations = []
         for method in with_code:
-            table = await self._symbols.line_table(ref, MethodId(method.method_id))
+            table = await self._symbols.lines.get(ref, MethodId(method.method_id))
             start = table.start if table is not None and table.start >= 0 else 0
             locations.append(Location(tag, ref, MethodId(method.method_id), start))
             entry.methods[method.method_id] = method.signature.rpartition(")")[2]

@@ -75,7 +75,7 @@ class Continuations:
             if not frames:
                 return None
             location = frames[0].location
-        method = (await self._symbols.methods(location.class_id)).get(location.method_id)
+        method = (await self._symbols.members.methods(location.class_id)).get(location.method_id)
         if method is None:
             return None
         if method.name == INVOKE_SUSPEND:
@@ -83,7 +83,7 @@ class Continuations:
             this = await self._vm.stack_frame.this_object(thread, top.frame_id)
             found = ObjectId(this.value) if not this.is_null and isinstance(this.value, int) else None
             return found if found is not None and await self.is_continuation(found) else None
-        table = await self._symbols.variable_table(location.class_id, location.method_id)
+        table = await self._symbols.variables.get(location.class_id, location.method_id)
         slot = next((v for v in (table.slots if table else ()) if v.name == CONTINUATION_LOCAL
                      and v.code_index <= location.index < v.code_index + v.length), None)
         if slot is None:
@@ -129,11 +129,11 @@ class Continuations:
         """
         reply = await self._vm.object_reference.reference_type(continuation)
         type_id = ReferenceTypeId(reply.type_id)
-        methods = await self._symbols.methods(type_id)
+        methods = await self._symbols.members.methods(type_id)
         method = next((m for m in methods.values() if m.name == INVOKE_SUSPEND), None)
         if method is None:
             return None
-        table = await self._symbols.line_table(type_id, method.method_id)
+        table = await self._symbols.lines.get(type_id, method.method_id)
         start = table.start if table is not None and table.start >= 0 else 0
         where = Location(TypeTag.CLASS, type_id, method.method_id, start)
         request_id = await self._vm.event_request.set(EventKind.BREAKPOINT, SuspendPolicy.ALL,

@@ -175,7 +175,7 @@ class Steps(LibrarySteps, RequestKind):
             native = top.code_index == NO_CODE_INDEX
         else:
             frames = await self._vm.thread_reference.frames(thread, 0, 1)
-            native = bool(frames) and await self._symbols.is_native(frames[0].location)
+            native = bool(frames) and await self._symbols.members.is_native(frames[0].location)
         return "out" if native else kind
 
     async def start(self, thread: ThreadId, thread_name: str, kind: StepKind, filters: bool, resteps: int = 0,
@@ -230,7 +230,7 @@ class Steps(LibrarySteps, RequestKind):
             label, depth, table = await gather([
                 partial(self._continuations.label, continuation),
                 partial(self._vm.thread_reference.frame_count, thread),
-                partial(self._symbols.line_table, location.class_id, location.method_id)])
+                partial(self._symbols.lines.get, location.class_id, location.method_id)])
             line = line_at(table, location.index) if table is not None else None
             step.origin = Origin(continuation, label, location.class_id, location.method_id, line, depth)
             # The origin frame's exit tells a suspension from a return; a step out watches it already (start).
@@ -261,7 +261,7 @@ class Steps(LibrarySteps, RequestKind):
         """The coroutine resumed on ``thread``: step there to its next line (``into`` the state machine when
         the continuation's ``invokeSuspend`` only calls it)."""
         await self.end(step)
-        table = await self._symbols.line_table(location.class_id, location.method_id)
+        table = await self._symbols.lines.get(location.class_id, location.method_id)
         # An invokeSuspend without lines only calls its state machine: step into it, never stopping in between
         # (a line step in a method without lines stops at every code index: HotSpot's libjdwp steps by
         # location there).
@@ -277,7 +277,7 @@ class Steps(LibrarySteps, RequestKind):
 
     async def _settle(self, step: StepInFlight, location: Location) -> bool:
         """After a resumption: step on while on the prologue line or the line the step began on."""
-        table = await self._symbols.line_table(location.class_id, location.method_id)
+        table = await self._symbols.lines.get(location.class_id, location.method_id)
         if table is None or not table.lines:
             if not await self._is_invoke_suspend(location):
                 return False
@@ -297,7 +297,7 @@ class Steps(LibrarySteps, RequestKind):
             await self._drop_resume(step)
             return False
         if (location.class_id, location.method_id) == (origin.class_id, origin.method_id) and depth == origin.depth:
-            table = await self._symbols.line_table(location.class_id, location.method_id)
+            table = await self._symbols.lines.get(location.class_id, location.method_id)
             if table is not None and line_at(table, location.index) == prologue_line(table) != origin.line:
                 # kotlinc puts the `return COROUTINE_SUSPENDED` of each suspension point on the prologue line:
                 # the frame is about to suspend, which the next landing shows
@@ -317,7 +317,7 @@ class Steps(LibrarySteps, RequestKind):
             if not step.returned:
                 step.returned = True
                 return await self._restep(step, StepDepth.OVER)
-            table = await self._symbols.line_table(location.class_id, location.method_id)
+            table = await self._symbols.lines.get(location.class_id, location.method_id)
             prologue = prologue_line(table)
             if table is not None and line_at(table, location.index) == prologue:
                 # The suspended return (`aload; areturn`) starts a prologue-line entry of its own; the code a
@@ -355,13 +355,13 @@ class Steps(LibrarySteps, RequestKind):
             reply = await self._vm.object_reference.reference_type(value.object_id)
         except CommandError:  # collected since: never the marker, an enum constant the stdlib holds
             return False
-        return binary_name_of(await self._symbols.signature(ReferenceTypeId(reply.type_id))) == SUSPENDED_MARKER
+        return binary_name_of(await self._symbols.signatures.get(ReferenceTypeId(reply.type_id))) == SUSPENDED_MARKER
 
     async def _past_continuation(self, step: StepInFlight, thread: ThreadId, location: Location) -> bool:
         """A landing in a continuation's ``invokeSuspend`` without a line table (a suspend function returned into
         the ``resumeWith`` loop): follow the continuation that awaits it, which that loop resumes next; when
         none does (the coroutine is done), step out on."""
-        table = await self._symbols.line_table(location.class_id, location.method_id)
+        table = await self._symbols.lines.get(location.class_id, location.method_id)
         if (table is not None and table.lines) or not await self._is_invoke_suspend(location):
             return False
         this = await self._continuations.of_top_frame(thread, location)
@@ -407,22 +407,22 @@ class Steps(LibrarySteps, RequestKind):
         a suspend function with its ``$continuation`` (its variable table, cached by then). The ``invokeSuspend``
         of a suspend function's continuation, which has no line table, only calls one."""
         if await self._is_invoke_suspend(location):
-            lines = await self._symbols.line_table(location.class_id, location.method_id)
+            lines = await self._symbols.lines.get(location.class_id, location.method_id)
             return lines is not None and bool(lines.lines)
-        table = await self._symbols.variable_table(location.class_id, location.method_id)
+        table = await self._symbols.variables.get(location.class_id, location.method_id)
         return table is not None and any(v.name == CONTINUATION_LOCAL for v in table.slots)
 
     async def _class_name(self, location: Location) -> str:
-        return binary_name_of(await self._symbols.signature(ReferenceTypeId(location.class_id)))
+        return binary_name_of(await self._symbols.signatures.get(ReferenceTypeId(location.class_id)))
 
     async def _is_invoke_suspend(self, location: Location) -> bool:
-        method = (await self._symbols.methods(location.class_id)).get(location.method_id)
+        method = (await self._symbols.members.methods(location.class_id)).get(location.method_id)
         return method is not None and method.name == INVOKE_SUSPEND
 
     async def _watch_return(self, step: StepInFlight, top: Location | None = None) -> None:
         """Ask for the exits of frame 0's method on the step's thread, when the VM sends return values
         (``top``: frame 0's location, when known)."""
-        capabilities = self._symbols.known_capabilities or await self._symbols.capabilities.get()
+        capabilities = self._symbols.capabilities.known or await self._symbols.capabilities.get()
         if not capabilities.method_return_values:
             return
         if top is None:
@@ -430,7 +430,7 @@ class Steps(LibrarySteps, RequestKind):
             top = frames[0].location if frames else None
         if top is None or top.index == NO_CODE_INDEX:
             return  # nothing to tell from a native frame's exit
-        method = (await self._symbols.methods(top.class_id)).get(top.method_id)
+        method = (await self._symbols.members.methods(top.class_id)).get(top.method_id)
         try:
             step.exit_request = await self._vm.event_request.set(
                 EventKind.METHOD_EXIT_WITH_RETURN_VALUE, SuspendPolicy.NONE,
@@ -510,12 +510,12 @@ class Steps(LibrarySteps, RequestKind):
         """
         if not step.filters or step.resteps >= MAX_RESTEPS:
             return False
-        method = (await self._symbols.methods(location.class_id)).get(location.method_id)
+        method = (await self._symbols.members.methods(location.class_id)).get(location.method_id)
         if method is None or _is_lambda(method.name):
             return False
         # A D8 lambda holder's method is not marked synthetic (its class is) and only forwards to the lambda's
         # body: step on through it as through a bridge, to the user's lambda (R8's extra frame alike).
-        holder = lambda_holder_host(binary_name_of(await self._symbols.signature(location.class_id))) is not None
+        holder = lambda_holder_host(binary_name_of(await self._symbols.signatures.get(location.class_id))) is not None
         if not holder and not method.mod_bits & (ACC_SYNTHETIC | JDWP_SYNTHETIC):
             return False
         depth = StepDepth.INTO if step.kind == "into" else StepDepth.OUT

@@ -73,7 +73,7 @@ class Calling:
         arguments = [await self._argument(await self.evaluate(a)) for a in expr.args]
         candidates = await self._candidates(type_id, expr.name, len(arguments), static_only=target is None)
         if not candidates:
-            owner = binary_name_of(await self._values.symbols.signature(type_id))
+            owner = binary_name_of(await self._values.symbols.signatures.get(type_id))
             kind = "static method" if target is None else "method"
             raise EvaluationFailed(f"column {expr.column}: {owner} has no {kind} {expr.name} taking "
                                    f"{len(arguments)} argument(s)")
@@ -121,7 +121,7 @@ class Calling:
         if not value.is_object or value.is_null:
             return Argument(value, None, frozenset())
         type_id = await self._values.type_id(self._values.handle(value))
-        runtime = binary_name_of(await self._values.symbols.signature(type_id))
+        runtime = binary_name_of(await self._values.symbols.signatures.get(type_id))
         if value.tag == Tag.ARRAY or runtime.endswith("[]"):
             return Argument(value, runtime, frozenset({runtime}) | ARRAY_SUPERTYPES)
         return Argument(value, runtime, await self._supertype_names(type_id))

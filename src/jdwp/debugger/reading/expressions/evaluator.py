@@ -223,7 +223,7 @@ class Evaluator(Calling, KotlinForms, CollectionForms):
         """``this@Label`` that is no local (an inlined receiver would be one): the frame's ``this`` when the
         label is its class's name, as in Kotlin (``this@Order`` in a member of ``Order``)."""
         label = expr.name.partition("@")[2]
-        own = binary_name_of(await self._values.symbols.signature(self._frame.declaring_type)).rpartition(".")[2]
+        own = binary_name_of(await self._values.symbols.signatures.get(self._frame.declaring_type)).rpartition(".")[2]
         if this is not None and own == label:
             return this
         if this is not None and own.startswith(label + "$"):
@@ -599,7 +599,7 @@ class Evaluator(Calling, KotlinForms, CollectionForms):
         """Whether a non-null object is of the type ``written`` (its superclasses and interfaces compared)."""
         handle = self._values.handle(operand)
         type_id = await self._values.type_id(handle)
-        runtime = binary_name_of(await self._values.symbols.signature(type_id))
+        runtime = binary_name_of(await self._values.symbols.signatures.get(type_id))
         if operand.tag == Tag.ARRAY or runtime.endswith("[]"):
             return _matches(runtime, written) or written in ARRAY_SUPERTYPES or (
                 "." not in written and f"java.lang.{written}" in ARRAY_SUPERTYPES)

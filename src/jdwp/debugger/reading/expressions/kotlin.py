@@ -87,7 +87,7 @@ class KotlinForms:
     async def _kotlin(self) -> bool:
         """Whether the frame's class is Kotlin code (its source file is a ``.kt`` one)."""
         if self._is_kotlin is None:
-            source = await self._values.symbols.source(self._frame.declaring_type)
+            source = await self._values.symbols.files.name(self._frame.declaring_type)
             self._is_kotlin = source is not None and source.endswith(".kt")
         return self._is_kotlin
 
@@ -198,7 +198,7 @@ class KotlinForms:
         value = await self._member(target, "value")
         if value is not None and value.tag == Tag.ARRAY and not value.is_null:
             handle = self._values.handle(value)
-            signature = await self._values.symbols.signature(await self._values.type_id(handle))
+            signature = await self._values.symbols.signatures.get(await self._values.type_id(handle))
             length = await self._values.array_length(handle)
             if signature == "[C":
                 return length

@@ -19,14 +19,14 @@ from mcp import Client, StdioServerParameters
 
 
 def shown(local: dict[str, Any]) -> str:
-    kind = local["kind"]
-    if kind == "string":
-        return json.dumps(local["value"], ensure_ascii=False) + (" (cut)" if local["truncated"] else "")
-    if kind == "array":
+    """A value summary as a Java programmer reads it; a summary carries only the keys that apply."""
+    if "value" in local and "length" in local:  # a string: its text (and its length)
+        return json.dumps(local["value"], ensure_ascii=False) + (" (cut)" if local.get("truncated") else "")
+    if "length" in local:
         return f"<array of {local['length']}, id {local['object_id']}>"
-    if kind == "object":
-        return f"<object {local['object_id']}>"
-    return "null" if kind == "null" else str(local["value"])
+    if "value" in local:  # a primitive, or a box read by value
+        return str(local["value"])
+    return f"<object {local['object_id']}>" if "object_id" in local else "null"
 
 
 def server_command() -> str:

@@ -60,8 +60,7 @@ async def soak(port: int, cycles: int, *, every: int = 100,
     """Attach to the JVM at ``port``, run ``cycles`` stop/resume cycles, detach; return the samples."""
     samples: list[Sample] = []
     async with Client(build_server(Config())) as client:
-        sid = (await ok(client, "attach_debugger", platform="jvm", address=f"127.0.0.1:{port}"))["result"][
-            "debug_session_id"]
+        sid = (await ok(client, "attach_debugger", platform="jvm", address=f"127.0.0.1:{port}"))["debug_session_id"]
         bp = await ok(client, "set_debugger_breakpoint", debugSessionId=sid, className=WORKER,
                       line=find_mark("step")[1])
         assert bp["result"]["status"] == "verified", bp

@@ -26,7 +26,7 @@ async def test_hold_suspends_the_vm_on_a_launch_stop_that_resume_releases(runnin
             assert debugger.current_stop is None
             stop = await debugger.hold_at_launch()
             assert stop.reason == "launch" and stop.reasons == ("launch",) and stop.thread_name == "main"
-            assert stop.note is not None and "resume_debugger" in stop.note
+            assert stop.note is not None and "Debugger.resume()" in stop.note
             assert debugger.state == "paused"
             assert (await debugger.events.receive()) == Stopped(stop)
             assert await suspended_threads(vm) == len(await vm.all_threads())  # the whole VM

@@ -57,7 +57,7 @@ async def test_running_threads_show_status_and_group_only(knots: Debuggee) -> No
             assert threads["main"].group == "main" and threads["Reference Handler"].group == "system"
             assert not any(t.suspended for t in page.threads)
             assert all(t.thread_id is None and t.owned_monitors is None for t in page.threads)
-            assert page.deadlocks is None and "stopId" in (page.note or "")
+            assert page.deadlocks is None and "stop_id" in (page.note or "")
             assert page.total == len(page.threads) and not page.truncated
             shown = jsonable(page.threads[0])
             assert set(shown) == {"name", "status", "suspended", "group"}, shown

@@ -124,6 +124,70 @@ class _Unwaited:
             self._on_error(CommandError.for_code(self._name, outcome.error_code))
 
 
+class _Batch:
+    """The replies to commands sent together by :meth:`JdwpClient.submit`, handed to a callback once the last
+    is in: from the reader, with no task woken. Each command waits in the client's pending replies as a
+    :class:`_BatchSlot` of it."""
+
+    __slots__ = ("_commands", "_done", "_left", "_on_replies", "_sizes", "outcomes", "sent_at")
+
+    def __init__(self, commands: Sequence[Command[Any, Any]], sizes: IdSizes | None,
+                 on_replies: Callable[[list[Any] | JdwpError], None]) -> None:
+        self._commands = commands
+        self._sizes = sizes
+        self._on_replies = on_replies
+        self.outcomes: list[ReplyPacket | JdwpError | None] = [None] * len(commands)
+        self.sent_at = trio.current_time()
+        self._left = len(commands)
+        self._done = False
+
+    def deliver(self, index: int, outcome: ReplyPacket | JdwpError) -> None:
+        if self._done or self.outcomes[index] is not None:
+            return
+        self.outcomes[index] = outcome
+        self._left -= 1
+        if isinstance(outcome, JdwpError) and not isinstance(outcome, ReplyTooLarge):
+            self._finish(_again(outcome))  # the connection ended: the others will not come either
+        elif self._left == 0:
+            self._finish(self._decoded())
+
+    def _decoded(self) -> list[Any] | JdwpError:
+        found: list[Any] = []
+        for command, outcome in zip(self._commands, self.outcomes, strict=True):
+            if isinstance(outcome, ReplyTooLarge):
+                found.append(outcome.named(command.name))
+            elif isinstance(outcome, ReplyPacket) and outcome.error_code:
+                found.append(CommandError.for_code(command.name, outcome.error_code))
+            elif isinstance(outcome, ReplyPacket):
+                try:
+                    found.append(command.decode_reply(outcome.body, self._sizes))
+                except ProtocolError as exc:
+                    return exc
+        return found
+
+    def _finish(self, outcome: list[Any] | JdwpError) -> None:
+        self._done = True
+        try:
+            self._on_replies(outcome)
+        except Exception:  # the reader must go on: a callback's bug costs its own batch only
+            log.exception("a callback of JdwpClient.submit failed")
+
+
+class _BatchSlot:
+    __slots__ = ("_batch", "_index")
+
+    def __init__(self, batch: _Batch, index: int) -> None:
+        self._batch = batch
+        self._index = index
+
+    @property
+    def sent_at(self) -> float:
+        return self._batch.sent_at
+
+    def deliver(self, outcome: ReplyPacket | JdwpError) -> None:
+        self._batch.deliver(self._index, outcome)
+
+
 def _socket_fd(stream: trio.abc.Stream) -> int | None:
     """The descriptor of the socket under ``stream`` when bytes written to it reach the peer as they are:
     a ``trio.SocketStream``, or a stream that hands its socket stream out as ``raw_socket_stream`` (the
@@ -179,13 +243,19 @@ class JdwpClient(Mirrors):
         self._conn = connection
         self.request_timeout = request_timeout
         self.write_timeout = write_timeout
-        self._pending: dict[int, _ReplySlot | _Unwaited] = {}
+        self._pending: dict[int, _ReplySlot | _Unwaited | _BatchSlot] = {}
+        #: The connection's nursery (:func:`open_jdwp`), where a write that cannot go out at once from a
+        #: synchronous caller (:meth:`submit`, :meth:`send_now`) is finished.
+        self._nursery: trio.Nursery | None = None
         self._write_lock = trio.Lock()
         self._fd = _socket_fd(stream)
         # Reading straight from the descriptor is only right for a bare socket stream: a wrapper may hold bytes
         # it read ahead (the ADB stream replays what followed the handshake) that the descriptor no longer has.
         self._read_fd = self._fd if isinstance(stream, trio.SocketStream) else None
         self._outbox: list[bytes] = []  # packets waiting for the write lock, in call order
+        #: Packets written from the reader's callbacks while it takes the packets of one read; they go out in
+        #: one write before it waits for more (:meth:`_read_loop`).
+        self._held: list[bytes] | None = None
         self._events_in, self._events_out = trio.open_memory_channel[CommandPacket](math.inf)
         self._ddm_in, self._ddm_out = trio.open_memory_channel[CommandPacket](DDM_BUFFER)
         self._terminal: JdwpError | None = None
@@ -237,10 +307,12 @@ class JdwpClient(Mirrors):
         return self._terminal
 
     def oldest_unanswered_send(self) -> float | None:
-        """When the oldest command sent by :meth:`send` that the VM has not answered yet was sent (trio's clock),
+        """When the oldest command sent by :meth:`send`, :meth:`send_now` or :meth:`submit` that the VM has not
+        answered yet was sent (trio's clock),
         or ``None``. A VM answers one connection's commands in order, so one unanswered for longer than
         ``request_timeout`` means the VM is not reading them."""
-        return min((slot.sent_at for slot in self._pending.values() if isinstance(slot, _Unwaited)), default=None)
+        return min((slot.sent_at for slot in self._pending.values() if not isinstance(slot, _ReplySlot)),
+                   default=None)
 
     def statistics(self) -> dict[str, int]:
         """Counters: requests sent, writes they went out in (pipelined requests share one), replies matched,
@@ -300,6 +372,50 @@ class JdwpClient(Mirrors):
         except BaseException:
             self._pending.pop(packet_id, None)
             raise
+
+    def send_now(self, command: Command[Any, Any], out: Any, /, *, on_error: Callable[[JdwpError], None]) -> None:
+        """:meth:`send`, from synchronous code (a callback of :meth:`submit`): the packet goes into the socket
+        now, or, when it cannot take it whole, is finished by a task of the connection (in order with every
+        other write).
+
+        Raises:
+            ConnectionClosed, UsageError: as for :meth:`send`; then ``on_error`` is never called.
+        """
+        body = command.encode_out(out, self._sizes)
+        if self._terminal is not None:
+            raise _again(self._terminal)
+        packet_id, data = self._conn.send_command(command.command_set, command.command, body)
+        self._pending[packet_id] = _Unwaited(command.name, on_error)
+        self._counts["requests"] += 1
+        self._write_now(data)
+
+    def submit(self, requests: Sequence[tuple[Command[Any, Any], Any]], /,
+               on_replies: Callable[[list[Any] | JdwpError], None]) -> None:
+        """Send several commands in one write, from synchronous code, and hand their replies to ``on_replies``.
+
+        What :meth:`request_all` does, without a task waiting: for a caller that acts on each of thousands of
+        events a second (a breakpoint's condition judged as its hit comes), where waking a task per reply is
+        most of the cost. ``on_replies`` is called once, from the connection's reader, with each command's
+        decoded reply or ``CommandError`` in order, or with the ``JdwpError`` that ended them all (the
+        connection closed, a reply that cannot be decoded). It must not block; what it raises is logged and
+        lost. There is no timeout: a VM that does not answer shows in :meth:`oldest_unanswered_send`.
+
+        Raises:
+            ConnectionClosed, UsageError: the commands were not sent; ``on_replies`` is never called.
+        """
+        bodies = [command.encode_out(out, self._sizes) for command, out in requests]
+        if self._terminal is not None:
+            raise _again(self._terminal)
+        if not requests:
+            raise UsageError("submit: no commands to send")
+        batch = _Batch([command for command, _ in requests], self._sizes, on_replies)
+        frames = []
+        for index, ((command, _), body) in enumerate(zip(requests, bodies, strict=True)):
+            packet_id, data = self._conn.send_command(command.command_set, command.command, body)
+            self._pending[packet_id] = _BatchSlot(batch, index)
+            frames.append(data)
+        self._counts["requests"] += len(frames)
+        self._write_now(b"".join(frames))
 
     async def request_all(self, requests: Sequence[tuple[Command[Any, Any], Any]], /, *,
                           timeout: float | None = None, raw: Collection[int] = ()) -> list[Any]:
@@ -459,24 +575,51 @@ class JdwpClient(Mirrors):
             raise CommandError.for_code(name, outcome.error_code)
         return outcome.body
 
+    def _write_at_once(self, data: bytes) -> bytes | None:
+        """Nothing queued, nobody writing: straight into the socket's buffer, no checkpoint (the caller's wait
+        for the reply is its checkpoint). Returns what the kernel did not take (all of it without a socket, or
+        while others write), which must be queued behind them."""
+        if self._fd is None or self._outbox or self._write_lock.locked():
+            return data
+        try:
+            sent = os.write(self._fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:
+            self._finish(ConnectionClosed(f"the JDWP connection broke while sending: {exc!r}"))
+            raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
+        if sent == len(data):
+            self._counts["writes"] += 1
+            return None
+        return data[sent:]
+
     async def _write(self, data: bytes) -> None:
-        # Nothing queued, nobody writing: straight into the socket's buffer, no checkpoint (the caller's wait
-        # for the reply is its checkpoint). Whatever the kernel did not take queues first, below.
-        if self._fd is not None and not self._outbox and not self._write_lock.locked():
-            try:
-                sent = os.write(self._fd, data)
-            except BlockingIOError:
-                sent = 0
-            except OSError as exc:
-                self._finish(ConnectionClosed(f"the JDWP connection broke while sending: {exc!r}"))
-                raise _again(self._terminal or ConnectionClosed("the connection is closed")) from None
-            if sent == len(data):
-                self._counts["writes"] += 1
-                return
-            data = data[sent:]
+        rest = self._write_at_once(data)
+        if rest is not None:
+            self._outbox.append(rest)
+            await self._drain()
+
+    def _write_now(self, data: bytes) -> None:
+        if self._held is not None:  # a callback of the reader's: sent with the others of this read
+            self._held.append(data)
+            return
+        rest = self._write_at_once(data)
+        if rest is None:
+            return
+        self._outbox.append(rest)
+        if self._nursery is None:  # a client made outside open_jdwp: no task to finish it; never in use
+            raise UsageError("this client has no task to finish a write with")
+        self._nursery.start_soon(self._drain_quietly)
+
+    async def _drain_quietly(self) -> None:
+        try:
+            await self._drain()
+        except JdwpError:  # the connection ended: whoever waits for a reply gets that error
+            pass
+
+    async def _drain(self) -> None:
         # Packets queue in call order; whoever holds the lock sends every queued one in one write. A burst of
         # pipelined requests (gather) then leaves at once instead of one write per scheduler pass.
-        self._outbox.append(data)
         with trio.CancelScope(shield=True):
             with trio.move_on_after(self.write_timeout) as scope:
                 async with self._write_lock:
@@ -592,8 +735,12 @@ class JdwpClient(Mirrors):
                         counts["late_replies"] += 1
                     else:
                         counts["replies"] += 1
+                        if self._held is None:
+                            self._held = []
                         waiter.deliver(event)
                 elif event is NEED_DATA:
+                    if self._held is not None:
+                        self._send_held()
                     self._conn.receive_data(await self._receive())
                 elif isinstance(event, Closed):
                     self._finish(event.error())
@@ -610,6 +757,16 @@ class JdwpClient(Mirrors):
             self._finish(JdwpError(f"the JDWP reader failed: {exc!r}"))
         finally:
             self._finish(ConnectionClosed("the JDWP connection was closed"))
+
+    def _send_held(self) -> None:
+        """What the callbacks of one read's replies wrote (:meth:`submit`, :meth:`send_now`: a judged hit's
+        release, the next hit's reads), in one write: under load, one system call for many hits."""
+        held, self._held = self._held, None
+        if held:
+            try:
+                self._write_now(b"".join(held))
+            except JdwpError:  # the connection broke (and ended): the loop sees it end
+                pass
 
     async def _receive(self) -> bytes:
         fd = self._read_fd
@@ -769,6 +926,7 @@ async def open_jdwp(
     client = JdwpClient(stream, connection, request_timeout=request_timeout, write_timeout=write_timeout)
     try:
         async with trio.open_nursery() as nursery:
+            client._nursery = nursery
             nursery.start_soon(client._read_loop)
             try:
                 first_reply = handshake_timeout if first_reply_timeout is None else first_reply_timeout

@@ -117,6 +117,30 @@ async def test_a_false_conditions_locals_go_out_with_its_frames_on_hotspot(loops
             assert (cleanup.status, cleanup.execution_state) == ("complete", "running")
 
 
+async def test_false_conditions_on_locals_alone_are_released_without_a_task(loops: Debuggee) -> None:
+    """A condition on numbers and a null check of its locals is judged from the connection's callbacks
+    (events/quick_hits.py); a true one, and one that needs a string's text, go to the full judge and stop."""
+    with trio.fail_after(120):
+        async with session(loops) as debugger:
+            bp = await debugger.set_breakpoint(LOOPS, STEP_LINE, condition="i * 2 == 2 * 250 || label == null")
+            mark = len(loops.lines)
+            loops.send("loop 300")
+            stop = await next_stop(debugger)
+            assert await local_value(debugger, stop, "i") == "250"
+            await debugger.resume(stop.stop_id)
+            await line_printed(loops, r"^looped 300 ", after=mark)
+            found = debugger.statistics()
+            assert found["quick_releases"] >= 290, found  # a hit before the method's variables are read is not
+            assert found["quick_handed_on"] <= 3, found
+            await debugger.remove_breakpoint(bp.breakpoint_id)
+            await debugger.set_breakpoint(LOOPS, STEP_LINE, condition='i == 7 && label == "item"')
+            loops.send("loop 10")
+            stop = await next_stop(debugger)
+            assert await local_value(debugger, stop, "i") == "7"
+            assert debugger.statistics()["quick_releases"] == found["quick_releases"]  # a string's text: in full
+            assert (await debugger.detach()).execution_state == "running"
+
+
 async def test_a_condition_that_fails_stops_with_condition_error(loops: Debuggee) -> None:
     with trio.fail_after(120):
         async with session(loops) as debugger:

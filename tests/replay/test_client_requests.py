@@ -11,6 +11,7 @@ import socket
 import struct
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 import trio
@@ -184,3 +185,44 @@ async def test_first_requests_go_out_with_the_id_sizes_and_keep_their_answers() 
                 assert isinstance(error, CommandError) and error.code == ErrorCode.INVALID_STRING
                 assert vm.first_answer(VirtualMachine.ClassesBySignature, ClassesBySignatureOut("LOther;")) is None
             nursery.cancel_scope.cancel()
+
+
+async def test_submit_hands_the_replies_to_its_callback_from_the_reader() -> None:
+    """``submit`` (a judged hit's reads, events/quick_hits.py): no task waits; the callback gets every answer in
+    its place, errors included, once the last is in; what it sends with ``send_now`` goes out."""
+    async with opened() as (fake, vm, _):
+        got: list[Any] = []
+        failed: list[JdwpError] = []
+        release_failed = trio.Event()
+
+        def on_error(error: JdwpError) -> None:
+            failed.append(error)
+            release_failed.set()
+
+        def on_replies(replies: list[Any] | JdwpError) -> None:
+            got.append(replies)
+            vm.send_now(ThreadReference.Name, ThreadOut(ThreadId(9)), on_error=on_error)
+
+        vm.submit([(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2, 3)], on_replies)
+        await _answer_reversed(fake, 3)
+        follow_up = await fake.receive()  # written from the callback, once the reader had taken the replies
+        assert follow_up is not None and struct.unpack(">Q", follow_up.body) == (9,)
+        await fake.reply(follow_up, error=ErrorCode.INVALID_THREAD)
+        await release_failed.wait()  # the callback's own send failed: its on_error is told
+        ((first, second, third),) = got
+        assert first.thread_name == "t1" and third.thread_name == "t3"
+        assert isinstance(second, CommandError) and isinstance(failed[0], CommandError)
+        assert vm.statistics()["in_flight"] == 0
+
+
+async def test_submit_tells_its_callback_once_when_the_connection_ends_first() -> None:
+    async with opened() as (fake, vm, _):
+        got: list[Any] = []
+        vm.submit([(ThreadReference.Name, ThreadOut(ThreadId(t))) for t in (1, 2)], got.append)
+        assert await fake.receive() is not None
+        await fake.stream.aclose()
+        await vm.wait_closed()
+        assert len(got) == 1 and isinstance(got[0], ConnectionClosed)
+        with pytest.raises(ConnectionClosed):
+            vm.submit([(ThreadReference.Name, ThreadOut(ThreadId(1)))], got.append)
+        assert len(got) == 1

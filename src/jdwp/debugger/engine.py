@@ -57,6 +57,7 @@ from .events.detach import DETACH_DEADLINE, clean_up
 from .events.eventsets import EventSets, Found
 from .events.holds import main_thread
 from .events.judge import HitJudge
+from .events.quick_hits import QuickHits
 from .events.stops import Stops, StopState, Suspension, release, release_command, release_unconfirmed
 from .events.vm_start import runs_already
 from .inspection import Inspection
@@ -152,6 +153,8 @@ class Debugger:
         self._events_in, self.events = trio.open_memory_channel[EngineEvent](math.inf)
         self._stops = Stops(session.ids, self._steps, self._publish, self.breakpoints.wants)
         self._sets = EventSets(session, self.breakpoints, self._steps, self._judge, self._stops, launch)
+        self._quick = QuickHits(self._judge, self.breakpoints, self._judge_later, self._judged_quickly)
+        self._judging_tasks: trio.Nursery | None = None  # _run's, while it reads event sets
         # Reading a stop: the Inspection's methods, called as the debugger's own (no frame of this class between).
         inspection = Inspection(session, self._stops, self.coroutines)
         self.stack = inspection.stack
@@ -208,6 +211,13 @@ class Debugger:
     def uncertain(self) -> bool:
         """True after a resume or step whose outcome is unknown: the caller should detach."""
         return self._uncertain
+
+    def statistics(self) -> dict[str, int]:
+        """How hits were judged: ``quick_releases``, hits whose condition was false on their locals' values,
+        released from the connection's callbacks (docs/performance.md); ``quick_handed_on``, hits taken that way
+        and then judged in full (the condition true, or needing more); and the event sets handled."""
+        return {"quick_releases": self._quick.released, "quick_handed_on": self._quick.handed_on,
+                "event_sets_handled": self._sets_handled}
 
     def list_breakpoints(self) -> list[AnyBreakpoint]:
         return self.breakpoints.all()
@@ -625,6 +635,7 @@ class Debugger:
         reason: TerminalReason = "disconnected"
         try:
             async with trio.open_nursery() as judging:
+                self._judging_tasks = judging
                 async for event_set in self.vm.events():
                     if any(isinstance(e, VMDeathEvent) for e in event_set.events):
                         reason = "vm_death"
@@ -639,7 +650,7 @@ class Debugger:
                         self._handling = False
                         if apart is None:
                             self._set_handled()
-                    if apart is not None:
+                    if apart is not None and not self._quick.take(apart):
                         judging.start_soon(self._judge_apart, apart)
         except Exception as exc:  # a bug of ours: end the session rather than leave it half alive
             log.exception("the debugger's event loop failed")
@@ -715,6 +726,16 @@ class Debugger:
             await self._settle(found, state)
         await found.finish()  # outside the lock: spending a logpoint takes it
         return None
+
+    def _judge_later(self, found: Found) -> None:
+        """A hit :class:`.quick_hits.QuickHits` took and could not release: the full judge's, in a task."""
+        assert self._judging_tasks is not None  # replies come only while _run reads the connection
+        self._judging_tasks.start_soon(self._judge_apart, found)
+
+    def _judged_quickly(self) -> None:
+        """A hit :class:`.quick_hits.QuickHits` took was released: counted as :meth:`_judge_apart` counts."""
+        self._judging -= 1
+        self._set_handled()
 
     async def _judge_apart(self, found: Found) -> None:
         """Judge one set of hits outside the lock (its thread alone is suspended: other threads' hits are judged

@@ -43,16 +43,16 @@ from ...protocol.values import Value
 from .._gather import gather
 from ..errors import DebuggerError
 from ..model import BreakpointSpent, EngineEvent, FieldChange, Local, Locals, LogpointHit, SourcePosition
-from ..names import java_prefix, java_text
+from ..names import java_prefix
 from ..reading.expressions import Expr
 from ..reading.expressions.context import FrameContext, Result, Text
 from ..reading.expressions.evaluator import Evaluator
 from ..reading.frame_guess import FrameGuesses
-from ..reading.frames import FrameRef, WrongFrameGuess, frame_locals
+from ..reading.frames import FrameRef, WrongFrameGuess, frame_locals, raw_summary
 from ..reading.invoke import Invocation
 from ..reading.session import Session
 from ..reading.stop_cache import StopCache, reading_at
-from ..reading.values import MAX_STRING, Summary, ValueKind, Values
+from ..reading.values import MAX_STRING, Summary, Values
 from ..requests.hits import HitCounts, HitPlan, count_stop, spent
 from ..requests.manager import Requests
 
@@ -204,17 +204,7 @@ class _Unsummarised(Values):
         self._values = values
 
     async def summarize(self, values: Sequence[Value], declared: Sequence[str | None] = ()) -> list[Summary]:
-        found = []
-        for value in values:
-            if value.is_null:
-                found.append(Summary("null", None))
-            elif not value.is_object:
-                found.append(Summary("primitive", java_text(value.tag, value.value)))
-            else:
-                kind: ValueKind = ("string" if value.tag == Tag.STRING else "array" if value.tag == Tag.ARRAY
-                                   else "object")
-                found.append(Summary(kind, None, object_id=self._values.handle(value)))
-        return found
+        return [raw_summary(self._values, value) for value in values]
 
 
 class HitJudge:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -29,7 +30,7 @@ from ...client import JdwpClient
 from ...protocol.commands import Command, StackFrame, ThreadReference
 from ...protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
 from ...protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
-from ...protocol.constants import ACC_STATIC, ErrorCode, error_name
+from ...protocol.constants import ACC_STATIC, ErrorCode, Tag, error_name
 from ...protocol.errors import CommandError
 from ...protocol.types import FieldId, FrameId, Location, ThreadId
 from ...protocol.values import Value
@@ -47,9 +48,9 @@ from ..model import (
     StackPage,
     value_fields,
 )
-from ..names import binary_name_of, type_name
+from ..names import binary_name_of, java_text, type_name
 from .inline_frames import InlineChain, inline_chain
-from .values import Summary, Values, unavailable
+from .values import Summary, ValueKind, Values, unavailable
 
 log = logging.getLogger("jdwp.debugger")
 
@@ -229,7 +230,7 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class _SlotPlan:
+class SlotPlan:
     """What a method's variable table says of one code index: the variables live there (sorted by slot), their
     names as shown, the first ``MAX_LOCALS`` of them with their declared types (as Java writes them, and as
     JNI signatures), and the slots to ask for them."""
@@ -243,8 +244,39 @@ class _SlotPlan:
     slots: list[SlotRequest]
 
 
-_PLANS: dict[tuple[int, int], tuple[VariableTableReply, _SlotPlan]] = {}
+_PLANS: dict[tuple[int, int], tuple[VariableTableReply, SlotPlan]] = {}
 _PLANS_KEPT = 1024
+
+
+def named_slot_plan(symbols: Symbols, location: Location, names: frozenset[str]) -> SlotPlan | None:
+    """The slots to read for ``names`` at ``location``, from what is cached now, when each name is a live local
+    shown there (no ``this``, no captured variable); ``None`` when that takes a round trip or a name is not
+    such a local. For a judged hit read without awaits (:mod:`..events.quick_hits`)."""
+    known = symbols.variables.known(location.class_id, location.method_id)
+    if known is None or known[0] is None or not known[0].slots:
+        return None
+    plan = _slot_plan(known[0], location.index)
+    if not names <= plan.shown_names:
+        return None
+    return _named_plan(plan, names) if len(names) < len(plan.shown) else plan
+
+
+def raw_locals(plan: SlotPlan, read: Sequence[Value], values: Values) -> Locals:
+    """The locals of ``plan`` from their values, summarised without a round trip (:func:`raw_summary`): what an
+    evaluation needs of them."""
+    locals_ = [local_of(name, declared, raw_summary(values, value))
+               for name, declared, value in zip(plan.names[: len(plan.shown)], plan.declared, read, strict=True)]
+    return Locals("available", tuple(locals_), None, None, len(plan.live) > len(locals_))
+
+
+def raw_summary(values: Values, value: Value) -> Summary:
+    """``value`` as a summary made without a round trip: a primitive as text, an object by handle only."""
+    if value.is_null:
+        return Summary("null", None)
+    if not value.is_object:
+        return Summary("primitive", java_text(value.tag, value.value))
+    kind: ValueKind = "string" if value.tag == Tag.STRING else "array" if value.tag == Tag.ARRAY else "object"
+    return Summary(kind, None, object_id=values.handle(value))
 
 
 def live_slot(table: VariableTableReply, index: int, name: str) -> VariableSlot | None:
@@ -253,7 +285,7 @@ def live_slot(table: VariableTableReply, index: int, name: str) -> VariableSlot 
     return next((slot for slot, shown in zip(plan.live, plan.names, strict=False) if shown == name), None)
 
 
-def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
+def _slot_plan(table: VariableTableReply, index: int) -> SlotPlan:
     """The plan of ``table`` at ``index``, worked out once: a breakpoint's hits all come to the same index.
 
     Keyed by the table object (the session's cache holds one per method) and checked by identity, so a table
@@ -267,7 +299,7 @@ def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
                   key=lambda v: (v.slot, v.code_index))
     names = _shown_names([v.name for v in live])
     shown = live[:MAX_LOCALS]
-    plan = _SlotPlan(live, names, shown, frozenset(names[: len(shown)]), [type_name(v.signature) for v in shown],
+    plan = SlotPlan(live, names, shown, frozenset(names[: len(shown)]), [type_name(v.signature) for v in shown],
                      [v.signature for v in shown], [SlotRequest(v.slot, ord(v.signature[0])) for v in shown])
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.pop(next(iter(_PLANS)))
@@ -275,10 +307,10 @@ def _slot_plan(table: VariableTableReply, index: int) -> _SlotPlan:
     return plan
 
 
-_NAMED: dict[tuple[int, frozenset[str]], tuple[_SlotPlan, _SlotPlan]] = {}
+_NAMED: dict[tuple[int, frozenset[str]], tuple[SlotPlan, SlotPlan]] = {}
 
 
-def _named_plan(plan: _SlotPlan, names: frozenset[str]) -> _SlotPlan:
+def _named_plan(plan: SlotPlan, names: frozenset[str]) -> SlotPlan:
     """``plan`` cut to the variables shown as ``names`` (all of them among its shown ones), worked out once per
     plan and names: a conditional breakpoint's every hit reads the same few slots. ``live`` stays whole, so the
     locals read say they are ``truncated``."""
@@ -287,7 +319,7 @@ def _named_plan(plan: _SlotPlan, names: frozenset[str]) -> _SlotPlan:
     if cached is not None and cached[0] is plan:
         return cached[1]
     kept = [i for i, name in enumerate(plan.names[: len(plan.shown)]) if name in names]
-    named = _SlotPlan(plan.live, [plan.names[i] for i in kept], [plan.shown[i] for i in kept],
+    named = SlotPlan(plan.live, [plan.names[i] for i in kept], [plan.shown[i] for i in kept],
                       frozenset(plan.names[i] for i in kept), [plan.declared[i] for i in kept],
                       [plan.signatures[i] for i in kept], [plan.slots[i] for i in kept])
     if len(_NAMED) >= _PLANS_KEPT:

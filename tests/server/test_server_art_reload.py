@@ -26,7 +26,7 @@ from mcpkit import connect
 
 import jdwp
 from adb.art_standins import start_behind
-from adb.testbed import Apps, Testbed
+from adb.testbed import AppProcess, Apps, Testbed
 from jdwp.debugger import suspended_threads
 from server.session.config import Config
 from support.live import require_tool
@@ -34,8 +34,17 @@ from support.live import require_tool
 pytestmark = pytest.mark.live
 
 APP_ID = "com.example.reload"
-_JAVA = "package reload;\n\npublic class {name} {{\n    static int value() {{\n        return {value};\n    }}\n}}\n"
+_JAVA = """package reload;
+
+public class {name} {{
+    static int value() {{
+        return {value};
+    }}
+{more}}}
+"""
 RETURN_LINE = 5  # `return {value};`
+_MORE_JAVA = "    static int more() {\n        return 7;\n    }\n"  # a method added: a change of shape
+_MORE_SMALI = ".method static more()I\n    .registers 1\n    const/4 v0, 7\n    return v0\n.end method\n"
 _SMALI = """.class public Lreload/{name};
 .super Ljava/lang/Object;
 .source "{name}.java"
@@ -53,7 +62,7 @@ _SMALI = """.class public Lreload/{name};
     const/4 v0, {value}
     return v0
 .end method
-"""
+{more}"""
 _MAIN = """package reload;
 
 public class Main {
@@ -73,12 +82,13 @@ public class Main {
 """
 
 
-def compile_java(out: Path, greet: int, other: int) -> Path:
-    """``reload.Main``, ``Greeter`` and ``Other`` (whose ``value()`` return ``greet`` and ``other``) by javac -g."""
+def compile_java(out: Path, greet: int, other: int, *, more: bool = False) -> Path:
+    """``reload.Main``, ``Greeter`` and ``Other`` (whose ``value()`` return ``greet`` and ``other``; ``Greeter`` with
+    ``more()`` added if ``more``) by javac -g."""
     sources = out.with_name(out.name + "-src")
     sources.mkdir(parents=True, exist_ok=True)
-    files = {"Main": _MAIN, "Greeter": _JAVA.format(name="Greeter", value=greet),
-             "Other": _JAVA.format(name="Other", value=other)}
+    files = {"Main": _MAIN, "Greeter": _JAVA.format(name="Greeter", value=greet, more=_MORE_JAVA if more else ""),
+             "Other": _JAVA.format(name="Other", value=other, more="")}
     for name, text in files.items():
         (sources / f"{name}.java").write_text(text, encoding="utf-8")
     subprocess.run([require_tool("javac"), "-g", "-d", str(out), *(str(sources / f"{n}.java") for n in files)],
@@ -86,12 +96,14 @@ def compile_java(out: Path, greet: int, other: int) -> Path:
     return out
 
 
-def assemble(out: Path, **values: int) -> Path:
-    """One dex of the ``reload`` classes named, each ``value()`` returning its value, by Debian's smali."""
+def assemble(out: Path, *, more: bool = False, **values: int) -> Path:
+    """One dex of the ``reload`` classes named, each ``value()`` returning its value (and ``more()`` added if
+    ``more``), by Debian's smali."""
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as sources:
         for name, value in values.items():
-            (Path(sources) / f"{name}.smali").write_text(_SMALI.format(name=name, value=value), encoding="utf-8")
+            text = _SMALI.format(name=name, value=value, more=_MORE_SMALI if more else "")
+            (Path(sources) / f"{name}.smali").write_text(text, encoding="utf-8")
         subprocess.run([require_tool("smali"), "a", "-o", str(out), sources], check=True, capture_output=True,
                        text=True)
     return out
@@ -109,23 +121,29 @@ async def next_line(stream: IO[bytes] | None, pattern: str) -> str:
                 return text
 
 
+async def start_app(testbed: Testbed, apps: Apps, tmp_path: Path, app_id: str) -> tuple[AppProcess, Path]:
+    """The app (v1: ``greet 1 other 1``) behind the ART stand-in, printing; and the directory where the stand-in
+    finds javac's class files of each change the test makes."""
+    staged = tmp_path / "javac-of-the-change"
+    app = await start_behind(apps, testbed, app_id, "art_redefine_app.py", str(staged),
+                             classpath=str(compile_java(tmp_path / "v1", 1, 1)), main_class="reload.Main")
+    await next_line(app.procs[0].stdout, "^greet 1 other 1$")
+    return app, staged
+
+
 async def test_dex_reload_through_adb_to_a_vm_that_takes_dex_as_art_does(
         testbed: Testbed, apps: Apps, tmp_path: Path) -> None:
-    staged = tmp_path / "javac-of-the-change"  # what the stand-in runs for a dex that passes ART's checks
-    app = await start_behind(apps, testbed, APP_ID, "art_redefine_app.py", str(staged),
-                             classpath=str(compile_java(tmp_path / "v1", 1, 1)), main_class="reload.Main")
+    app, staged = await start_app(testbed, apps, tmp_path, APP_ID)
     jvm, stand_in = app.procs[0], app.procs[-1]
-    await next_line(jvm.stdout, "^greet 1 other 1$")
     apk = tmp_path / "app.apk"  # the whole app's dex: the two classes changed and one the app never loads
     with zipfile.ZipFile(apk, "w") as archive:
         archive.write(assemble(tmp_path / "apk" / "classes.dex", Greeter=2, Other=2, NotLoaded=3), "classes.dex")
         archive.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00")
     dex_archive = tmp_path / "project_dex_archive"  # a Gradle dex output directory: a dex per class
     assemble(dex_archive / "reload" / "Greeter.dex", Greeter=3)
-    target = {"platform": "android", "deviceId": testbed.serial, "appId": APP_ID}
     with trio.fail_after(120):
         async with connect(Config(allow_mutation=True), adb=testbed.client()) as mcp:
-            attached = await mcp.ok("attach_debugger", **target)
+            attached = await mcp.ok("attach_debugger", platform="android", deviceId=testbed.serial, appId=APP_ID)
             assert attached["result"]["vm"]["name"] == "Dalvik"
             sid = attached["debug_session_id"]
             stop, cursor = await mcp.stop_at(sid, "reload.Greeter", RETURN_LINE)
@@ -163,3 +181,30 @@ async def test_dex_reload_through_adb_to_a_vm_that_takes_dex_as_art_does(
     await next_line(jvm.stdout, "^Listening for transport")  # the agent's, once the debugger has left
     async with jdwp.open_jdwp_tcp("127.0.0.1", app.jvm_port) as vm:
         assert await suspended_threads(vm) == 0
+
+
+async def test_a_dex_that_adds_a_method_is_refused_naming_it_and_changes_nothing(
+        testbed: Testbed, apps: Apps, tmp_path: Path) -> None:
+    """The dex passes ART's checks of its bytes; the change of shape is refused by the VM (ART's ``ti_redefine.cc``
+    and HotSpot both: ``ADD_METHOD_NOT_IMPLEMENTED`` 63), and the message, read from the dex, names the method."""
+    app, staged = await start_app(testbed, apps, tmp_path, APP_ID + ".refused")
+    jvm, stand_in = app.procs[0], app.procs[-1]
+    with trio.fail_after(120):
+        async with connect(Config(allow_mutation=True), adb=testbed.client()) as mcp:
+            attached = await mcp.ok("attach_debugger", platform="android", deviceId=testbed.serial,
+                                    appId=APP_ID + ".refused")
+            sid = attached["debug_session_id"]
+            compile_java(staged, 4, 1, more=True)
+            added = assemble(tmp_path / "added" / "Greeter.dex", Greeter=4, more=True)
+            refused = await mcp.fails("redefine_debugger_classes", "DEBUGGER_UNSUPPORTED", debugSessionId=sid,
+                                      paths=[str(added)])
+            assert "ADD_METHOD_NOT_IMPLEMENTED (63)" in refused["error"]["message"]
+            assert "reload.Greeter adds method `int more()`" in refused["error"]["message"]
+            assert await next_line(stand_in.stdout, "^(dex|refused) ") == "dex Lreload/Greeter; 1 class_def"
+
+            compile_java(staged, 2, 1)
+            body = assemble(tmp_path / "body" / "Greeter.dex", Greeter=2)
+            await mcp.ok("redefine_debugger_classes", debugSessionId=sid, paths=[str(body)])
+            assert await next_line(jvm.stdout, "^greet") == "greet 2 other 1"  # never 4: the refusal changed nothing
+            detached = await mcp.ok("detach_debugger", debugSessionId=sid)
+            assert detached["cleanup"]["execution_state"] == "running"

@@ -133,6 +133,9 @@ async def start_app(testbed: Testbed, apps: Apps, tmp_path: Path, app_id: str) -
 
 async def test_dex_reload_through_adb_to_a_vm_that_takes_dex_as_art_does(
         testbed: Testbed, apps: Apps, tmp_path: Path) -> None:
+    """An APK's dex reloaded at a stop in the code it changes, then a Gradle-style dex directory while the app
+    runs: each class goes alone in its dex, the one not loaded is skipped, the stopped frame is listed in old
+    code, the breakpoint is re-bound and stops, the app runs each new code, and nothing is left suspended."""
     app, staged = await start_app(testbed, apps, tmp_path, APP_ID)
     jvm, stand_in = app.procs[0], app.procs[-1]
     apk = tmp_path / "app.apk"  # the whole app's dex: the two classes changed and one the app never loads

@@ -9,10 +9,14 @@ device stands for a userdebug build.
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
+
+import trio
 
 from adb.launch_bed import install_shim
-from adb.testbed import Testbed
+from adb.testbed import HERE, AppProcess, Apps, Testbed
 
 # An app class in package PKG that keeps calling work(): the release-build sampling's subject.
 _APP = """package {pkg};
@@ -72,6 +76,24 @@ public class MessageLoop {
     }
 }
 """
+
+
+async def start_behind(apps: Apps, bed: Testbed, app_id: str, shim: str, *args: str, uid: int = 10400,
+                       **start: Any) -> AppProcess:
+    """An installed app whose JVM is registered on @jdwp-control by ``shim`` (a script beside this module, run as
+    ``shim PID JVM_PORT *args``, that prints ``registered``) rather than by jdwp_registrar.py. ``start`` goes to
+    :meth:`Apps.start`; the shim is the app's last process, its stdout a pipe the test may read on."""
+    bed.install_package(app_id, uid)
+    app = await apps.start(app_id, debuggable=False, **start)
+    assert app.jvm_port is not None
+    proc = subprocess.Popen([sys.executable, str(HERE / shim), str(app.pid), str(app.jvm_port), *args],
+                            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    app.procs.append(proc)
+    assert proc.stdout is not None
+    line = await trio.to_thread.run_sync(proc.stdout.readline, abandon_on_cancel=True)
+    assert line.strip() == b"registered"
+    await apps.wait_visible(app.pid, True)
+    return app
 
 
 def install_dumpsys(bed: Testbed, release_packages: tuple[str, ...] = ()) -> None:

@@ -27,7 +27,10 @@ import trio.testing
 import jdwp
 from jdwp.debugger import Reload
 from jdwp.debugger.changes.reload import BY_LISTING, reload_classes
+from jdwp.debugger.classes.class_members import Member
+from jdwp.debugger.classes.classfile import ClassFormatError
 from jdwp.debugger.classes.dex import read_dex
+from jdwp.debugger.classes.dex_members import read_dex_shape
 from jdwp.debugger.classes.dex_split import one_class_dexes
 from jdwp.debugger.classes.symbols import Symbols
 from jdwp.debugger.requests.manager import Requests
@@ -185,3 +188,48 @@ def test_each_cut_dex_holds_one_class_and_keeps_its_code(dexes: dict[str, Path],
     found = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.smali"))
     assert found == ["com/example/reload/Hello.smali"]
     assert "const/4 v0, 0x7" in (tmp_path / "out" / found[0]).read_text(encoding="utf-8")
+
+
+_SHAPED = """.class public abstract Lcom/example/reload/Shaped;
+.super Ljava/lang/Thread;
+.implements Ljava/lang/Runnable;
+.implements Ljava/io/Serializable;
+
+.field static count:I
+.field private final name:Ljava/lang/String;
+
+.method public constructor <init>()V
+    .registers 1
+    invoke-direct {p0}, Ljava/lang/Thread;-><init>()V
+    return-void
+.end method
+
+.method static native now()J
+.end method
+
+.method declared-synchronized tick([ILjava/util/List;)V
+    .registers 3
+    return-void
+.end method
+
+.method public abstract shape()Ljava/lang/Object;
+.end method
+"""
+
+
+def test_a_dex_class_s_declarations_read_for_a_refusal_s_message(tmp_path: Path) -> None:
+    """What the message of a refused dex reload compares with the loaded class, in a class file's spelling and
+    with the modifiers ART reports (``declared-synchronized`` is ``synchronized``; no dex-only bits)."""
+    source = tmp_path / "Shaped.smali"
+    source.write_text(_SHAPED, encoding="utf-8")
+    subprocess.run([require_tool("smali"), "a", "-o", str(tmp_path / "shaped.dex"), str(source)], check=True,
+                   capture_output=True, text=True)
+    shape = read_dex_shape((tmp_path / "shaped.dex").read_bytes(), 0)
+    assert (shape.name, shape.access, shape.superclass) == ("com/example/reload/Shaped", 0x0401, "java/lang/Thread")
+    assert shape.interfaces == ("java/lang/Runnable", "java/io/Serializable")
+    assert shape.fields == (Member("count", "I", 0x0008), Member("name", "Ljava/lang/String;", 0x0012))
+    assert shape.methods == (Member("<init>", "()V", 0x0001), Member("now", "()J", 0x0108),  # direct, then virtual
+                             Member("shape", "()Ljava/lang/Object;", 0x0401),
+                             Member("tick", "([ILjava/util/List;)V", 0x0020))
+    with pytest.raises(ClassFormatError):
+        read_dex_shape((tmp_path / "shaped.dex").read_bytes(), 1)

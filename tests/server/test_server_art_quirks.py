@@ -9,15 +9,12 @@ running. No call may hang past its deadline and the session must not end on its 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 import trio
 from mcpkit import Mcp, connect, heartbeat_line
 
 import jdwp
-from adb.testbed import HERE as ADB_HERE
+from adb.art_standins import start_behind
 from adb.testbed import AppProcess, Apps, Testbed
 from android import DebuggerBusy, ddm
 from android.frozen import open_app_jdwp_stream
@@ -35,17 +32,7 @@ def target(bed: Testbed, app_id: str) -> dict[str, object]:
 
 
 async def start_quirky_app(apps: Apps, bed: Testbed, app_id: str, quirks: str) -> AppProcess:
-    bed.install_package(app_id, 10400)
-    app = await apps.start(app_id, debuggable=False)  # registered below, by the quirks' registrar
-    assert app.jvm_port is not None
-    shim = subprocess.Popen([sys.executable, str(ADB_HERE / "art_quirks_app.py"), str(app.pid), str(app.jvm_port),
-                             quirks], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    app.procs.append(shim)
-    assert shim.stdout is not None
-    line = await trio.to_thread.run_sync(shim.stdout.readline, abandon_on_cancel=True)
-    assert line.strip() == b"registered"
-    await apps.wait_visible(app.pid, True)
-    return app
+    return await start_behind(apps, bed, app_id, "art_quirks_app.py", quirks)
 
 
 async def journey(mcp: Mcp, bed: Testbed, app: AppProcess, quirks: set[str]) -> None:

@@ -3,7 +3,8 @@
 Layer: ``jdwp.debugger.changes`` (trio, via ``jdwp.client``). ``VirtualMachine.RedefineClasses`` (1,18) is all or
 nothing: one class the VM refuses fails the command with one JDWP error (60–72) and no class is redefined.
 The error says what kind of change was refused, not where; for the changes of shape (a method or field added
-or removed, modifiers, superclass or interfaces) each new class file is compared with what the VM has loaded
+or removed, modifiers, superclass or interfaces) each new class, its class file's or its dex's declarations
+(:mod:`..classes.class_members`, :mod:`..classes.dex_members`), is compared with what the VM has loaded
 (``ReferenceType.Methods`` 2,5, ``Fields`` 2,4, ``Modifiers`` 2,3, ``Interfaces`` 2,10, ``ClassType.Superclass``
 3,1), so the message names the class and the change. HotSpot redefines method bodies only (JVMTI
 ``RedefineClasses``: no member added or removed, no modifier, superclass or interface changed); ART's
@@ -58,7 +59,7 @@ _AFTER = ("nothing was redefined: the app runs its old code. This VM reloads met
 async def refusal(vm: JdwpClient, failure: CommandError, sent: Sequence[tuple[ReferenceTypeId, str, ClassShape | None]]
                   ) -> DebuggerError:
     """The error to raise for ``RedefineClasses`` refused with ``failure``; ``sent`` is each class's type ID,
-    binary name and (a class file) its shape."""
+    binary name and its shape (None: not read)."""
     what, bytes_at_fault = _WHAT.get(failure.code, (None, True))
     if what is None:
         return InvalidArgument(f"{failure}; nothing was redefined: the app runs its old code")

@@ -126,7 +126,7 @@ async def reload_classes(vm: JdwpClient, symbols: Symbols, breakpoints: Requests
             await vm.request(VirtualMachine.RedefineClasses,
                              RedefineClassesOut([ClassDef(ref, payloads[new.name]) for ref, new in sent]))
         except CommandError as failure:
-            raise await refusal(vm, failure, [(ref, binary_name_of(new.signature), new.shape)
+            raise await refusal(vm, failure, [(ref, binary_name_of(new.signature), new.declared())
                                               for ref, new in sent]) from None
         for ref in refs:
             symbols.forget_code(ref)

@@ -23,6 +23,7 @@ from typing import Literal
 
 from ..classes.class_members import ClassShape, read_shape
 from ..classes.classfile import ClassFormatError
+from ..classes.dex_members import read_dex_shape
 from ..classes.dex_split import dex_classes, one_class_dex
 from ..errors import InvalidArgument
 
@@ -58,6 +59,17 @@ class NewClass:
             ClassFormatError: the dex cannot be cut.
         """
         return self.data if self.dex_index is None else one_class_dex(self.data, self.dex_index)
+
+    def declared(self) -> ClassShape | None:
+        """What the class declares, for the message of a refused reload: a class file's shape, read with it; a
+        dex class's, read now (only when the VM refused it: an APK's classes cost nothing until then). None when
+        the dex's class data does not parse."""
+        if self.dex_index is None:
+            return self.shape
+        try:
+            return read_dex_shape(self.data, self.dex_index)
+        except ClassFormatError:
+            return None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

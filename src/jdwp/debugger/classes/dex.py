@@ -37,8 +37,8 @@ class _Dex:
         if len(data) < HEADER_SIZE or data[:4] != b"dex\n" or data[7] != 0:
             raise ClassFormatError("not a dex file (no dex\\n magic)")
         self.data = data
-        (self.string_count, self.string_off, self.type_count, self.type_off, _protos, _protos_off,
-         self.field_count, self.field_off, _methods, _methods_off, self.class_count,
+        (self.string_count, self.string_off, self.type_count, self.type_off, self.proto_count, self.proto_off,
+         self.field_count, self.field_off, self.method_count, self.method_off, self.class_count,
          self.class_off) = struct.unpack_from("<12I", data, 0x38)
 
     def u4(self, at: int) -> int:

@@ -94,15 +94,19 @@ class RateLimit:
 
     def admit(self) -> tuple[bool, int]:
         """Whether to capture this hit, and (when so) how many were dropped since the last capture."""
+        if self.full():
+            self._dropped += 1
+            return False, 0
+        self._times.append(self._clock())
+        dropped, self._dropped = self._dropped, 0
+        return True, dropped
+
+    def full(self) -> bool:
+        """Whether a hit now would be dropped (:meth:`admit` says so, and counts it)."""
         now = self._clock()
         while self._times and now - self._times[0] >= 1.0:
             self._times.popleft()
-        if len(self._times) >= self._per_second:
-            self._dropped += 1
-            return False, 0
-        self._times.append(now)
-        dropped, self._dropped = self._dropped, 0
-        return True, dropped
+        return len(self._times) >= self._per_second
 
 
 class _Hit:
@@ -223,7 +227,7 @@ class HitJudge:
         self.layouts = session.layouts
         self._breakpoints = breakpoints
         self._publish = publish
-        self._rate = rate or RateLimit()
+        self.rate = rate or RateLimit()
         self._lock = session.gate.lock
         self.frame_guesses = FrameGuesses()
 
@@ -313,7 +317,7 @@ class HitJudge:
         """Count a logpoint's hit and read its message now, while the frame is paused; leave the rest (the
         thread's name, the position, publishing, spending) to ``after``."""
         counts.logged += 1
-        captured, dropped = self._rate.admit()
+        captured, dropped = self.rate.admit()
         if captured:
             if plan.template is None and change is not None:
                 message = _change_text(change)

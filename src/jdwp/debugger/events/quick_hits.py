@@ -1,4 +1,4 @@
-"""Hits whose condition is false, released without a task: the hot path of a conditional breakpoint under load.
+"""Hits let go without a task: the hot path of a conditional breakpoint, a hit count or a logpoint under load.
 
 Layer: ``jdwp.debugger`` (trio, via ``jdwp.client``). docs/design.md §3.5; docs/performance.md measures it.
 
@@ -25,6 +25,12 @@ round trip (a string's text, a field); a reply that is an error — hands the hi
 it reads the same values, and a condition that reads no app state twice is judged the same. A false condition
 changes no count (hit counts count hits that pass it), so releasing one here is what the judge would do, in
 whatever state the breakpoint is by then (removed, disabled, spent: released either way).
+
+A breakpoint without a condition needs no read to be let go when its hit is before its ``hitCount``-th, or a
+logpoint's hit beyond the rate of captured messages (counted as dropped): such a hit is counted as the judge
+counts it and released as the event set comes. One that stops, logs a message or spends its breakpoint goes to
+the judge. A line whose code runs in several places of one pass (the pass rule, :meth:`.requests.manager.
+Requests.pass_spot`) is always the judge's: telling passes apart takes the frame's depth.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from ..reading.expressions.context import FrameContext
 from ..reading.expressions.evaluator import Evaluator
 from ..reading.expressions.parser import Binary, Literal, Name, Unary
 from ..reading.frames import SlotPlan, named_slot_plan, raw_locals
+from ..requests.hits import HitCounts, HitPlan, spent
 from ..requests.manager import Requests
 from .eventsets import Found
 from .judge import HitJudge
@@ -122,9 +129,13 @@ class QuickHits:
         state = self._breakpoints.hit_state(found.breakpoint_ids[0])
         if location is None or state is None:
             return False
-        plan, _ = state
+        plan, counts = state
+        if self._breakpoints.pass_spot(found.breakpoint_ids[0], location) is not None:
+            return False  # one pass through a line stops once: telling passes apart takes the frame's depth
         condition, names = plan.condition, plan.frame_names
-        if condition is None or names is None or plan.invokes:
+        if condition is None:
+            return self._counted(found, plan, counts)
+        if names is None or plan.invokes:
             return False
         slots = named_slot_plan(self._judge.symbols, location, names)
         if slots is None or self._judge.symbols.files.known_name(location.class_id) is None:
@@ -140,6 +151,26 @@ class QuickHits:
             self._vm.submit(requests, partial(self._top, found, condition, slots, guess))
         except JdwpError:
             return False
+        return True
+
+    def _counted(self, found: Found, plan: HitPlan, counts: HitCounts) -> bool:
+        """A hit with no condition that its breakpoint lets go as it comes (a hit before its ``hitCount``-th; a
+        logpoint hit the rate limit drops; a hit of a spent breakpoint), counted as :mod:`.judge` counts it and
+        released now; ``False`` for any other (it logs a message, stops or spends the breakpoint)."""
+        wanted, max_hits = plan.options.hit_count, plan.options.max_hits
+        if spent(plan, counts):
+            pass  # let go uncounted
+        elif wanted is not None and counts.hits + 1 < wanted:
+            counts.hits += 1
+        elif plan.options.action == "log" and (max_hits is None or counts.logged + 1 < max_hits) \
+                and self._judge.rate.full():
+            self._judge.rate.admit()  # dropped: counted among those the next captured hit reports
+            counts.hits += 1
+            counts.logged += 1
+            counts.dropped += 1
+        else:
+            return False
+        self._release(found)
         return True
 
     def _top(self, found: Found, condition: Expr, slots: SlotPlan, guess: int | None,
@@ -174,7 +205,10 @@ class QuickHits:
     def _judged(self, found: Found, condition: Expr, slots: SlotPlan, got: Any) -> None:
         if isinstance(got, JdwpError) or not self._false(found.location, condition, slots, got.values):
             self._hand_on(found)
-            return
+        else:
+            self._release(found)
+
+    def _release(self, found: Found) -> None:
         try:
             self._vm.send_now(ThreadReference.Resume, ThreadOut(found.suspension.thread), on_error=_release_failed)
         except JdwpError:  # the connection ended: that released the thread

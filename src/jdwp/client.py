@@ -594,6 +594,8 @@ class JdwpClient(Mirrors):
         return data[sent:]
 
     async def _write(self, data: bytes) -> None:
+        if self._held:  # held writes go first: packets leave in call order
+            self.send_held()
         rest = self._write_at_once(data)
         if rest is not None:
             self._outbox.append(rest)
@@ -667,6 +669,8 @@ class JdwpClient(Mirrors):
         try:
             return self._events_out.receive_nowait()
         except trio.WouldBlock:
+            if self._held is not None:
+                self.send_held()
             return await self._events_out.receive()
 
     def receive_event_nowait(self) -> Composite:
@@ -740,7 +744,7 @@ class JdwpClient(Mirrors):
                         waiter.deliver(event)
                 elif event is NEED_DATA:
                     if self._held is not None:
-                        self._send_held()
+                        self.send_held()
                     self._conn.receive_data(await self._receive())
                 elif isinstance(event, Closed):
                     self._finish(event.error())
@@ -758,8 +762,20 @@ class JdwpClient(Mirrors):
         finally:
             self._finish(ConnectionClosed("the JDWP connection was closed"))
 
-    def _send_held(self) -> None:
-        """What the callbacks of one read's replies wrote (:meth:`submit`, :meth:`send_now`: a judged hit's
+    def hold_writes(self) -> None:
+        """Hold what :meth:`submit` and :meth:`send_now` write until :meth:`send_held`, for a caller about to
+        handle a burst of queued events (:attr:`events_queued`): one write for the burst. The held packets also
+        leave before any other write, and at the latest when the events run out (:meth:`events` waits)."""
+        if self._held is None:
+            self._held = []
+
+    @property
+    def events_queued(self) -> int:
+        """Event sets the reader has queued that :meth:`events` has not handed out yet."""
+        return self._events_out.statistics().current_buffer_used
+
+    def send_held(self) -> None:
+        """Send what :meth:`hold_writes` held, or what the callbacks of one read's replies wrote (a judged hit's
         release, the next hit's reads), in one write: under load, one system call for many hits."""
         held, self._held = self._held, None
         if held:

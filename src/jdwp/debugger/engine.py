@@ -650,8 +650,11 @@ class Debugger:
                         self._handling = False
                         if apart is None:
                             self._set_handled()
-                    if apart is not None and not self._quick.take(apart):
-                        judging.start_soon(self._judge_apart, apart)
+                    if apart is not None:
+                        if self.vm.events_queued:  # a burst: the writes of its quick hits leave together
+                            self.vm.hold_writes()
+                        if not self._quick.take(apart):
+                            judging.start_soon(self._judge_apart, apart)
         except Exception as exc:  # a bug of ours: end the session rather than leave it half alive
             log.exception("the debugger's event loop failed")
             self._terminate("failed", f"internal error: {exc!r}")
@@ -698,7 +701,7 @@ class Debugger:
     async def _handle(self, event_set: Composite) -> Found | None:
         """Handle one event set under the session's lock; returns it instead when its hits are to be judged
         apart (:meth:`_judge_apart`, counted in :attr:`_judging`)."""
-        async with Held(self._lock):
+        async with Held(self._lock, before_wait=self.vm.send_held):
             if self._terminal is not None:
                 return None
             found = self._sets.classify(event_set)
@@ -708,6 +711,7 @@ class Debugger:
             if self._judging < JUDGED_AT_ONCE and self._sets.judged_apart(found):
                 self._judging += 1
                 return found
+            self.vm.send_held()  # what the burst's quick hits wrote goes before this set's awaits
             try:
                 for prepare in found.prepares:
                     for changed in await self.breakpoints.on_class_prepare(prepare):

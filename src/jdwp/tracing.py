@@ -13,7 +13,9 @@ arguments are read, and one ``MethodExitWithReturnValue`` request (42) that susp
 value travels in the event. An entry usually costs one round trip: the top frame (``ThreadReference.Frames``
 11,6) and its values (``StackFrame.GetValues`` 16,1, of the frame ID the thread's last ones predict) in one
 write (:meth:`jdwp.JdwpClient.request_all`), then ``ThreadReference.Resume`` (11,3) sent without waiting
-for its reply. JDI's ``frame(0).getArgumentValues()`` then ``EventSet.resume()`` takes three round trips.
+for its reply. The release waits for the values: sent in the same write after them, OpenJDK 17's agent
+answered ``INVALID_FRAMEID`` to about one GetValues in 150, for the very frame ID Frames had just confirmed,
+and the thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 2026-12-07). JDI's ``frame(0).getArgumentValues()`` then ``EventSet.resume()`` takes three round trips.
 Method names, signatures and argument slots are read once per method and kept.
 
 The tracer reads the client's event stream (:meth:`jdwp.JdwpClient.receive_event`): while it runs, no

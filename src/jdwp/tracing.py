@@ -15,7 +15,8 @@ value travels in the event. An entry usually costs one round trip: the top frame
 write (:meth:`jdwp.JdwpClient.request_all`), then ``ThreadReference.Resume`` (11,3) sent without waiting
 for its reply. The release waits for the values: sent in the same write after them, OpenJDK 17's agent
 answered ``INVALID_FRAMEID`` to about one GetValues in 150, for the very frame ID Frames had just confirmed,
-and the thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 2026-12-07). JDI's ``frame(0).getArgumentValues()`` then ``EventSet.resume()`` takes three round trips.
+and the thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 2026-12-07). JDI's
+``frame(0).getArgumentValues()`` then ``EventSet.resume()`` takes three round trips.
 Method names, signatures and argument slots are read once per method and kept.
 
 The tracer reads the client's event stream (:meth:`jdwp.JdwpClient.receive_event`): while it runs, no

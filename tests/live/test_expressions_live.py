@@ -125,3 +125,19 @@ async def test_expressions_in_a_real_frame(shapes: Debuggee) -> None:
             assert reached.object_id == shown["cycle"].object_id
             await debugger.resume(stop.stop_id)
     assert not any("APP CODE RAN" in line for line in shapes.lines)
+
+
+async def test_a_bare_name_finds_a_static_of_the_class_a_frame_is_nested_in(shapes: Debuggee) -> None:
+    """In ``Shapes.Key.compareTo`` (a nested class's frame), ``counter`` is ``Shapes.counter``, as the source
+    reads it; a field of ``this`` still comes first."""
+    with trio.fail_after(90):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", shapes.port) as vm, open_debugger(vm) as debugger:
+            await debugger.set_breakpoint(SHAPES, find_mark("shapes-key")[1])
+            stop = await next_stop(debugger)
+            frame = (await debugger.stack(stop.stop_id, stop.thread_id, limit=1)).frames[0].frame_id
+            for expression, value in (("counter", "7"), ("counter + id - id", "7"), ("KEPT == KEPT", "true")):
+                result = await debugger.evaluate(stop.stop_id, frame, expression)
+                assert isinstance(result, Summary) and result.value == value, expression
+            with pytest.raises(EvaluationFailed, match="or the classes it is nested in"):
+                await debugger.evaluate(stop.stop_id, frame, "nowhere")
+            await debugger.detach()

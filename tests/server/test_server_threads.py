@@ -202,6 +202,10 @@ async def test_a_200_thread_jetty_folds_its_idle_pool(jetty: JettyApp) -> None:
                     vm_own = entries[last_set + 1:]
                     assert vm_own and all(e.get("group") in VM_GROUPS for e in vm_own), "the VM's threads come last"
                     assert all("frames" not in e and e["frame_count"] >= 0 for e in vm_own), vm_own
+                    if round_ == 0:  # without stackDepth, a stop's listing folds the pool by its top frame
+                        plain = (await mcp.ok("get_debugger_threads", debugSessionId=sid, stopId=stop_id))["result"]
+                        assert biggest_set(plain["threads"])["frames"] == [
+                            "jdk.internal.misc.Unsafe.park(Native Method)"], plain["threads"][:3]
                     if round_ == 0:  # a folded thread's ID, and a VM thread's, read its stack and frame IDs
                         finalizer = max(vm_own, key=lambda e: e["frame_count"])
                         for thread_id, top in ((pool["thread_ids"][-1], "park"), (finalizer["thread_id"], None)):

@@ -21,11 +21,13 @@ DESCRIPTION = (
 
 class ThreadsInput(SessionInput):
     stopId: Text | None = None
-    stackDepth: Annotated[StrictInt, Field(ge=0, le=50)] = 0
+    #: At a stop, 1 unless given: the top frame, by which similar threads fold (a 200-thread server's pool
+    #: in a few entries, not 200); without a stop, no frames can be read.
+    stackDepth: Annotated[StrictInt, Field(ge=0, le=50)] = 1
 
     @model_validator(mode="after")
     def _depth_needs_stop(self) -> ThreadsInput:
-        if self.stackDepth and self.stopId is None:
+        if self.stackDepth and self.stopId is None and "stackDepth" in self.model_fields_set:
             raise ValueError("stackDepth needs stopId: frames of running threads cannot be read; pause_debugger "
                              "first")
         return self
@@ -48,7 +50,7 @@ class ThreadList:
 async def get_threads(call: Call) -> ThreadList:
     inp: ThreadsInput = call.input
     _, engine = call.attached(inp.stopId)
-    page = await engine.threads(inp.stopId, inp.stackDepth)
+    page = await engine.threads(inp.stopId, inp.stackDepth if inp.stopId is not None else 0)
     folded = fold_threads(page.threads, page.deadlocks)
     previewed: set[str] = set()
     threads = tuple(ListedThread.of(_previewed_once(t, previewed)) if isinstance(t, ThreadInfo) else t

@@ -214,10 +214,33 @@ class Evaluator(Calling, KotlinForms, CollectionForms):
         static = await self._static(self._frame.declaring_type, expr.name)
         if static is not None:
             return static
+        for outer in await self._enclosing_classes():
+            static = await self._static(outer, expr.name)
+            if static is not None:
+                return static
         why = "" if frame_locals.availability == "available" else (
             f" (the frame's locals are {frame_locals.availability}: {frame_locals.reason})")
         raise Unknown(f"column {expr.column}: unknown name {expr.name!r}: not a local, a field of this or of "
-                       f"the frame's class{why}")
+                       f"the frame's class or the classes it is nested in{why}")
+
+    async def _enclosing_classes(self) -> list[ReferenceTypeId]:
+        """The loaded classes the frame's class is nested in, innermost first (``a.Outer$Inner$Deep``:
+        ``a.Outer$Inner``, ``a.Outer``): Java and Kotlin code reads their static fields by simple name, as
+        ``PRICES`` in a handler nested in the class that declares it. Of several classes of one name, those of
+        the frame's class loader."""
+        signature = await self._values.symbols.signatures.get(self._frame.declaring_type)
+        name = signature[1:-1]
+        found: list[ReferenceTypeId] = []
+        loader = None
+        while "$" in name.rpartition("/")[2]:
+            name = name.rpartition("$")[0]
+            refs = await self._vm.classes_by_signature(f"L{name};")
+            if len(refs) > 1:
+                loader = loader if loader is not None else await self._vm.reference_type.class_loader(
+                    self._frame.declaring_type)
+                refs = [r for r in refs if await self._vm.reference_type.class_loader(r.type_id) == loader] or refs
+            found += [ReferenceTypeId(r.type_id) for r in refs[:1]]
+        return found
 
     async def _labelled_this(self, expr: Name, this: Value | None) -> Value:
         """``this@Label`` that is no local (an inlined receiver would be one): the frame's ``this`` when the

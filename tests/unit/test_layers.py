@@ -1,13 +1,13 @@
 """The layers of docs/design.md §1.2, checked on every module under ``src`` with ``ast``.
 
+Packages are named by their import names: a folder under ``src`` that ``pyproject.toml``'s ``package-dir`` maps
+(``src/server`` as ``pyjdwp_server``) has that name; "android" and "server" below mean those packages.
+
 Rules (relative imports are resolved to absolute names first; imports inside functions and under
 ``TYPE_CHECKING`` count too):
 
 - ``jdwp.protocol`` is sans-IO: it imports no I/O or concurrency library and nothing of ``jdwp`` outside
   ``jdwp.protocol``.
-Packages are named by their import names: a folder under ``src`` that ``pyproject.toml``'s ``package-dir`` maps
-(``src/server`` as ``pyjdwp_server``) has that name; "android" and "server" below mean those packages.
-
 - ``jdwp`` (any module) never imports ``android``, ``server`` or MCP.
 - ``android`` never imports ``jdwp``, ``server`` or MCP.
 - ``server`` uses the public package APIs: ``from jdwp import X`` and ``from jdwp.debugger import X`` with
@@ -195,7 +195,8 @@ def test_no_import_crosses_a_layer() -> None:
 
 def test_every_package_is_seen() -> None:
     assert {m.split(".")[0] for m in MODULES} == set(FIRST_PARTY)
-    assert {"jdwp.protocol.wire", "jdwp.client", "jdwp.debugger.engine", "android.client", "server.app"} <= set(MODULES)
+    assert {"jdwp.protocol.wire", "jdwp.client", "jdwp.debugger.engine",
+            "android.client", "server.app"} <= set(MODULES)
 
 
 def _verdicts(importer: str, source: str) -> list[str | None]:

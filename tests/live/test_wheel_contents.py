@@ -7,6 +7,7 @@ archive and installs nothing.
 
 from __future__ import annotations
 
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -35,5 +36,11 @@ def test_the_wheel_installs_only_the_projects_own_import_names(tmp_path: Path) -
                    and (p.suffix in (".py", ".json") or p.name == "py.typed")]
         expected = {f"{name}/{p.relative_to(root).as_posix()}" for p in shipped}
         assert expected <= set(names), sorted(expected - set(names))
-    assert "pyjdwp-mcp = pyjdwp_server.cli:main" in entry_points
-    assert "pyjdwp-doctor = pyjdwp_server.doctor:main" in entry_points
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert {"pyjdwp-mcp", "pyjdwp-doctor", "pyjdwp-record"} <= set(scripts)
+    for script, target in scripts.items():  # each console script names a module the wheel has, by import name
+        assert f"{script} = {target}" in entry_points
+        module = target.partition(":")[0]
+        assert module.split(".")[0] in FOLDERS, target
+        path = module.replace(".", "/")
+        assert f"{path}.py" in names or f"{path}/__init__.py" in names, target

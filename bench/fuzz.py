@@ -108,18 +108,18 @@ def run_vm_text(journeys: int, seed: int) -> dict[str, Any]:
     stats: dict[str, Any] = {}
 
     async def main() -> None:
-        async with t.vm_text_server() as server:
+        async with t.vm_text_server() as vm_server:
             for _ in range(journeys):
                 text = t.VmText.random(rng)
                 try:
                     with trio.fail_after(60):
-                        await server.journey(text)
+                        await vm_server.journey(text)
                 except Exception as exc:  # a finding: record it with a glimpse of its input
                     failed[type(exc).__name__] += 1
                     if len(findings) < 20:
                         findings.append(f"{type(exc).__name__}: {str(exc)[:300]} <- {repr(text)[:200]}")
-            alive = await server.call("get_debugger_state", debugSessionId="dbg-000000000000")
-            stats.update(answers=server.answers, largest=server.largest,
+            alive = await vm_server.call("get_debugger_state", debugSessionId="dbg-000000000000")
+            stats.update(answers=vm_server.answers, largest=vm_server.largest,
                          alive=alive["error"]["code"] == "DEBUGGER_NOT_FOUND")
 
     started = time.perf_counter()

@@ -169,8 +169,8 @@ def measure(starts: int, against: Path | None = None) -> list[Table]:
     import_table = Table(f"What the imports cost, each in a fresh interpreter ({repeats} times)",
                          ["import", "import ms (fastest)", "RSS after (MiB, median)", "RSS over interpreter"],
                          import_rows,
-                         notes=["Rows overlap: jdwp.debugger includes jdwp, server.transport.handling includes all of "
-                                "them; "
+                         notes=["Rows overlap: jdwp.debugger includes jdwp, "
+                                "server.transport.handling includes all of them; "
                                 "server.cli is what the server imports before its first tool call."])
     return [start_table, import_table]
 

@@ -14,7 +14,7 @@ import errno
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -156,15 +156,21 @@ class AdbClient:
             raise
         return conn
 
-    async def _host_query(self, service: str, serial: str | None = None) -> bytes:
-        conn = await self._open_service(service, about=serial)
+    async def _host_answer(self, service: str, about: str | None, read: Callable[[Connection], Awaitable[T]]) -> T:
+        """Open the host ``service`` and ``read`` its answer within the client's timeout; the connection is closed
+        either way. ``about``: as :meth:`_open_service` takes it."""
+        conn = await self._open_service(service, about=about)
         try:
             with trio.fail_after(self.timeout):
-                return await conn.read(protocol.read_hex_block, f"the reply to {service!r}")
+                return await read(conn)
         except trio.TooSlowError:
             raise AdbTimeout(f"the ADB server did not answer {service!r} within {self.timeout}s") from None
         finally:
             await conn.aclose()
+
+    async def _host_query(self, service: str, serial: str | None = None) -> bytes:
+        return await self._host_answer(service, serial,
+                                       lambda conn: conn.read(protocol.read_hex_block, f"the reply to {service!r}"))
 
     # --- host services ------------------------------------------------------------------------------
 
@@ -226,18 +232,15 @@ class AdbClient:
         """
         validate_serial(serial)
         service = f"host-serial:{serial}:forward:{local};{remote}"
-        conn = await self._open_service(service, about=serial)
-        try:
-            with trio.fail_after(self.timeout):
-                # First OKAY was "connected"; the second one is the status of the forward itself.
-                fail = await conn.status(service)
-                if fail is not None:
-                    raise fail_to_error(serial, fail, service)
-                rest = await conn.read_to_eof(limit=4096)
-        except trio.TooSlowError:
-            raise AdbTimeout(f"the ADB server did not answer {service!r} within {self.timeout}s") from None
-        finally:
-            await conn.aclose()
+
+        async def forwarded(conn: Connection) -> bytes:
+            # First OKAY was "connected"; the second one is the status of the forward itself.
+            fail = await conn.status(service)
+            if fail is not None:
+                raise fail_to_error(serial, fail, service)
+            return await conn.read_to_eof(limit=4096)
+
+        rest = await self._host_answer(service, serial, forwarded)
         if not rest:
             return local
         buf = bytearray(rest)
@@ -254,14 +257,7 @@ class AdbClient:
         """
         validate_serial(serial)
         service = f"host-serial:{serial}:killforward:{local}"
-        conn = await self._open_service(service, about=serial)
-        try:
-            with trio.fail_after(self.timeout):
-                fail = await conn.status(service)
-        except trio.TooSlowError:
-            raise AdbTimeout(f"the ADB server did not answer {service!r} within {self.timeout}s") from None
-        finally:
-            await conn.aclose()
+        fail = await self._host_answer(service, serial, lambda conn: conn.status(service))
         if fail is not None:
             raise AdbFailure(fail.message, service)
 

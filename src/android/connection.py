@@ -35,6 +35,7 @@ __all__ = [
     "MessageTracker",
     "ServerAddress",
     "fail_to_error",
+    "replayed",
     "validate_serial",
 ]
 
@@ -91,6 +92,16 @@ def validate_serial(serial: str) -> str:
     return serial
 
 
+async def replayed(buffer: bytearray, max_bytes: int | None) -> bytes:
+    """Up to ``max_bytes`` of ``buffer`` (bytes a stream read too far and gives back before its own), taken out
+    of it. A checkpoint, as a stream's ``receive_some`` is one even when the bytes are at hand."""
+    n = len(buffer) if max_bytes is None else max_bytes
+    data = bytes(buffer[:n])
+    del buffer[:n]
+    await trio.lowlevel.checkpoint()
+    return data
+
+
 class AdbStream(trio.abc.HalfCloseableStream):
     """The byte stream of one device service (``jdwp:<pid>``, ``shell:``…), after the server's OKAY.
 
@@ -112,11 +123,7 @@ class AdbStream(trio.abc.HalfCloseableStream):
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
         if self._leftover:
-            n = len(self._leftover) if max_bytes is None else max_bytes
-            data = bytes(self._leftover[:n])
-            del self._leftover[:n]
-            await trio.lowlevel.checkpoint()
-            return data
+            return await replayed(self._leftover, max_bytes)
         return await self._stream.receive_some(max_bytes)
 
     async def aclose(self) -> None:

@@ -22,6 +22,7 @@ import logging
 import trio
 
 from .client import AdbClient, validate_serial
+from .connection import replayed
 from .device import validate_pid
 from .errors import (
     AdbConnectionError,
@@ -95,11 +96,7 @@ class JdwpStream(trio.abc.HalfCloseableStream):
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
         if self._pending:
-            n = len(self._pending) if max_bytes is None else max_bytes
-            data = bytes(self._pending[:n])
-            del self._pending[:n]
-            await trio.lowlevel.checkpoint()
-            return data
+            return await replayed(self._pending, max_bytes)
         return bytes(await self._inner.receive_some(max_bytes))
 
     def unread(self, data: bytes) -> None:

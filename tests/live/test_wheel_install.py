@@ -16,7 +16,6 @@ import importlib.metadata
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -24,18 +23,9 @@ from pathlib import Path
 import pytest
 
 from support.jvm import REPO, Debuggee, find_mark
+from support.wheels import build_wheel, import_packages, run
 
 pytestmark = pytest.mark.live  # a JVM, and pip reaching its index (or its cache) for the dependencies
-
-#: What the wheel is built from: the rest of the checkout (tests, docs, fixtures) is not in it.
-BUILT_FROM = ("pyproject.toml", "README.md", "src")
-
-
-def run(command: list[str | Path], *, cwd: Path, env: dict[str, str], timeout: float) -> str:
-    result = subprocess.run([str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True,
-                            timeout=timeout)
-    assert result.returncode == 0, f"{command} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-    return result.stdout
 
 
 def outside_env(venv: Path) -> dict[str, str]:
@@ -59,18 +49,9 @@ def constraints(path: Path) -> Path:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv outside the checkout with pyjdwp installed from a freshly built wheel; its directory."""
     root = tmp_path_factory.mktemp("wheel")
-    source = root / "source"
-    source.mkdir()
-    for name in BUILT_FROM:
-        if (REPO / name).is_dir():
-            shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(REPO / name, source / name)
     venv = root / "venv"
     env = outside_env(venv)
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", root / "dist", source], cwd=root,
-        env=env, timeout=300)
-    (wheel,) = (root / "dist").glob("pyjdwp-*.whl")
+    wheel = build_wheel(root, env)
     run([sys.executable, "-m", "venv", venv], cwd=root, env=env, timeout=120)
     run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "-c", constraints(root / "pins.txt"), wheel],
         cwd=root, env=env, timeout=300)
@@ -81,9 +62,9 @@ def test_the_installed_wheel_debugs_a_jvm_outside_the_checkout(installed: Path, 
                                                                 tmp_path: Path) -> None:
     env = outside_env(installed)
     python = installed / "bin" / "python"
-    where = json.loads(run([python, "-c", "import json, android, jdwp, server; "
-                                          "print(json.dumps([m.__file__ for m in (android, jdwp, server)]))"],
-                           cwd=tmp_path, env=env, timeout=60))
+    probe = ("import importlib, json, sys; "
+             "print(json.dumps([importlib.import_module(name).__file__ for name in sys.argv[1:]]))")
+    where = json.loads(run([python, "-c", probe, *import_packages()], cwd=tmp_path, env=env, timeout=60))
     for path in where:  # the packages are the wheel's, not the checkout's
         assert Path(path).resolve().is_relative_to(installed.resolve()), path
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]

@@ -1,5 +1,8 @@
 """The layers of docs/design.md §1.2, checked on every module under ``src`` with ``ast``.
 
+Packages are named by their import names: a folder under ``src`` that ``pyproject.toml``'s ``package-dir`` maps
+(``src/server`` as ``pyjdwp_server``) has that name; "android" and "server" below mean those packages.
+
 Rules (relative imports are resolved to absolute names first; imports inside functions and under
 ``TYPE_CHECKING`` count too):
 
@@ -21,6 +24,7 @@ Rules (relative imports are resolved to absolute names first; imports inside fun
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +32,19 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-FIRST_PARTY = ("jdwp", "android", "server")
+
+
+def import_names() -> dict[str, str]:
+    """Folder under ``src`` -> its import name, as ``pyproject.toml``'s ``package-dir`` maps it."""
+    project = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    mapped = project["tool"].get("setuptools", {}).get("package-dir", {})
+    return {Path(folder).name: name for name, folder in mapped.items() if name}
+
+
+IMPORT_NAMES = import_names()
+ANDROID = IMPORT_NAMES.get("android", "android")
+SERVER = IMPORT_NAMES.get("server", "server")
+FIRST_PARTY = ("jdwp", ANDROID, SERVER)
 MCP = ("mcp", "mcp_types")
 #: What "sans-IO" rules out for jdwp.protocol.
 IO = ("trio", "anyio", "asyncio", "socket", "ssl", "selectors", "subprocess", *MCP)
@@ -57,6 +73,7 @@ def module_name(path: Path) -> str:
     parts = list(path.relative_to(SRC).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
+    parts[0] = IMPORT_NAMES.get(parts[0], parts[0])
     return ".".join(parts)
 
 
@@ -143,17 +160,17 @@ def violation(imp: Import) -> str | None:
             return "jdwp.protocol is sans-IO"
         if top in FIRST_PARTY and not _under(target, "jdwp.protocol"):
             return "jdwp.protocol imports only jdwp.protocol"
-    if _under(importer, "jdwp") and top in ("android", "server", *MCP):
+    if _under(importer, "jdwp") and top in (ANDROID, SERVER, *MCP):
         return "jdwp never imports android, server or MCP"
-    if _under(importer, "android") and top in ("jdwp", "server", *MCP):
+    if _under(importer, ANDROID) and top in ("jdwp", SERVER, *MCP):
         return "android never imports jdwp, server or MCP"
-    if _under(importer, "server"):
+    if _under(importer, SERVER):
         if top == "jdwp":
             if target not in SERVER_SEES:
                 return "server uses only the jdwp and jdwp.debugger package APIs"
             if imp.name is not None and imp.name not in _exported(target):
                 return f"{imp.name} is not in {target}.__all__"
-        if top == "android" and any(_private(p) for p in target.split(".")):
+        if top == ANDROID and any(_private(p) for p in target.split(".")):
             return "server uses android's public modules"
     # Private modules and names stay inside their package.
     parts = target.split(".")
@@ -178,7 +195,8 @@ def test_no_import_crosses_a_layer() -> None:
 
 def test_every_package_is_seen() -> None:
     assert {m.split(".")[0] for m in MODULES} == set(FIRST_PARTY)
-    assert {"jdwp.protocol.wire", "jdwp.client", "jdwp.debugger.engine", "android.client", "server.app"} <= set(MODULES)
+    assert {"jdwp.protocol.wire", "jdwp.client", "jdwp.debugger.engine",
+            "android.client", "server.app"} <= set(MODULES)
 
 
 def _verdicts(importer: str, source: str) -> list[str | None]:

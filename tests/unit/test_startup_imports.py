@@ -21,8 +21,9 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 LIST = SRC / "server" / "answers" / "tool_list.json"  # every tool the table has (tests/unit/test_tool_list.py)
 #: What initialize and tools/list must not import: the engine, the JDWP client, android, and the server's
 #: modules that bring them (the tool table with its handlers and input models, the session manager).
-LAZY = ("jdwp", "android", "server.transport.handling", "server.tools", "server.session.models",
-        "server.session.manager", "server.answers.envelope", "server.answers.results")
+LAZY = ("jdwp", "android", "server.transport.handling", "server.tools",
+        "server.session.models", "server.session.manager",
+        "server.answers.envelope", "server.answers.results")
 
 
 def _lazy(modules: set[str]) -> list[str]:

@@ -1,11 +1,14 @@
-"""Run coroutines concurrently and collect their results: how the engine pipelines JDWP requests.
+"""Run coroutines concurrently and collect their results: how the engine pipelines JDWP requests; and a context
+variable set for a block, which the tasks started inside it inherit.
 
 Layer: ``jdwp.debugger`` (trio).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Generic, TypeVar
 
 import trio
@@ -82,3 +85,14 @@ class Once(Generic[T]):
         if self._error is not None:
             raise self._error
         return self._result  # type: ignore[return-value]
+
+
+@contextmanager
+def scoped(variable: ContextVar[T], value: T) -> Iterator[T]:
+    """``variable`` holds ``value`` inside the block and in the tasks started there (a hit judged in another
+    task meanwhile keeps its own), and what it held before after the block."""
+    token = variable.set(value)
+    try:
+        yield value
+    finally:
+        variable.reset(token)

@@ -543,19 +543,19 @@ class Frame(Place, _FrameHead):
 MetadataSource = Literal["invoke", "class_path", "none"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class SpilledVariable:
-    """A local variable of a suspended coroutine, kept in a field of its continuation (``L$0``, ``I$1``):
-    ``name`` is the variable's (the field's own without debug metadata), ``field`` the field's."""
-
+@dataclasses.dataclass(frozen=True)
+class _SpilledHead:
+    __slots__ = ()
     name: str
     field: str
-    kind: str = dataclasses.field(metadata=KIND_SAID)
-    value: str | None = dataclasses.field(metadata=OMIT_NONE)
-    truncated: bool = _flag()
-    length: int | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
-    object_id: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
-    runtime_type: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SpilledVariable(ValueFields, _SpilledHead):
+    """A local variable of a suspended coroutine, kept in a field of its continuation (``L$0``, ``I$1``):
+    ``name`` is the variable's (the field's own without debug metadata), ``field`` the field's; its value as
+    every summary shows one (:class:`ValueFields`; it has no declared type, so a ``runtime_type`` is said)."""
+
     note: str | None = dataclasses.field(default=None, metadata=OMIT_EMPTY)
 
 

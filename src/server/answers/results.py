@@ -392,6 +392,18 @@ class MethodBreakpointAnswer(HitsShown):
 AnyBreakpointAnswer = BreakpointAnswer | ExceptionBreakpointAnswer | WatchpointAnswer | MethodBreakpointAnswer
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class BreakpointArmed:
+    """A breakpoint another tool set on its way (attach's ``breakpoints``, resume's ``runTo``), in short: its ID
+    and status (get_debugger_state shows it in full)."""
+
+    breakpoint_id: str
+    #: As set_debugger_breakpoint answers: verified; pending (nothing of it loaded yet) or rejected (no code at
+    #: the line in the classes loaded so far), both of which still bind when a class with code there loads.
+    status: str
+    reason: Reason | None = optional()
+
+
 def answer_of(bp: AnyBreakpoint) -> AnyBreakpointAnswer:
     """A breakpoint of any kind as the tools show it."""
     if isinstance(bp, ExceptionBreakpoint):

@@ -126,7 +126,8 @@ def file_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server.answers.tool_schemas", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m server.answers.tool_schemas",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     parser.add_argument("--out", type=Path, default=LIST_FILE, help=f"where to write (default {LIST_FILE.name})")
     args = parser.parse_args(argv)

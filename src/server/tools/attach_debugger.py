@@ -8,10 +8,10 @@ from typing import Annotated, Any
 import trio
 from pydantic import StrictBool, ValidationError, WithJsonSchema, field_validator
 
-from jdwp.debugger import OMIT_EMPTY, DebuggerError, Reason, Stop, exception_request
+from jdwp.debugger import OMIT_EMPTY, DebuggerError, Stop, exception_request
 
 from ..answers.failures import ToolFailure, failure_of
-from ..answers.results import AndroidTarget, LaunchFacts, VmFacts, optional
+from ..answers.results import AndroidTarget, BreakpointArmed, LaunchFacts, VmFacts, optional
 from ..session.debug_session import DebugSession
 from ..session.launching import anr_warning
 from ..session.models import AttachInput, capture_of
@@ -97,16 +97,6 @@ class AttachAndArmInput(AttachInput):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Armed:
-    """One of ``breakpoints`` as it was set (get_debugger_state shows it in full)."""
-
-    breakpoint_id: str
-    #: verified; pending (binds when its class loads) or rejected (no code at the line in what is loaded).
-    status: str
-    reason: Reason | None = optional()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class AttachResult:
     """What attach answers beside the envelope, which has the session's id and the target's identity: the VM
     (its facts said once, here), and what the attach itself found. The operations are
@@ -121,7 +111,7 @@ class AttachResult:
     launch: LaunchFacts | None = optional()
     stop: Stop | None = optional()
     anr_warning: str | None = optional()
-    breakpoints: tuple[Armed, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
+    breakpoints: tuple[BreakpointArmed, ...] = dataclasses.field(default=(), metadata=OMIT_EMPTY)
     #: ``wait``: no stop came within the time (the session goes on; wait_for_debugger_event until stopped).
     timed_out: bool | None = optional()
 
@@ -143,7 +133,7 @@ async def attach(call: Call) -> AttachResult:
     return result
 
 
-async def _arm(session: DebugSession, items: tuple[BreakpointItem | ExceptionItem, ...]) -> tuple[Armed, ...]:
+async def _arm(session: DebugSession, items: tuple[BreakpointItem | ExceptionItem, ...]) -> tuple[BreakpointArmed, ...]:
     """Each item set in order; one the engine refuses fails the attach, naming its index (the caller detaches)."""
     engine = session.engine
     assert engine is not None  # just attached
@@ -160,7 +150,7 @@ async def _arm(session: DebugSession, items: tuple[BreakpointItem | ExceptionIte
                 failure = failure_of(exc)
                 raise ToolFailure(failure.code, f"breakpoints[{index}]: {failure.message} (nothing was left "
                                   "attached)", failure.retryable) from None
-            armed.append(Armed(made.breakpoint_id, made.status, getattr(made, "reason", None)))
+            armed.append(BreakpointArmed(made.breakpoint_id, made.status, getattr(made, "reason", None)))
     return tuple(armed)
 
 
@@ -188,7 +178,7 @@ async def _first_stop(session: DebugSession, result: AttachResult, after: int, d
     return dataclasses.replace(result, stop=event.stop, warnings=warnings)
 
 
-def _attached(session: DebugSession, armed: tuple[Armed, ...] = ()) -> AttachResult:
+def _attached(session: DebugSession, armed: tuple[BreakpointArmed, ...] = ()) -> AttachResult:
     assert session.target is not None  # a session that started has its target
     facts = session.facts
     stop = session.current_stop()

@@ -8,9 +8,9 @@ from typing import Annotated
 import trio
 from pydantic import StrictBool, WithJsonSchema
 
-from jdwp.debugger import OMIT_EMPTY, Reason, RunTo, Stop
+from jdwp.debugger import OMIT_EMPTY, RunTo, Stop
 
-from ..answers.results import Acknowledged, RingEvent, optional
+from ..answers.results import Acknowledged, BreakpointArmed, RingEvent, optional
 from ..session.models import CaptureField, Input, PositiveInt, SessionInput, Text, Timeout, capture_of
 from ..session.ring import CAPACITY, ENDS, wait_for_kind
 from ._tool import Call, Tool
@@ -46,20 +46,11 @@ class ResumeInput(SessionInput):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RunToAnswer:
-    breakpoint_id: str
-    #: As set_debugger_breakpoint answers: verified; pending (nothing of it loaded yet) or rejected (no code
-    #: in the classes loaded so far) still bind when a class with code at the line loads.
-    status: str
-    reason: Reason | None = optional()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class Resumed:
     """What resume_debugger answers with ``runTo`` or ``wait``: the one-shot breakpoint, and the next stop."""
 
     acknowledged: bool = True
-    run_to: RunToAnswer | None = optional()
+    run_to: BreakpointArmed | None = optional()
     stop: Stop | None = optional()
     #: An Android app's stop that is not spared ANRs says how long it may stay paused (as its event does).
     warning: str | None = optional()
@@ -84,7 +75,7 @@ async def resume(call: Call) -> Acknowledged | Resumed:
         one_shot = await engine.resume(inp.stopId, run_to=run_to, capture=capture_of(inp.capture))
     if run_to is None and not inp.wait:
         return Acknowledged()  # as ever
-    shown = RunToAnswer(one_shot.breakpoint_id, one_shot.status, one_shot.reason) if one_shot is not None else None
+    shown = BreakpointArmed(one_shot.breakpoint_id, one_shot.status, one_shot.reason) if one_shot is not None else None
     if not inp.wait:
         return Resumed(run_to=shown)
     with trio.move_on_at(started + inp.timeoutMs / 1000 * WAIT_SHARE):

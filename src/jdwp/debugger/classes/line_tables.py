@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ...client import JdwpClient
-from ...protocol.commands import Method
+from ...protocol.commands import Command, Method
 from ...protocol.commands.reftypes import LineTableReply, MethodOut, VariableTableReply
 from ...protocol.constants import ErrorCode
 from ...protocol.errors import AbsentInformation, CommandError
@@ -19,6 +19,8 @@ from ...protocol.types import Location, MethodId, ReferenceTypeId
 from ..model import NO_CODE_INDEX
 
 __all__ = ["LineTables", "Obsolete", "VariableTables", "code_index", "line_at", "line_locations"]
+
+Table = TypeVar("Table", LineTableReply, VariableTableReply)
 
 
 class Obsolete:
@@ -49,40 +51,66 @@ class Obsolete:
         return kept
 
 
-def _forget(tables: dict[tuple[int, int], Any], ref: int) -> None:
-    for key in [key for key in tables if key[0] == ref]:
-        del tables[key]
+class _MethodTables(Generic[Table]):
+    """One table per method, keyed ``(class, method)`` and asked once for the session: :meth:`get` one (an
+    obsolete method's, or one the VM says is absent, is ``None``), :meth:`forget` a redefined class's, and
+    :meth:`_fetch` many in one round trip."""
 
-
-class LineTables:
-    """Each method's line table, keyed ``(class, method)``: :meth:`get` one, :meth:`fetch` many in one round
-    trip, :meth:`known` from the cache (``None`` too for a method without one)."""
+    #: ``Method.LineTable`` (6,1) or ``Method.VariableTable`` (6,2).
+    COMMAND: ClassVar[Command[MethodOut, Any]]
 
     def __init__(self, vm: JdwpClient, obsolete: Obsolete) -> None:
         self._vm = vm
         self._obsolete = obsolete
-        self.tables: dict[tuple[int, int], LineTableReply | None] = {}
+        self._tables: dict[tuple[int, int], Table | None] = {}
 
-    async def get(self, ref: ReferenceTypeId, method: MethodId) -> LineTableReply | None:
-        """The method's line table, or ``None`` when it has none (compiled without ``-g:lines``, or native)."""
+    async def get(self, ref: ReferenceTypeId, method: MethodId) -> Table | None:
         key = (ref, method)
-        if key not in self.tables and await self._obsolete.holds(ref, method):
-            self.tables[key] = None
-        if key not in self.tables:
+        if key not in self._tables and await self._obsolete.holds(ref, method):
+            self._tables[key] = None
+        if key not in self._tables:
             try:
-                self.tables[key] = await self._vm.method.line_table(ref, method)
+                self._tables[key] = await self._vm.request(self.COMMAND, ref_type=ref, method_id=method)
             except CommandError as exc:
                 if not _is_absent(exc):
                     raise
-                self.tables[key] = None
-        return self.tables[key]
-
-    def known(self, ref: int, method: int) -> LineTableReply | None:
-        return self.tables.get((ref, method))
+                self._tables[key] = None
+        return self._tables[key]
 
     def forget(self, ref: int) -> None:
         """The class was redefined: its methods' tables are asked anew (:class:`Obsolete` guards the old ones)."""
-        _forget(self.tables, ref)
+        for key in [key for key in self._tables if key[0] == ref]:
+            del self._tables[key]
+
+    async def _fetch(self, keys: Iterable[tuple[int, int]]) -> CommandError | None:
+        """The tables of every (class, method) not cached yet, in one round trip; a table the VM says is absent
+        is cached as ``None``. The first other failure is returned (its table left uncached)."""
+        missing = [k for k in await self._obsolete.kept(keys, self._tables) if k not in self._tables]
+        if not missing:
+            return None
+        # One write, answered in this task.
+        replies = await self._vm.request_all([(self.COMMAND, MethodOut(ReferenceTypeId(ref), MethodId(method)))
+                                              for ref, method in missing])
+        failure: CommandError | None = None
+        for key, reply in zip(missing, replies, strict=True):
+            if not isinstance(reply, CommandError):
+                self._tables.setdefault(key, reply)
+            elif _is_absent(reply):
+                self._tables.setdefault(key, None)
+            else:
+                failure = failure or reply
+        return failure
+
+
+class LineTables(_MethodTables[LineTableReply]):
+    """Each method's line table (``None`` for a method compiled without ``-g:lines``, or native): :meth:`get`
+    one, :meth:`fetch` many in one round trip, :meth:`known` from the cache (``None`` too for a method without
+    one)."""
+
+    COMMAND = Method.LineTable
+
+    def known(self, ref: int, method: int) -> LineTableReply | None:
+        return self._tables.get((ref, method))
 
     async def fetch(self, keys: Iterable[tuple[int, int]]) -> None:
         """Line tables of every (class, method) not cached yet: one round trip.
@@ -90,47 +118,17 @@ class LineTables:
         Raises:
             CommandError: the first error :meth:`get` would raise, once every answer is kept.
         """
-        missing = [k for k in await self._obsolete.kept(keys, self.tables) if k not in self.tables]
-        if not missing:
-            return
-        # One write, answered in this task (as :meth:`get` keeps each; its first error is raised).
-        replies = await self._vm.request_all([(Method.LineTable, MethodOut(ReferenceTypeId(ref), MethodId(method)))
-                                              for ref, method in missing])
-        failure: CommandError | None = None
-        for key, reply in zip(missing, replies, strict=True):
-            if not isinstance(reply, CommandError):
-                self.tables.setdefault(key, reply)
-            elif _is_absent(reply):
-                self.tables.setdefault(key, None)
-            else:
-                failure = failure or reply
+        failure = await self._fetch(keys)
         if failure is not None:
             raise failure
 
 
-class VariableTables:
-    """Each method's variable table, keyed ``(class, method)``: :meth:`get` one, :meth:`fetch` many in one round
-    trip (never raising: what it cannot read is asked again where the error belongs), :meth:`known` from the
-    cache."""
+class VariableTables(_MethodTables[VariableTableReply]):
+    """Each method's variable table (``None`` when absent: compiled without ``-g:vars``, or native): :meth:`get`
+    one, :meth:`fetch` many in one round trip (never raising: what it cannot read is asked again where the error
+    belongs), :meth:`known` from the cache."""
 
-    def __init__(self, vm: JdwpClient, obsolete: Obsolete) -> None:
-        self._vm = vm
-        self._obsolete = obsolete
-        self._tables: dict[tuple[int, int], VariableTableReply | None] = {}
-
-    async def get(self, ref: ReferenceTypeId, method: MethodId) -> VariableTableReply | None:
-        """The method's variables, or ``None`` when absent (compiled without ``-g:vars``, or native)."""
-        key = (ref, method)
-        if key not in self._tables and await self._obsolete.holds(ref, method):
-            self._tables[key] = None
-        if key not in self._tables:
-            try:
-                self._tables[key] = await self._vm.method.variable_table(ref, method)
-            except CommandError as exc:
-                if not _is_absent(exc):
-                    raise
-                self._tables[key] = None
-        return self._tables[key]
+    COMMAND = Method.VariableTable
 
     def known(self, ref: int, method: int) -> tuple[VariableTableReply | None] | None:
         """``(table,)`` once :meth:`get` has an answer (the table may be ``None``: absent), else ``None``: lets a
@@ -138,23 +136,10 @@ class VariableTables:
         key = (ref, method)
         return (self._tables[key],) if key in self._tables else None
 
-    def forget(self, ref: int) -> None:
-        """The class was redefined: its methods' tables are asked anew (:class:`Obsolete` guards the old ones)."""
-        _forget(self._tables, ref)
-
     async def fetch(self, keys: Iterable[tuple[int, int]]) -> None:
         """Variable tables of every (class, method) not cached yet: one round trip. A table the VM cannot give
         is cached as absent only when it says so; other failures are left uncached (and not raised)."""
-        missing = [k for k in await self._obsolete.kept(keys, self._tables) if k not in self._tables]
-        if not missing:
-            return
-        replies = await self._vm.request_all([(Method.VariableTable, MethodOut(ReferenceTypeId(ref), MethodId(method)))
-                                              for ref, method in missing])
-        for key, reply in zip(missing, replies, strict=True):
-            if not isinstance(reply, CommandError):
-                self._tables.setdefault(key, reply)
-            elif _is_absent(reply):
-                self._tables.setdefault(key, None)
+        await self._fetch(keys)
 
 
 def code_index(loc: Location) -> int:

@@ -167,4 +167,4 @@ def _field_order(name: str) -> tuple[str, int]:
 def _spilled(name: str, field: str, summary: Summary) -> SpilledVariable:
     kind = "unavailable" if summary.kind == "void" else summary.kind
     return SpilledVariable(name, field, kind, summary.value, summary.truncated, summary.length, summary.object_id,
-                           summary.runtime_type, summary.note)
+                           summary.runtime_type, note=summary.note)

@@ -72,10 +72,9 @@ class Element(ValueFields, Indexed):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Entry:
-    """One entry of a map view, at ``index`` in iteration order."""
+class Entry(Indexed):
+    """One entry of a map view, at ``index`` in iteration order (as an :class:`Element` is)."""
 
-    index: int
     key: Summary
     value: Summary
 

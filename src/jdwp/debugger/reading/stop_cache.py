@@ -15,10 +15,11 @@ What the app's own code may change (an invoked method ran, a value was set) is d
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import Any, Literal
+
+from .._gather import scoped
 
 __all__ = ["StopCache", "current_cache", "reading_at"]
 
@@ -57,14 +58,9 @@ class StopCache:
 _CURRENT: ContextVar[StopCache | None] = ContextVar("stop_cache", default=None)
 
 
-@contextmanager
-def reading_at(cache: StopCache) -> Iterator[StopCache]:
+def reading_at(cache: StopCache) -> AbstractContextManager[StopCache | None]:
     """Reads inside the block (and the tasks it starts) keep what they find in ``cache``."""
-    token = _CURRENT.set(cache)
-    try:
-        yield cache
-    finally:
-        _CURRENT.reset(token)
+    return scoped(_CURRENT, cache)
 
 
 def current_cache() -> StopCache:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from functools import partial
 from typing import Any, Literal, Protocol
@@ -38,7 +38,7 @@ from ...protocol.constants import ErrorCode, Tag
 from ...protocol.errors import CommandError, ReplyTooLarge
 from ...protocol.types import ObjectId, ReferenceTypeId
 from ...protocol.values import Value
-from .._gather import gather
+from .._gather import gather, scoped
 from ..classes.symbols import Symbols
 from ..errors import NotFound, StaleReference
 from ..ids import split_id
@@ -91,14 +91,9 @@ class Summary(ValueFields):
 PREVIEW_DEPTH: ContextVar[int] = ContextVar("preview_depth", default=0)
 
 
-@contextmanager
-def previewing(depth: int) -> Iterator[None]:
+def previewing(depth: int) -> AbstractContextManager[int]:
     """Summaries made inside the block (and the tasks it starts) carry previews ``depth`` deep."""
-    token = PREVIEW_DEPTH.set(depth)
-    try:
-        yield
-    finally:
-        PREVIEW_DEPTH.reset(token)
+    return scoped(PREVIEW_DEPTH, depth)
 
 
 @dataclasses.dataclass(slots=True)

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import Protocol
 
+from .._gather import scoped
 from ..errors import InvalidArgument
 from ..model import HitOptions
 from ..reading.expressions import (
@@ -296,14 +296,9 @@ INVOKES_NOTE = ("the condition or log message calls a method: each hit runs app 
 CALLS_ALLOWED: ContextVar[bool] = ContextVar("calls_allowed", default=False)
 
 
-@contextmanager
-def allowing_calls(allowed: bool) -> Iterator[None]:
+def allowing_calls(allowed: bool) -> AbstractContextManager[bool]:
     """Plans made inside the block accept method calls when ``allowed``."""
-    token = CALLS_ALLOWED.set(allowed)
-    try:
-        yield
-    finally:
-        CALLS_ALLOWED.reset(token)
+    return scoped(CALLS_ALLOWED, allowed)
 
 
 def _closing_brace(text: str, start: int) -> int:

@@ -23,8 +23,8 @@ Bytes are those of the JSON text of each answer's first content block (what a mo
 structured content repeats it on the wire). The tool definitions are the compact JSON of each tool's
 name, description and inputSchema from ``tools/list``. It prints whether each budget is met, and exits 1
 when one is missed that nothing is said to block (a journey's ``blocked``), or when the definitions exceed
-theirs (``server.answers.budgets.TOOL_DEFINITIONS``). A journey is one function of ``support.agent_journeys`` and a
-row of its ``BUDGETS``: adding one is adding those two.
+theirs (``pyjdwp_server.answers.budgets.TOOL_DEFINITIONS``). A journey is one function of ``support.agent_journeys`` and
+a row of its ``BUDGETS``: adding one is adding those two.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import anyio
 from common import REPO, Table, java_env, server_command
 from mcp import Client, StdioServerParameters
 
-from server.answers.budgets import TOOL_DEFINITIONS
+from pyjdwp_server.answers.budgets import TOOL_DEFINITIONS
 from support import agent_journeys as journeys
 from support.agent_journeys import Journey, Played
 

@@ -134,8 +134,8 @@ def atheris_child(runs: int) -> None:
     import atheris
 
     with atheris.instrument_imports():
-        import android  # noqa: F401
         import jdwp  # noqa: F401
+        import pyjdwp_android  # noqa: F401
         t = _targets()
     counts: collections.Counter[str] = collections.Counter()
     decoders = [(cmd, which, sizes) for cmd, which in t.DECODERS for sizes in t.SIZES]

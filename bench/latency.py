@@ -48,7 +48,7 @@ from mcp import Client, StdioServerParameters
 import jdwp
 from jdwp.debugger import Debugger, Stopped, open_debugger
 from jdwp.recording_proxy import open_listener, read_packets
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jvm import LISTENING, Debuggee, compile_fixtures, find_mark
 from support.net import HANDSHAKE
 

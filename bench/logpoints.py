@@ -44,7 +44,7 @@ from mcp import Client
 
 import jdwp
 from jdwp.debugger import Debugger, open_debugger
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jvm import Debuggee, compile_fixtures, find_mark
 
 CLASS = "com.example.debuggee.Loops"

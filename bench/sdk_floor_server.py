@@ -1,8 +1,8 @@
 """The smallest MCP server the SDK makes: one tool that returns a constant envelope, nothing else.
 
 Run by ``bench/journey.py`` (way ``mcp floor``) over stdio, on the streams ``pyjdwp-mcp`` serves
-(:mod:`server.transport.stdio`: the SDK's stdio transport, stdin read by trio), to measure what a tool call costs before
-any debugging: the SDK's client and server machinery, JSON-RPC framing, the output schema's validation in the
+(:mod:`pyjdwp_server.transport.stdio`: the SDK's stdio transport, stdin read by trio), to measure what a tool call costs
+before any debugging: the SDK's client and server machinery, JSON-RPC framing, the output schema's validation in the
 client and two pipe hops. The journey's seven calls on this server are what the SDK alone costs them.
 """
 
@@ -19,7 +19,7 @@ from mcp.server.lowlevel import Server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # a checkout runs without installing
 
-from server.transport.stdio import stdin_lines, wire
+from pyjdwp_server.transport.stdio import stdin_lines, wire
 
 #: The envelope of a small answer (a resume's): the size of what the journey's calls return, roughly.
 ANSWER = ('{"success":true,"debug_session_id":"dbg-0","device":"127.0.0.1:5005","target":{"platform":"jvm"},'

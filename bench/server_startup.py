@@ -33,7 +33,7 @@ import anyio
 from common import REPO, Table, children, rss_mib, server_command
 from mcp import Client, StdioServerParameters
 
-from server.tools import TOOLS
+from pyjdwp_server.tools import TOOLS
 
 IMPORTS = (
     ("(interpreter only)", "pass"),
@@ -41,10 +41,10 @@ IMPORTS = (
     ("mcp SDK (lowlevel server, stdio, types)", "import mcp.server.lowlevel, mcp.server.stdio, mcp_types"),
     ("jdwp (client + protocol)", "import jdwp"),
     ("jdwp.debugger", "import jdwp.debugger"),
-    ("android", "import android"),
-    ("server.cli (what pyjdwp-mcp imports to start)", "import server.cli"),
-    ("server.transport.handling (with the first tool call: engine, android, tools)",
-     "import server.cli, server.transport.handling"),
+    ("android", "import pyjdwp_android"),
+    ("pyjdwp_server.cli (what pyjdwp-mcp imports to start)", "import pyjdwp_server.cli"),
+    ("pyjdwp_server.transport.handling (with the first tool call: engine, android, tools)",
+     "import pyjdwp_server.cli, pyjdwp_server.transport.handling"),
 )
 PROBE = """
 import time
@@ -170,8 +170,8 @@ def measure(starts: int, against: Path | None = None) -> list[Table]:
                          ["import", "import ms (fastest)", "RSS after (MiB, median)", "RSS over interpreter"],
                          import_rows,
                          notes=["Rows overlap: jdwp.debugger includes jdwp, "
-                                "server.transport.handling includes all of them; "
-                                "server.cli is what the server imports before its first tool call."])
+                                "pyjdwp_server.transport.handling includes all of them; "
+                                "pyjdwp_server.cli is what the server imports before its first tool call."])
     return [start_table, import_table]
 
 

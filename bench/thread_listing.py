@@ -25,7 +25,7 @@ import anyio
 from common import Table
 from mcp import Client
 
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jetty import JettyApp, Load, compile_jetty
 
 CLIENTS = 40

@@ -23,7 +23,7 @@ import anyio
 from common import Table, free_port, java_tools
 from mcp import Client
 
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jvm import Debuggee, compile_fixtures, find_mark
 
 CLASS = "com.example.debuggee.Hot"
@@ -34,7 +34,7 @@ FULL_ENVELOPE = {"attach_debugger", "get_debugger_capabilities"}
 
 
 def size(value: Any) -> int:
-    """Bytes of ``value`` in the server's JSON text (no padding spaces, as ``server.app`` writes it)."""
+    """Bytes of ``value`` in the server's JSON text (no padding spaces, as ``pyjdwp_server.app`` writes it)."""
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 

@@ -1,4 +1,4 @@
-"""What an agent pays to read pyjdwp-mcp, against docs/design.md §5.8's budgets (``server.answers.budgets``).
+"""What an agent pays to read pyjdwp-mcp, against docs/design.md §5.8's budgets (``pyjdwp_server.answers.budgets``).
 
     python bench/tool_budget.py            # the tool definitions, then a JVM session's answers
     python bench/tool_budget.py --no-jvm   # the tool definitions only
@@ -24,10 +24,10 @@ import anyio
 from common import Table, free_port, java_tools
 from mcp import Client
 
-from server import Config, build_server
-from server.answers import budgets
-from server.answers.tool_list import LIST_FILE
-from server.app import INSTRUCTIONS
+from pyjdwp_server import Config, build_server
+from pyjdwp_server.answers import budgets
+from pyjdwp_server.answers.tool_list import LIST_FILE
+from pyjdwp_server.app import INSTRUCTIONS
 from support.jvm import Debuggee, compile_fixtures, find_mark
 
 WORKER = "com.example.debuggee.Worker"

@@ -1,7 +1,7 @@
 """trio client of the ADB server: host services, device services, shell, JDWP discovery, forwards.
 
 Layer: ``android`` (trio + stdlib); never imports ``jdwp`` or ``server``. Byte framing lives in
-``android.protocol``; this module only moves bytes and maps failures to ``android.errors``.
+``pyjdwp_android.protocol``; this module only moves bytes and maps failures to ``pyjdwp_android.errors``.
 Spec: docs/design.md §4.1; wire tables in ``specs/adb/smart-socket.md``.
 
 One TCP connection per request, as the ADB server wants it: host queries are answered then closed;

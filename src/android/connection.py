@@ -1,7 +1,7 @@
 """One smart-socket connection to the ADB server, the device-service stream it becomes, and trackers.
 
 Layer: ``android`` (trio + stdlib); never imports ``jdwp`` or ``server``. Framing comes from
-``android.protocol``; ``android.client`` builds requests on top of these pieces.
+``pyjdwp_android.protocol``; ``pyjdwp_android.client`` builds requests on top of these pieces.
 Spec: docs/design.md §4.1; wire tables in ``specs/adb/smart-socket.md``.
 """
 

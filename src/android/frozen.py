@@ -19,8 +19,8 @@ killed can race this check; it then reads as frozen once, and as gone on the nex
 
 Silence has a second cause: from API 28 to 34 ART's adbconnection does not refuse a second debugger while
 one is attached, it leaves the new connection queued and unanswered (below API 28 and from API 35 the
-second connection gets EOF, which :func:`android.transport.open_jdwp_stream` reports as busy; docs/reliability.md,
-"ART as devices show it"). So a
+second connection gets EOF, which :func:`pyjdwp_android.transport.open_jdwp_stream` reports as busy;
+docs/reliability.md, "ART as devices show it"). So a
 silent handshake asks the device once (:func:`why_silent`): a process the kernel holds (stopped, or in
 a frozen cgroup: the ``cgroup.freeze`` adbd itself reads) is frozen; a running one on API 28–34 is busy.
 """

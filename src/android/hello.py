@@ -27,7 +27,7 @@ __all__ = ["HELLO_PACKET_ID", "HELLO_TIMEOUT", "FirstContact", "Rewindable", "sa
 
 
 class Rewindable(Protocol):
-    """A byte stream that takes back bytes read too far (``android.JdwpStream`` is one)."""
+    """A byte stream that takes back bytes read too far (``pyjdwp_android.JdwpStream`` is one)."""
 
     async def send_all(self, data: bytes) -> None: ...
 

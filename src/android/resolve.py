@@ -1,6 +1,6 @@
 """Target resolution: from (device, appId, optional pid) to exactly one debuggable process, and back.
 
-Layer: ``android``; uses ``android.client`` and ``android.device``; never imports ``jdwp``.
+Layer: ``android``; uses ``pyjdwp_android.client`` and ``pyjdwp_android.device``; never imports ``jdwp``.
 Spec: docs/design.md §4.4 ("Resolution"), error codes from §5.6.
 
 Rules:
@@ -9,7 +9,7 @@ Rules:
 - without a pid, exactly one JDWP-visible app process must exist (PROCESS_AMBIGUOUS lists them);
 - the app running without any JDWP-visible process is DEBUGGER_UNSUPPORTED (not debuggable); the fix
   offered is a debug build of the app, never a userdebug/eng device: ART runs a non-debuggable app there
-  with its code still optimised, so locals stay mostly unavailable (see ``android.debuggability``);
+  with its code still optimised, so locals stay mostly unavailable (see ``pyjdwp_android.debuggability``);
 - nothing running is PROCESS_NOT_FOUND;
 - the identity (pid, uid, name, start time + boot id) is re-read after attach: PROCESS_CHANGED.
 """

@@ -207,7 +207,7 @@ async def open_jdwp_stream(
     Args:
         client: the ADB client.
         serial: the device.
-        pid: the JDWP-visible process (see ``android.resolve``).
+        pid: the JDWP-visible process (see ``pyjdwp_android.resolve``).
         transport: ``"direct"`` (default) or ``"forward"``.
         handshake: exchange ``JDWP-Handshake`` here, which is what detects a busy debugger slot;
             the returned stream then begins with the first JDWP packet and ``handshake_done`` is

@@ -909,7 +909,7 @@ async def open_jdwp(
     The stream is closed when the block exits (use :meth:`JdwpClient.dispose` inside it to let the VM
     clean up first). Any ``trio.abc.Stream`` works: TCP to ``-agentlib:jdwp``, an ADB ``jdwp:<pid>``
     stream, or ``trio.testing.memory_stream_pair()``. Pass ``handshake=False`` for a stream whose
-    handshake was already exchanged (``android.open_jdwp_stream`` does it, to tell a busy app apart).
+    handshake was already exchanged (``pyjdwp_android.open_jdwp_stream`` does it, to tell a busy app apart).
     ``VirtualMachine.Version`` goes out with ``IDSizes``, in the same round trip, and is kept as
     :attr:`JdwpClient.version_info`; ``read_version=False`` sends ``IDSizes`` alone. ``first_requests``
     (``(command, out-data record)`` pairs whose out-data holds no IDs: their width is not known yet) go out

@@ -1,4 +1,4 @@
-"""``python -m server``: the same as the ``pyjdwp-mcp`` console script."""
+"""``python -m pyjdwp_server``: the same as the ``pyjdwp-mcp`` console script."""
 
 import sys
 

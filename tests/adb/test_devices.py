@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import trio
 
-from android.client import AdbClient, ServerAddress
-from android.errors import AdbConnectionError, DeviceNotFound, InvalidArgument
+from pyjdwp_android.client import AdbClient, ServerAddress
+from pyjdwp_android.errors import AdbConnectionError, DeviceNotFound, InvalidArgument
 
 from .conftest import Apps, Testbed, free_port
 

@@ -13,8 +13,8 @@ import pytest
 import trio
 
 from adb.testbed import Testbed
-from android import ProcessNotFound
-from android.frozen import ProcessFrozen, open_app_jdwp_stream
+from pyjdwp_android import ProcessNotFound
+from pyjdwp_android.frozen import ProcessFrozen, open_app_jdwp_stream
 
 pytestmark = pytest.mark.live
 

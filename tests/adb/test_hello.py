@@ -9,8 +9,8 @@ import trio
 import jdwp
 from adb.launch_bed import LaunchBed
 from adb.testbed import Apps, Testbed
-from android.hello import say_hello
-from android.transport import open_jdwp_stream
+from pyjdwp_android.hello import say_hello
+from pyjdwp_android.transport import open_jdwp_stream
 
 pytestmark = pytest.mark.live
 

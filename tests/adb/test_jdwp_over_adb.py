@@ -1,6 +1,6 @@
 """A whole JDWP session through the real adb server and adbd, with the ``jdwp`` client on top.
 
-The chain: ``jdwp.open_jdwp`` → ``android.open_jdwp_stream`` (direct: ``host:transport`` + ``jdwp:<pid>``
+The chain: ``jdwp.open_jdwp`` → ``pyjdwp_android.open_jdwp_stream`` (direct: ``host:transport`` + ``jdwp:<pid>``
 on one socket; forward: ``tcp:0`` → ``jdwp:<pid>``) → adb server → adbd → the registered app process →
 OpenJDK's JDWP agent. A breakpoint set through it is hit, inspected and released.
 """
@@ -11,8 +11,8 @@ import pytest
 import trio
 
 import jdwp
-from android.transport import Transport, open_jdwp_stream
 from jdwp.protocol.constants import EventKind, SuspendPolicy
+from pyjdwp_android.transport import Transport, open_jdwp_stream
 
 from .conftest import Apps, Testbed
 

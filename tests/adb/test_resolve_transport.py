@@ -7,8 +7,8 @@ import struct
 import pytest
 import trio
 
-from android.device import read_process_facts
-from android.errors import (
+from pyjdwp_android.device import read_process_facts
+from pyjdwp_android.errors import (
     DebuggerBusy,
     DebuggerUnsupported,
     DeviceNotFound,
@@ -16,8 +16,8 @@ from android.errors import (
     ProcessChanged,
     ProcessNotFound,
 )
-from android.resolve import recheck_identity, resolve_target
-from android.transport import HANDSHAKE, Transport, open_jdwp_stream
+from pyjdwp_android.resolve import recheck_identity, resolve_target
+from pyjdwp_android.transport import HANDSHAKE, Transport, open_jdwp_stream
 
 from .conftest import Apps, Testbed
 

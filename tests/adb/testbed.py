@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from android.client import AdbClient, ServerAddress
+from pyjdwp_android.client import AdbClient, ServerAddress
 from support.net import free_port
 
 HERE = Path(__file__).resolve().parent

@@ -7,11 +7,12 @@ succeed or raise the typed error of its layer:
 - JDWP (``jdwp.protocol``): framing of a byte stream (:class:`JdwpConnection`) and every command's
   ``decode_reply`` and ``decode_out`` at several ID widths → only ``JdwpError`` (``ProtocolError``,
   ``UsageError``);
-- ADB (``android.protocol``, ``android.ddm``, ``android.track_app``): status, hex blocks, shell-v2 packets,
+- ADB (``pyjdwp_android.protocol``, ``pyjdwp_android.ddm``, ``pyjdwp_android.track_app``): status, hex blocks, shell-v2
+packets,
   the host services' text replies, DDM chunks and track-app protobuf → only ``AdbError``;
 - expressions (``jdwp.debugger.reading.expressions``): any text of at most 512 characters → an AST or
   ``ExpressionSyntaxError``;
-- MCP inputs (each tool's model, ``server.tools``): any JSON object into every tool's model → a model or
+- MCP inputs (each tool's model, ``pyjdwp_server.tools``): any JSON object into every tool's model → a model or
   ``ValidationError``;
 - VM text (:class:`VmText`): hostile names and values from a scripted VM through the whole server → an
   envelope for every answer, every string bounded and JSON-safe, and the server still answering.
@@ -32,9 +33,6 @@ import trio
 from mcp import Client
 from pydantic import ValidationError
 
-from android import anr, ddm, launch, track_app
-from android import protocol as adb
-from android.errors import AdbError
 from jdwp.debugger.names import java_prefix
 from jdwp.debugger.reading.expressions import MAX_EXPRESSION_CHARS, ExpressionSyntaxError, parse_expression
 from jdwp.protocol.commands import ALL_COMMANDS, Command
@@ -76,9 +74,12 @@ from jdwp.protocol.strings import WireString, encode_modified_utf8
 from jdwp.protocol.types import IdSizes, Location
 from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HEADER
-from server import Config, build_server
-from server.answers.envelope import json_text
-from server.tools import TOOLS
+from pyjdwp_android import anr, ddm, launch, track_app
+from pyjdwp_android import protocol as adb
+from pyjdwp_android.errors import AdbError
+from pyjdwp_server import Config, build_server
+from pyjdwp_server.answers.envelope import json_text
+from pyjdwp_server.tools import TOOLS
 from support.fakevm import Handler, ScriptedVm
 
 JDWP_ALLOWED: tuple[type[BaseException], ...] = (JdwpError,)

@@ -34,7 +34,7 @@ from typing import Any
 import trio
 from mcp import Client
 
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jvm import Debuggee, find_mark
 from support.listings import listed_thread
 from support.net import free_port

@@ -19,7 +19,7 @@ from typing import Any
 import trio
 from mcp import Client
 
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jvm import find_mark
 
 WORKER = "com.example.debuggee.Worker"

@@ -25,7 +25,7 @@ from mcp import Client
 
 from adb.testbed import HERE as ADB_TESTS
 from adb.testbed import Apps, Testbed
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support.jvm import Debuggee, find_mark
 
 SECRET = "s3cr3t-Tr0ub4dor&3-vault-key"  # Vault.run's local `secret` (fixtures/java)
@@ -226,7 +226,7 @@ async def test_forward_mode_leaves_no_forward_when_the_app_is_killed(testbed: Te
 
 async def test_local_values_never_reach_the_logs(debuggee: Debuggee, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    for name in ("pyjdwp", "pyjdwp.server", "jdwp", "android", "mcp", "server"):
+    for name in ("pyjdwp", "pyjdwp.server", "jdwp", "pyjdwp_android", "mcp", "pyjdwp_server"):
         caplog.set_level(logging.DEBUG, logger=name)
     debuggee.send("load com.example.debuggee.Vault")
     with trio.fail_after(60):

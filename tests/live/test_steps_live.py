@@ -17,7 +17,7 @@ import pytest
 import trio
 
 from jdwp.debugger import BreakpointVerified, Debugger, PendingStep, Stopped, Terminated
-from server.answers.envelope import jsonable
+from pyjdwp_server.answers.envelope import jsonable
 from support.engines import engine
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool

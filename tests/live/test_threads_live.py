@@ -18,7 +18,7 @@ import trio
 
 import jdwp
 from jdwp.debugger import AlreadyPaused, Debugger, NotFound, Stopped, ThreadInfo, open_debugger, suspended_threads
-from server.answers.envelope import jsonable
+from pyjdwp_server.answers.envelope import jsonable
 from support.engines import engine
 from support.jvm import LISTENING, Debuggee, debuggees, find_mark
 from support.live import require_tool

@@ -18,7 +18,7 @@ from typing import Any
 
 import jdwp
 from jdwp.debugger import BreakpointVerified, Debugger, EngineEvent, Stopped, open_debugger
-from server.answers.envelope import jsonable
+from pyjdwp_server.answers.envelope import jsonable
 
 Control = Callable[[str], Awaitable[None]]
 LAZY = "com.example.debuggee.Lazy"

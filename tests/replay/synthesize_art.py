@@ -68,7 +68,7 @@ BREAK_AT = Location(1, ACTIVITY, COMPUTE, 4)
 TEXT = "na\u00efve \U0001F600 nul:\x00"
 
 
-HELLO_ID = 0x7079_6A01  # android.hello's packet id for its HELO
+HELLO_ID = 0x7079_6A01  # pyjdwp_android.hello's packet id for its HELO
 TEXT_4BYTE = "emoji \U0001F600 nul:\x00"
 
 

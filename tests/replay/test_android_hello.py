@@ -1,4 +1,4 @@
-"""DDM HELO right after the handshake (android.hello), against scripted peers over memory streams.
+"""DDM HELO right after the handshake (pyjdwp_android.hello), against scripted peers over memory streams.
 
 The peers play what art/adbconnection does before the JDWP agent loads (answer DDM in process: WAIT as a
 command packet just before the HELO reply while the app waits), and what a VM without DDM does (an error
@@ -12,12 +12,12 @@ import struct
 import trio
 import trio.testing
 
-from android import ddm
-from android.hello import HELLO_PACKET_ID, say_hello
+from pyjdwp_android import ddm
+from pyjdwp_android.hello import HELLO_PACKET_ID, say_hello
 
 
 class Rewound(trio.abc.Stream):
-    """A stream with ``unread``, as android.JdwpStream has."""
+    """A stream with ``unread``, as pyjdwp_android.JdwpStream has."""
 
     def __init__(self, inner: trio.abc.Stream) -> None:
         self.inner = inner

@@ -20,11 +20,6 @@ from debugger_scenarios import DEBUGGER_SCENARIOS
 from test_debugger_faults import CLASS, CLASS_ID, LOCATION, METHOD_ID, class_handlers, hit, locals_at_a_hit, scripted
 from test_pause_replay import pausing
 
-from android import DebuggerBusy, ddm
-from android.client import ShellResult
-from android.frozen import ProcessFrozen, why_silent
-from android.hello import FirstContact
-from android.transport import JdwpStream, Transport
 from jdwp import open_jdwp, recording
 from jdwp.client import DDM_REPLY_WINDOW
 from jdwp.debugger import Stopped
@@ -51,7 +46,12 @@ from jdwp.protocol.types import HOTSPOT_64, Location
 from jdwp.protocol.values import Value
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket
 from jdwp.replay import ReplayVm
-from server.session.launching import app_facts
+from pyjdwp_android import DebuggerBusy, ddm
+from pyjdwp_android.client import ShellResult
+from pyjdwp_android.frozen import ProcessFrozen, why_silent
+from pyjdwp_android.hello import FirstContact
+from pyjdwp_android.transport import JdwpStream, Transport
+from pyjdwp_server.session.launching import app_facts
 from support.art_bytes import DDM_CHUNK, DDM_SET, PRE_INITIALIZED, VM_PACKET_ID, apnm_packet
 from support.fakevm import FakeVm, Handler, ScriptedVm
 

@@ -16,12 +16,12 @@ from scenarios import SCENARIOS
 from test_android_hello import Rewound
 
 import jdwp
-from android.hello import say_hello
 from jdwp import recording
 from jdwp.protocol.commands import BY_ID, Event
 from jdwp.protocol.constants import Tag
 from jdwp.protocol.wire import HANDSHAKE, CommandPacket, encode_packet
 from jdwp.replay import ReplayVm
+from pyjdwp_android.hello import say_hello
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
 ALL = sorted(RECORDINGS.rglob("*.jsonl"))

@@ -30,8 +30,8 @@ import trio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from server import Config, build_server
-from server.answers.failures import CODES
+from pyjdwp_server import Config, build_server
+from pyjdwp_server.answers.failures import CODES
 from support.jvm import LISTENING, Debuggee, find_mark
 from support.live import unavailable
 

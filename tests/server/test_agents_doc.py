@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from server import Config, build_server
+from pyjdwp_server import Config, build_server
 from support import agent_journeys as journeys
 from support.live import require_tool
 

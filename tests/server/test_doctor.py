@@ -22,14 +22,14 @@ import trio.testing
 import jdwp
 from adb.art_standins import compile_message_loop, install_dumpsys
 from adb.testbed import Apps, Testbed
-from android.transport import open_jdwp_stream
 from jdwp.protocol.commands import BY_ID, VirtualMachine
 from jdwp.protocol.commands.reftypes import Method, ReferenceType
 from jdwp.protocol.commands.threads import StackFrame, ThreadReference
 from jdwp.recording import OUT, load
 from jdwp.replay import ReplayVm
-from server.doctor.cli import run_doctor
-from server.doctor.inspection import FRAMEWORK_METHODS, Check, inspect_framework_stop
+from pyjdwp_android.transport import open_jdwp_stream
+from pyjdwp_server.doctor.cli import run_doctor
+from pyjdwp_server.doctor.inspection import FRAMEWORK_METHODS, Check, inspect_framework_stop
 
 pytestmark = pytest.mark.live
 
@@ -127,7 +127,7 @@ async def test_doctor_command_line(testbed: Testbed, apps: Apps, tmp_path: Path)
     await apps.start(APP, classpath=str(classes), main_class="MessageLoop")
     env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(testbed.server_port),
                PYTHONPATH=os.pathsep.join([str(Path(jdwp.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]))
-    argv = [sys.executable, "-m", "server.doctor.cli", "--serial", testbed.serial, "--app"]
+    argv = [sys.executable, "-m", "pyjdwp_server.doctor.cli", "--serial", testbed.serial, "--app"]
     with trio.fail_after(90):
         done = await trio.run_process([*argv, APP], env=env, capture_stdout=True, check=False)
         assert done.returncode == 0, done.stdout.decode()

@@ -21,7 +21,7 @@ import pytest
 import trio
 from mcpkit import Mcp, agent_port, attached, connect, heartbeats_continue
 
-from server import Config
+from pyjdwp_server import Config
 from support.jvm import Debuggee
 from support.net import HANDSHAKE
 from support.resolver import table_resolver

@@ -17,8 +17,8 @@ import trio
 from mcpkit import Mcp, connect, heartbeat_line
 
 from adb.testbed import Apps, Testbed
-from android.transport import open_jdwp_stream
-from server import Config
+from pyjdwp_android.transport import open_jdwp_stream
+from pyjdwp_server import Config
 from support.jvm import find_mark, kotlin_classpath
 
 pytestmark = pytest.mark.live

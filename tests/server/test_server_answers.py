@@ -20,9 +20,9 @@ from mcpkit import connect
 
 from jdwp.debugger.model import Local, Stop
 from jdwp.protocol.strings import decode_string
-from server import tools
-from server.answers.envelope import json_text, jsonable
-from server.answers.failures import ToolFailure
+from pyjdwp_server import tools
+from pyjdwp_server.answers.envelope import json_text, jsonable
+from pyjdwp_server.answers.failures import ToolFailure
 
 ARGS = {"platform": "jvm", "address": "127.0.0.1:5005"}
 

@@ -16,11 +16,11 @@ from mcpkit import Mcp, connect, heartbeat_line
 import jdwp
 from adb.art_standins import start_behind
 from adb.testbed import AppProcess, Apps, Testbed
-from android import DebuggerBusy, ddm
-from android.frozen import open_app_jdwp_stream
 from jdwp.client import DDM_REPLY_WINDOW
 from jdwp.protocol.commands import VirtualMachine
 from jdwp.protocol.commands.events import DdmChunk
+from pyjdwp_android import DebuggerBusy, ddm
+from pyjdwp_android.frozen import open_app_jdwp_stream
 
 pytestmark = pytest.mark.live
 

@@ -28,7 +28,7 @@ import jdwp
 from adb.art_standins import start_behind
 from adb.testbed import AppProcess, Apps, Testbed
 from jdwp.debugger import suspended_threads
-from server.session.config import Config
+from pyjdwp_server.session.config import Config
 from support.live import require_tool
 
 pytestmark = pytest.mark.live

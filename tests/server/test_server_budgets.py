@@ -15,7 +15,7 @@ import pytest
 import trio
 from mcpkit import ENVELOPE_KEYS, WORKER, Mcp, agent_address, attached, line_of, stdio_mcp
 
-from server.answers import budgets
+from pyjdwp_server.answers import budgets
 from support.jvm import Debuggee
 
 pytestmark = pytest.mark.live

@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcpkit import Mcp, connect
 
-from server.session.targets import Config
+from pyjdwp_server.session.targets import Config
 from support.jvm import COROUTINE_JARS, Debuggee, coroutine_classpath, debuggees, find_mark
 from support.live import require_tool, unavailable
 
@@ -120,7 +120,7 @@ async def test_in_memory_without_class_path(coroutines_app: Debuggee, allow_invo
 
 
 def test_class_path_flag_checks(tmp_path: Path) -> None:
-    from server.cli import parse_args
+    from pyjdwp_server.cli import parse_args
 
     assert parse_args(["--class-path", f"{tmp_path}{os.pathsep}{tmp_path}", "--class-path", str(tmp_path)]
                       ).class_path == [[str(tmp_path)] * 2, [str(tmp_path)]]

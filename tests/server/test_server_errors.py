@@ -23,10 +23,10 @@ from jdwp_fault_proxy import JdwpProxy
 from mcpkit import MAIN, WORKER, Mcp, agent_address, connect, heartbeats_continue, line_of
 
 from jdwp.protocol.constants import ErrorCode
-from server import Config
-from server.answers.failures import ToolFailure
-from server.session import targets
-from server.session.addresses import JvmAddress
+from pyjdwp_server import Config
+from pyjdwp_server.answers.failures import ToolFailure
+from pyjdwp_server.session import targets
+from pyjdwp_server.session.addresses import JvmAddress
 from support.jvm import Debuggee
 from support.live import require_tool
 from support.net import free_port

@@ -15,7 +15,7 @@ import pytest
 import trio
 from mcpkit import agent_address, connect
 
-from server.session.targets import Config
+from pyjdwp_server.session.targets import Config
 from support.jvm import Debuggee, debuggees, find_mark
 from support.live import require_tool
 

@@ -16,7 +16,7 @@ import trio
 from mcpkit import WORKER, agent_address, connect, heartbeats_continue, line_of
 from mcpkit import attached as note_attached
 
-from server.answers.capabilities import CAPABILITIES
+from pyjdwp_server.answers.capabilities import CAPABILITIES
 from support.jvm import Debuggee
 
 pytestmark = pytest.mark.live

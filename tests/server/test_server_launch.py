@@ -18,7 +18,7 @@ from mcpkit import Mcp, connect
 
 from adb.launch_bed import LaunchBed
 from adb.testbed import Apps, Testbed
-from server import Config
+from pyjdwp_server import Config
 
 pytestmark = pytest.mark.live
 
@@ -217,9 +217,9 @@ async def test_a_launch_attach_that_fails_leaves_nothing_behind(
     """A failure once the app was launched, attached and held — while the attach gathers its facts, after
     the session started, or while its answer is made — answers an error and leaves no session, no suspension
     and no adb forward: the app runs its start-up code, and the device takes a new session at once."""
-    import server.session.debug_session
-    import server.tools.attach_debugger
-    from server.session.models import AttachInput
+    import pyjdwp_server.session.debug_session
+    import pyjdwp_server.tools.attach_debugger
+    from pyjdwp_server.session.models import AttachInput
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("injected failure")
@@ -227,11 +227,11 @@ async def test_a_launch_attach_that_fails_leaves_nothing_behind(
     if where == "before-start":
         async def anr_boom(*_: object) -> None:
             boom()
-        monkeypatch.setattr(server.session.debug_session, "anr_exempt_of", anr_boom)
+        monkeypatch.setattr(pyjdwp_server.session.debug_session, "anr_exempt_of", anr_boom)
     elif where == "after-start":
         monkeypatch.setattr(AttachInput, "launched", boom)
     else:
-        monkeypatch.setattr(server.tools.attach_debugger, "_attached", boom)
+        monkeypatch.setattr(pyjdwp_server.tools.attach_debugger, "_attached", boom)
     app_id = f"com.example.launch.fails.{where.replace('-', '')}"
     launcher.add_app(app_id)
     client = testbed.client()
@@ -260,7 +260,7 @@ async def test_a_failed_launch_attach_whose_cleanup_failed_blocks_until_a_retry_
     import re
 
     import jdwp.debugger.engine
-    import server.session.debug_session
+    import pyjdwp_server.session.debug_session
     from jdwp.debugger import Cleanup
 
     async def anr_boom(*_: object) -> None:
@@ -270,7 +270,7 @@ async def test_a_failed_launch_attach_whose_cleanup_failed_blocks_until_a_retry_
         # Stands for a detach that could not finish; closing the connection still resets the agent.
         return Cleanup("failed", "unknown", ("unconfirmed: requests, suspensions",), ("injected",))
 
-    monkeypatch.setattr(server.session.debug_session, "anr_exempt_of", anr_boom)
+    monkeypatch.setattr(pyjdwp_server.session.debug_session, "anr_exempt_of", anr_boom)
     monkeypatch.setattr(jdwp.debugger.engine, "clean_up", cleanup_fails)
     app_id = "com.example.launch.blocked"
     launcher.add_app(app_id)

@@ -13,7 +13,7 @@ import pytest
 import trio
 from mcpkit import SECRET, VAULT, WORKER, connect, heartbeats_continue, line_of, wait_for_line
 
-from server import Config
+from pyjdwp_server import Config
 from support.jvm import Debuggee
 
 pytestmark = pytest.mark.live
@@ -142,7 +142,7 @@ async def test_event_ring_overflow_and_cursor(shared_jvm: Debuggee) -> None:
 async def test_a_secret_local_is_returned_but_never_logged(shared_jvm: Debuggee,
                                                           caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    for name in ("pyjdwp", "jdwp", "android", "mcp", "server"):
+    for name in ("pyjdwp", "jdwp", "pyjdwp_android", "mcp", "pyjdwp_server"):
         caplog.set_level(logging.DEBUG, logger=name)
     mark = len(shared_jvm.lines)
     shared_jvm.send(f"load {VAULT}")

@@ -1,5 +1,5 @@
 """Previews and the diagnosing pause through the MCP tools over stdio (docs/design.md §3.7), the server run from
-these sources (``python -m server``) against real JVMs:
+these sources (``python -m pyjdwp_server``) against real JVMs:
 
 - ``Carts``: a stop whose locals carry ``preview`` (an object by its first fields, a collection by its size, a
   box and an enum by value), ``get_debugger_object`` with ``depth`` 0, 1 (default) and 2, and a depth out of
@@ -50,7 +50,7 @@ async def over_stdio(tmp_path: Path) -> AsyncIterator[Mcp]:
     """The server as a process of its own on stdio, from this checkout's sources."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     with (tmp_path / "stderr.txt").open("w") as errlog:
-        transport = stdio_client(StdioServerParameters(command=sys.executable, args=["-m", "server"], env=env),
+        transport = stdio_client(StdioServerParameters(command=sys.executable, args=["-m", "pyjdwp_server"], env=env),
                                  errlog=errlog)
         async with Client(transport) as client:
             yield Mcp(client)

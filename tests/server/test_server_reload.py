@@ -18,7 +18,7 @@ from mcpkit import agent_port, connect, wait_for_line
 
 import jdwp
 from jdwp.debugger import suspended_threads
-from server.session.config import Config
+from pyjdwp_server.session.config import Config
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 from support.reloads import INFLATION, MAIN, compile_version, line_of

@@ -33,7 +33,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 from mcpkit import SECRET, VAULT, WORKER, Mcp, agent_address, attached, heartbeats_continue, line_of, wait_for_line
 
-from server.tools import TOOLS
+from pyjdwp_server.tools import TOOLS
 from support.jvm import Debuggee
 from support.listings import thread_ids
 from support.live import unavailable

@@ -21,7 +21,7 @@ import pytest
 import trio
 from mcpkit import Mcp, check_envelope, connect, heartbeats_continue, line_of
 
-from server import Config
+from pyjdwp_server import Config
 from support.jetty import JettyApp, Load, compile_jetty, jetty_apps
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool

@@ -1,4 +1,5 @@
-"""OS pipes for tests that run the server's stdio streams (``server.transport.stdio``) over real file descriptors."""
+"""OS pipes for tests that run the server's stdio streams (``pyjdwp_server.transport.stdio``) over real file
+descriptors."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from jdwp.debugger import Breakpoint
 from jdwp.debugger.requests.hits import HitOptions
-from server.answers.results import BreakpointAnswer
+from pyjdwp_server.answers.results import BreakpointAnswer
 
 
 def answer(options: HitOptions) -> BreakpointAnswer:

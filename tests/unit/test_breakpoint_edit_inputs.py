@@ -9,8 +9,8 @@ from pydantic import ValidationError
 
 from jdwp.debugger import InvalidArgument
 from jdwp.debugger.requests.hits import HitOptions, plan_of, revise, updated_options
-from server.tools.remove_debugger_breakpoint import RemoveBreakpointInput
-from server.tools.update_debugger_breakpoint import UpdateBreakpointInput
+from pyjdwp_server.tools.remove_debugger_breakpoint import RemoveBreakpointInput
+from pyjdwp_server.tools.update_debugger_breakpoint import UpdateBreakpointInput
 
 SID = {"debugSessionId": "dbg-1"}
 

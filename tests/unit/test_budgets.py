@@ -11,19 +11,19 @@ from typing import Any
 
 from jdwp import IdSizes
 from jdwp.debugger import BoundLocation, Breakpoint, Local, Locals, LogpointHit, SourcePosition, Stop
-from server.answers import budgets
-from server.answers.capabilities import CAPABILITIES
-from server.answers.envelope import envelope, jsonable
-from server.answers.results import JvmTarget, VmFacts, placed_by_breakpoint
-from server.answers.tool_list import listed_tools
-from server.answers.tool_schemas import definitions
-from server.app import INSTRUCTIONS
-from server.session.config import Config
-from server.session.debug_session import DebugSession
-from server.session.ring import EventRing
-from server.tools import TOOLS
-from server.tools.attach_debugger import _attached
-from server.transport.handling import session_fields
+from pyjdwp_server.answers import budgets
+from pyjdwp_server.answers.capabilities import CAPABILITIES
+from pyjdwp_server.answers.envelope import envelope, jsonable
+from pyjdwp_server.answers.results import JvmTarget, VmFacts, placed_by_breakpoint
+from pyjdwp_server.answers.tool_list import listed_tools
+from pyjdwp_server.answers.tool_schemas import definitions
+from pyjdwp_server.app import INSTRUCTIONS
+from pyjdwp_server.session.config import Config
+from pyjdwp_server.session.debug_session import DebugSession
+from pyjdwp_server.session.ring import EventRing
+from pyjdwp_server.tools import TOOLS
+from pyjdwp_server.tools.attach_debugger import _attached
+from pyjdwp_server.transport.handling import session_fields
 
 ENVELOPE_KEYS = {"success", "debug_session_id", "device", "target", "state", "captured_at_ms", "capabilities",
                  "limitations", "cleanup"}

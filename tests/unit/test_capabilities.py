@@ -6,12 +6,12 @@ import socket
 
 import trio
 
-from android import AdbClient
-from android.connection import ServerAddress
-from server.answers.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, capabilities_for, operations_on
-from server.session.manager import SessionManager
-from server.session.targets import Config
-from server.transport.handling import call_tool
+from pyjdwp_android import AdbClient
+from pyjdwp_android.connection import ServerAddress
+from pyjdwp_server.answers.capabilities import CAPABILITIES, INVOKE_CAPABILITIES, capabilities_for, operations_on
+from pyjdwp_server.session.manager import SessionManager
+from pyjdwp_server.session.targets import Config
+from pyjdwp_server.transport.handling import call_tool
 
 
 def test_launch_is_an_android_operation_only() -> None:

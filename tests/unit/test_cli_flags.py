@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.cli import parse_args
+from pyjdwp_server.cli import parse_args
 
 FLAGS = ("--pause-limit-s", "--idle-limit-s", "--session-limit-s")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from jdwp.debugger import errors
 from jdwp.debugger.events.holds import LAUNCH_NOTE
 from jdwp.debugger.reading.threads import PAUSE_NOTE, RUNNING_NOTE
-from server.answers.envelope import jsonable
-from server.answers.failures import failure_of, in_tool_words
-from server.answers.tool_words import WORDED_FIELDS
+from pyjdwp_server.answers.envelope import jsonable
+from pyjdwp_server.answers.failures import failure_of, in_tool_words
+from pyjdwp_server.answers.tool_words import WORDED_FIELDS
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 TOOLS = [tool["name"] for tool in json.loads((SRC / "server" / "answers" / "tool_list.json").read_text())["tools"]]

@@ -6,9 +6,9 @@ import pytest
 
 from jdwp.debugger import Breakpoint, ExceptionBreakpoint, InvalidArgument, SourcePosition, Stop, ThrownException
 from jdwp.debugger.requests.exceptions import ExceptionRequest, exception_request
-from server.answers.envelope import jsonable
-from server.answers.results import BreakpointAnswer, ExceptionBreakpointAnswer, answer_of
-from server.tools.set_debugger_exception_breakpoint import ExceptionBreakpointInput
+from pyjdwp_server.answers.envelope import jsonable
+from pyjdwp_server.answers.results import BreakpointAnswer, ExceptionBreakpointAnswer, answer_of
+from pyjdwp_server.tools.set_debugger_exception_breakpoint import ExceptionBreakpointInput
 
 
 def test_defaults_are_every_throwable_uncaught_only() -> None:

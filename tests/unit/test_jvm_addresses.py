@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from server.answers.failures import ToolFailure
-from server.session.addresses import JvmAddress, format_address, is_ascii_number, normal_ip, parse_address
-from server.session.models import TargetInput
+from pyjdwp_server.answers.failures import ToolFailure
+from pyjdwp_server.session.addresses import JvmAddress, format_address, is_ascii_number, normal_ip, parse_address
+from pyjdwp_server.session.models import TargetInput
 
 
 @pytest.mark.parametrize(("text", "host", "port"), [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from server.session.models import AttachInput, TargetInput
+from pyjdwp_server.session.models import AttachInput, TargetInput
 
 ANDROID = {"platform": "android", "deviceId": "emulator-5554", "appId": "com.example.app"}
 

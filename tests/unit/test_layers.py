@@ -196,7 +196,7 @@ def test_no_import_crosses_a_layer() -> None:
 def test_every_package_is_seen() -> None:
     assert {m.split(".")[0] for m in MODULES} == set(FIRST_PARTY)
     assert {"jdwp.protocol.wire", "jdwp.client", "jdwp.debugger.engine",
-            "android.client", "server.app"} <= set(MODULES)
+            "pyjdwp_android.client", "pyjdwp_server.app"} <= set(MODULES)
 
 
 def _verdicts(importer: str, source: str) -> list[str | None]:
@@ -209,20 +209,20 @@ def test_the_rules_catch_what_they_forbid() -> None:
         "jdwp.protocol imports only jdwp.protocol"]
     assert _verdicts("jdwp.protocol.commands.events", "from .. import fast\nfrom ..types import Location") == [
         None, None]
-    assert _verdicts("jdwp.debugger.engine", "from android import AdbClient") == [
+    assert _verdicts("jdwp.debugger.engine", "from pyjdwp_android import AdbClient") == [
         "jdwp never imports android, server or MCP"]
-    assert _verdicts("android.client", "import jdwp") == ["android never imports jdwp, server or MCP"]
-    assert _verdicts("server.answers.envelope", "from jdwp.protocol.errors import JdwpError") == [
+    assert _verdicts("pyjdwp_android.client", "import jdwp") == ["android never imports jdwp, server or MCP"]
+    assert _verdicts("pyjdwp_server.answers.envelope", "from jdwp.protocol.errors import JdwpError") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.answers.envelope", "from jdwp.debugger.errors import DebuggerError") == [
+    assert _verdicts("pyjdwp_server.answers.envelope", "from jdwp.debugger.errors import DebuggerError") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.answers.envelope", "from jdwp import JdwpError, ErrorCode\n"
+    assert _verdicts("pyjdwp_server.answers.envelope", "from jdwp import JdwpError, ErrorCode\n"
                                         "from jdwp.debugger import Debugger") == [None, None, None]
-    assert _verdicts("server.answers.envelope", "from jdwp import client") == [
+    assert _verdicts("pyjdwp_server.answers.envelope", "from jdwp import client") == [
         "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.session.targets", "import jdwp\njdwp.JdwpError\njdwp.protocol.errors") == [
+    assert _verdicts("pyjdwp_server.session.targets", "import jdwp\njdwp.JdwpError\njdwp.protocol.errors") == [
         None, None, "server uses only the jdwp and jdwp.debugger package APIs"]
-    assert _verdicts("server.answers.envelope", "from android.errors import AdbError") == [None]
+    assert _verdicts("pyjdwp_server.answers.envelope", "from pyjdwp_android.errors import AdbError") == [None]
     assert _verdicts("jdwp.client", "from .protocol._frozen import maker") == [
         "a private module imported from outside its package"]
     assert _verdicts("jdwp.client", "from .protocol.types import _PlainList") == [

@@ -1,4 +1,4 @@
-"""The MCP prompts (``server.prompts``, issue 24 item 8): listed and got through the SDK's in-memory client,
+"""The MCP prompts (``pyjdwp_server.prompts``, issue 24 item 8): listed and got through the SDK's in-memory client,
 unknown names refused as the spec says (a JSON-RPC error), and each prompt naming exactly the calls the
 bench plays for its journey (``tests/support/agent_journeys.py``), with inputs the tools have.
 """
@@ -13,9 +13,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-from server import Config, build_server
-from server.answers.tool_list import LIST_FILE
-from server.prompts import PROMPTS, Prompt, prompt_text
+from pyjdwp_server import Config, build_server
+from pyjdwp_server.answers.tool_list import LIST_FILE
+from pyjdwp_server.prompts import PROMPTS, Prompt, prompt_text
 from support.agent_journeys import journeys
 
 #: Prompt → the bench journey whose calls it describes.

@@ -1,15 +1,15 @@
 """The README's countable facts, checked against the code: how many tools the server lists, and the limits a tool's
-definition is held to (``server.answers.budgets``). A tool added or a budget changed fails here until the README says
-so too."""
+definition is held to (``pyjdwp_server.answers.budgets``). A tool added or a budget changed fails here until the README
+says so too."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from server.answers import budgets
-from server.prompts import PROMPTS
-from server.tools import TOOLS
+from pyjdwp_server.answers import budgets
+from pyjdwp_server.prompts import PROMPTS
+from pyjdwp_server.tools import TOOLS
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from server.session.config import VERSION
+from pyjdwp_server.session.config import VERSION
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
@@ -49,7 +49,7 @@ def test_server_json_agrees_with_the_project() -> None:
     assert server["version"] == package["version"] == project["version"] == VERSION
     assert package["identifier"] == project["name"]
     # A runner started as `uvx <package>` runs the script named like the package: the MCP server.
-    assert project["scripts"][package["identifier"]] == project["scripts"]["pyjdwp-mcp"] == "server.cli:main"
+    assert project["scripts"][package["identifier"]] == project["scripts"]["pyjdwp-mcp"] == "pyjdwp_server.cli:main"
 
 
 def test_the_readme_names_the_server_for_the_registry() -> None:

@@ -19,7 +19,7 @@ from jdwp.debugger import (
     frame_text,
 )
 from jdwp.debugger.reading.similar_threads import SHOWN_NAMES
-from server.answers.envelope import jsonable
+from pyjdwp_server.answers.envelope import jsonable
 
 PARK = ("jdk.internal.misc.Unsafe", "park", "Unsafe.java", None, -1)
 POLL = ("org.eclipse.jetty.util.BlockingArrayQueue", "poll", "BlockingArrayQueue.java", 382, 88)

@@ -2,8 +2,8 @@
 every MCP client starts its servers when it starts, and the engine, ``android`` and the tool table are
 most of what the server would import): they come with the first ``tools/call``.
 
-Each check runs in a fresh interpreter: ``import server.cli`` alone, then the real console entry point
-(``python -m server``) over pipes, whose every import ``-X importtime`` lists on stderr.
+Each check runs in a fresh interpreter: ``import pyjdwp_server.cli`` alone, then the real console entry point
+(``python -m pyjdwp_server``) over pipes, whose every import ``-X importtime`` lists on stderr.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 LIST = SRC / "server" / "answers" / "tool_list.json"  # every tool the table has (tests/unit/test_tool_list.py)
 #: What initialize and tools/list must not import: the engine, the JDWP client, android, and the server's
 #: modules that bring them (the tool table with its handlers and input models, the session manager).
-LAZY = ("jdwp", "android", "server.transport.handling", "server.tools",
-        "server.session.models", "server.session.manager",
-        "server.answers.envelope", "server.answers.results")
+LAZY = ("jdwp", "pyjdwp_android", "pyjdwp_server.transport.handling", "pyjdwp_server.tools",
+        "pyjdwp_server.session.models", "pyjdwp_server.session.manager",
+        "pyjdwp_server.answers.envelope", "pyjdwp_server.answers.results")
 
 
 def _lazy(modules: set[str]) -> list[str]:
@@ -35,7 +35,7 @@ def _env() -> dict[str, str]:
 
 
 def test_importing_the_cli_imports_neither_the_engine_nor_android() -> None:
-    probe = "import json, sys, server.cli; print(json.dumps(sorted(sys.modules)))"
+    probe = "import json, sys, pyjdwp_server.cli; print(json.dumps(sorted(sys.modules)))"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=_env(), check=True,
                          timeout=60)
     assert _lazy(set(json.loads(run.stdout))) == []
@@ -54,13 +54,13 @@ CALL = _line({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
 
 
 async def _serve(lines: list[bytes]) -> tuple[dict[Any, Any], set[str]]:
-    """``python -m server``'s answers by id to ``lines`` (stdin closes once each request is answered), and
+    """``python -m pyjdwp_server``'s answers by id to ``lines`` (stdin closes once each request is answered), and
     every module it imported in its whole life."""
     expected = sum(b'"id"' in line for line in lines)
     answers: dict[Any, Any] = {}
     with trio.fail_after(60):
         process = await trio.lowlevel.open_process(
-            [sys.executable, "-X", "importtime", "-m", "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-X", "importtime", "-m", "pyjdwp_server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=_env())
         assert process.stdin and process.stdout and process.stderr
         errors = bytearray()
@@ -93,11 +93,11 @@ async def test_initialize_and_tools_list_import_neither_the_engine_nor_android()
     answers, imported = await _serve(HANDSHAKE)
     assert answers[1]["result"]["serverInfo"]["name"] == "pyjdwp"
     assert len(answers[2]["result"]["tools"]) == len(json.loads(LIST.read_text())["tools"])
-    assert "server.answers.tool_list" in imported  # the listing came from the file, in this process
+    assert "pyjdwp_server.answers.tool_list" in imported  # the listing came from the file, in this process
     assert _lazy(imported) == []
 
 
 async def test_the_first_tool_call_brings_the_engine_in() -> None:
     answers, imported = await _serve([*HANDSHAKE, CALL])
     assert answers[3]["result"]["structuredContent"]["error"]["code"] == "DEBUGGER_NOT_FOUND"
-    assert {"jdwp.debugger", "android", "server.transport.handling"} <= imported
+    assert {"jdwp.debugger", "pyjdwp_android", "pyjdwp_server.transport.handling"} <= imported

@@ -1,5 +1,5 @@
-"""The server over the SDK's stdio transport with stdin read by trio (``server.transport.stdio``), over real pipes:
-initialize, a garbled line (dropped, as by the SDK's transport), a tool call — answered in order; a stopped
+"""The server over the SDK's stdio transport with stdin read by trio (``pyjdwp_server.transport.stdio``), over real
+pipes: initialize, a garbled line (dropped, as by the SDK's transport), a tool call — answered in order; a stopped
 input ends as at EOF; a call the client cancels is never answered, and one still running when the input ends
 is answered ``Connection closed`` (the SDK's dispatcher, as it ships).
 """
@@ -15,9 +15,9 @@ import trio
 import trio.testing
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
-from server.app import build_server
-from server.session.targets import Config
-from server.transport.stdio import PipeLines, wire
+from pyjdwp_server.app import build_server
+from pyjdwp_server.session.targets import Config
+from pyjdwp_server.transport.stdio import PipeLines, wire
 from support.pipes import pipe
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from server.answers.failures import CODES
-from server.tools import TOOLS
+from pyjdwp_server.answers.failures import CODES
+from pyjdwp_server.tools import TOOLS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text(encoding="utf-8")
 

@@ -1,8 +1,8 @@
-"""``tools/list`` is read from ``src/server/answers/tool_list.json`` at the start (``server.answers.tool_list``):
-the file must be what the tool table derives (``server.answers.tool_schemas``), and read back it must give the
+"""``tools/list`` is read from ``src/server/answers/tool_list.json`` at the start (``pyjdwp_server.answers.tool_list``):
+the file must be what the tool table derives (``pyjdwp_server.answers.tool_schemas``), and read back it must give the
 very answer the derived definitions give, at every protocol version the SDK serves.
 
-After changing a tool's description, input model or result type: ``python -m server.answers.tool_schemas``.
+After changing a tool's description, input model or result type: ``python -m pyjdwp_server.answers.tool_schemas``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import mcp_types as types
 from mcp_types import methods
 from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 
-from server.answers.tool_list import LIST_FILE, listed_tools
-from server.answers.tool_schemas import file_text, tool_definition
-from server.tools import TOOLS
+from pyjdwp_server.answers.tool_list import LIST_FILE, listed_tools
+from pyjdwp_server.answers.tool_schemas import file_text, tool_definition
+from pyjdwp_server.tools import TOOLS
 
 
 def test_the_file_is_what_the_tool_table_derives() -> None:
     assert LIST_FILE.read_text(encoding="utf-8") == file_text(), (
-        f"{LIST_FILE.name} is stale: run `python -m server.answers.tool_schemas` and commit the file")
+        f"{LIST_FILE.name} is stale: run `python -m pyjdwp_server.answers.tool_schemas` and commit the file")
 
 
 def _wire(tools: list[types.Tool], version: str) -> dict[str, Any]:

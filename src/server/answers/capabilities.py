@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from android import AdbClient, AdbError
+from pyjdwp_android import AdbClient, AdbError
 
 from ..session.config import VERSION
 from .failures import ErrorBody

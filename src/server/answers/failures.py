@@ -14,9 +14,9 @@ from typing import Literal, get_args
 import trio
 from pydantic import ValidationError
 
-from android import AdbError
 from jdwp import CommandError, CommandTimeout, ConnectionClosed, ErrorCode, FramingError, JdwpError
 from jdwp.debugger import DebuggerError
+from pyjdwp_android import AdbError
 
 from .tool_words import in_tool_words
 

@@ -1,7 +1,7 @@
 """The modules of a package collected as its table: each module named as what it defines (a tool, a prompt).
 
-Layer: ``server`` (imports nothing of the engine). Used by :mod:`server.tools` and :mod:`server.prompts`, so
-adding one is one module: nothing else lists it.
+Layer: ``server`` (imports nothing of the engine). Used by :mod:`pyjdwp_server.tools` and :mod:`pyjdwp_server.prompts`,
+so adding one is one module: nothing else lists it.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Layer: ``server``. Imports nothing of ``jdwp``, ``android`` or the tool table: a server that is started and
 asked for its tools (what every MCP client does at its own start) never imports the engine. The file is
 what :mod:`.tool_schemas` derives from the tool table; ``tests/unit/test_tool_list.py`` fails when the two
-differ (rewrite it with ``python -m server.answers.tool_schemas``).
+differ (rewrite it with ``python -m pyjdwp_server.answers.tool_schemas``).
 """
 
 from __future__ import annotations

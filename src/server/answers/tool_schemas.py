@@ -5,8 +5,8 @@ Layer: ``server``. Deriving the schemas needs every record type an answer can ho
 ``android``: a few hundred milliseconds at each start, for an answer that changes only with the code. The
 file is made from the code by this module and compared with it by ``tests/unit/test_tool_list.py``:
 
-    python -m server.answers.tool_schemas           # rewrite src/server/answers/tool_list.json after changing a tool
-    python -m server.answers.tool_schemas --check   # exit 1 if the file is not what the code derives
+    python -m pyjdwp_server.answers.tool_schemas          # rewrite src/server/answers/tool_list.json after a change
+    python -m pyjdwp_server.answers.tool_schemas --check  # exit 1 if the file is not what the code derives
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def file_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server.answers.tool_schemas",
+    parser = argparse.ArgumentParser(prog="python -m pyjdwp_server.answers.tool_schemas",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     parser.add_argument("--out", type=Path, default=LIST_FILE, help=f"where to write (default {LIST_FILE.name})")
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         if current != text:
-            print(f"{args.out} is not what the tool table derives: run python -m server.answers.tool_schemas",
+            print(f"{args.out} is not what the tool table derives: run python -m pyjdwp_server.answers.tool_schemas",
                   file=sys.stderr)
             return 1
         return 0

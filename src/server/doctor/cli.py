@@ -26,9 +26,9 @@ from typing import TextIO
 import trio
 
 import jdwp
-from android import AdbClient, AdbError, DebuggerBusy, ServerAddress, resolve_target
-from android.debuggability import read_app_debuggability
-from android.frozen import ProcessFrozen, open_app_jdwp_stream, still_registered, why_silent
+from pyjdwp_android import AdbClient, AdbError, DebuggerBusy, ServerAddress, resolve_target
+from pyjdwp_android.debuggability import read_app_debuggability
+from pyjdwp_android.frozen import ProcessFrozen, open_app_jdwp_stream, still_registered, why_silent
 
 from ..session.targets import FIRST_REPLY_LIMIT_S
 from .inspection import FRAMEWORK_METHODS, Check, FrameworkMethod, inspect_framework_stop

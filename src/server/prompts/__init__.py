@@ -2,7 +2,7 @@
 freeze (issue 24, docs/design.md §5.8), each a short text a client puts in front of its model.
 
 Layer: ``server``; plain text, no engine or ``android`` import. One module per prompt, named as the prompt,
-ending with ``PROMPT = Prompt(...)`` (as :mod:`server.tools` holds one module per tool); the list is
+ending with ``PROMPT = Prompt(...)`` (as :mod:`pyjdwp_server.tools` holds one module per tool); the list is
 derived from them. The sequences are the ones ``bench/agent_journeys.py`` plays and measures
 (``tests/support/agent_journeys.py``); ``tests/unit/test_prompts.py`` checks that each prompt names the same
 tools in the same order, with inputs the tools have. docs/agents.md explains the choices.

@@ -13,10 +13,10 @@ import logging
 
 import trio
 
-from android import AdbClient, AdbError
-from android.debuggability import read_app_debuggability
 from jdwp import JdwpClient, JdwpError
 from jdwp.debugger import sample_release_build
+from pyjdwp_android import AdbClient, AdbError
+from pyjdwp_android.debuggability import read_app_debuggability
 
 from ..answers.results import Limitation
 

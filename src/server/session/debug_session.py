@@ -19,7 +19,6 @@ from pathlib import Path
 
 import trio
 
-from android import AdbClient, ddm
 from jdwp import JdwpClient
 from jdwp.debugger import (
     BreakpointRejected,
@@ -34,6 +33,7 @@ from jdwp.debugger import (
     Terminated,
     open_debugger,
 )
+from pyjdwp_android import AdbClient, ddm
 
 from ..answers.results import (
     AndroidTarget,

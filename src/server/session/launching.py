@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 
-from android import AdbClient, AdbError, ddm
-from android.anr import ANR_INPUT_TIMEOUT_S, DUMPSYS_COMMAND, parse_debugging, read_debugging
-from android.hello import FirstContact
-from android.launch import Launched
+from pyjdwp_android import AdbClient, AdbError, ddm
+from pyjdwp_android.anr import ANR_INPUT_TIMEOUT_S, DUMPSYS_COMMAND, parse_debugging, read_debugging
+from pyjdwp_android.hello import FirstContact
+from pyjdwp_android.launch import Launched
 
 from ..answers.results import AndroidTarget, AppFacts, LaunchFacts
 from .targets import Connected

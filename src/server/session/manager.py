@@ -15,8 +15,8 @@ from typing import Any
 
 import trio
 
-from android import AdbClient
 from jdwp.debugger import AGENT_RESET, Cleanup, threads_suspended_now
+from pyjdwp_android import AdbClient
 
 from ..answers.failures import ToolFailure
 from ..answers.results import AndroidTarget

@@ -23,9 +23,9 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from android import InvalidArgument
-from android.launch import validate_activity
 from jdwp.debugger import Capture
+from pyjdwp_android import InvalidArgument
+from pyjdwp_android.launch import validate_activity
 
 MAX_SAFE_INT = 2**53 - 1
 

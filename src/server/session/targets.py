@@ -16,11 +16,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import trio
 
 import jdwp
-from android import AdbClient, ResolvedTarget, recheck_identity, resolve_target
-from android.frozen import open_app_jdwp_stream
-from android.hello import FirstContact, say_hello
-from android.launch import Launched, launch_app
 from jdwp.debugger import FIRST_REQUESTS
+from pyjdwp_android import AdbClient, ResolvedTarget, recheck_identity, resolve_target
+from pyjdwp_android.frozen import open_app_jdwp_stream
+from pyjdwp_android.hello import FirstContact, say_hello
+from pyjdwp_android.launch import Launched, launch_app
 
 from ..answers.failures import ToolFailure
 from ..answers.results import AndroidTarget, JvmTarget, StartIdentity, Target

@@ -1,7 +1,7 @@
 """What every tool module defines (a :class:`Tool`), and what its handler is given (a :class:`Call`).
 
 Layer: ``server``. A tool module of this package holds its description, its input model, its result type
-and its handler side by side, and ends with ``TOOL = Tool(...)``; :mod:`server.tools` collects them into
+and its handler side by side, and ends with ``TOOL = Tool(...)``; :mod:`pyjdwp_server.tools` collects them into
 the tool table, which :mod:`..handling` dispatches on and :mod:`..tool_schemas` derives ``tools/list`` from.
 A handler parses nothing itself (pydantic did), calls the session manager or the engine, and returns its
 result; :mod:`..handling` wraps it in the envelope, the deadline and the error mapping.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from android import AdbError, discover
+from pyjdwp_android import AdbError, discover
 
 from ..answers.capabilities import capabilities_for, describe_prerequisites, operations_on
 from ..answers.failures import ErrorBody

@@ -11,9 +11,9 @@ import struct
 
 import pytest
 
-from android import ddm
-from android.errors import AdbProtocolError
-from android.track_app import AppProcess, decode_app_processes
+from pyjdwp_android import ddm
+from pyjdwp_android.errors import AdbProtocolError
+from pyjdwp_android.track_app import AppProcess, decode_app_processes
 
 
 def _u16s(text: str) -> bytes:

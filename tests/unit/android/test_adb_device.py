@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from android.device import (
+from pyjdwp_android.device import (
     belongs_to_app,
     facts_command,
     package_uid_command,
@@ -18,7 +18,7 @@ from android.device import (
     validate_app_id,
     validate_pid,
 )
-from android.errors import InvalidArgument
+from pyjdwp_android.errors import InvalidArgument
 
 # Android 14 (toybox 0.8.9): `ps -A -o pid,args`, then the separator, then plain `ps` (own session only).
 PS_ANDROID_14 = """\

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from android import protocol
-from android.connection import ServerAddress, fail_to_error, validate_serial
-from android.errors import AdbFailure, AdbProtocolError, DeviceNotFound, DeviceUnavailable, InvalidArgument
-from android.protocol import NEED_DATA, OKAY, DeviceInfo, Fail, ShellId, ShellPacket
+from pyjdwp_android import protocol
+from pyjdwp_android.connection import ServerAddress, fail_to_error, validate_serial
+from pyjdwp_android.errors import AdbFailure, AdbProtocolError, DeviceNotFound, DeviceUnavailable, InvalidArgument
+from pyjdwp_android.protocol import NEED_DATA, OKAY, DeviceInfo, Fail, ShellId, ShellPacket
 
 
 def test_request_framing() -> None:

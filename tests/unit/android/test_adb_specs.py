@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from android import protocol
-from android.protocol import NEED_DATA, OKAY, Fail, ShellPacket
-from android.track_app import AppProcess, decode_app_processes
+from pyjdwp_android import protocol
+from pyjdwp_android.protocol import NEED_DATA, OKAY, Fail, ShellPacket
+from pyjdwp_android.track_app import AppProcess, decode_app_processes
 
 SPECS = Path(__file__).resolve().parents[3] / "specs" / "adb"
 

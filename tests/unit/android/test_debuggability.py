@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from android.debuggability import parse_debuggability
+from pyjdwp_android.debuggability import parse_debuggability
 
 # What `dumpsys package <appId> | grep -E 'lags=\['` prints for a debug build and for a release build.
 DEBUG_BUILD = ("    flags=[ DEBUGGABLE HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from android.anr import parse_debugging
-from android.errors import InvalidArgument
-from android.launch import (
+from pyjdwp_android.anr import parse_debugging
+from pyjdwp_android.errors import InvalidArgument
+from pyjdwp_android.launch import (
     clear_command,
     parse_am_start,
     parse_resolved_activity,

@@ -120,6 +120,12 @@ SHOWN = {
     "guavaSet": ("RegularImmutableSet(size=2)", ["s1", "s2"]),
     "guavaMap": ("RegularImmutableMap(size=2)", [("one", "1"), ("two", "2")]),
     "guavaOne": ("SingletonImmutableList(size=1)", ["only"]),
+    "jdkList": ("ListN(size=3)", ["j1", "j2", "j3"]),  # List.of, Set.of, Map.of: java.util.ImmutableCollections
+    "jdkOne": ("List12(size=1)", ["solo"]),
+    "jdkTwo": ("List12(size=2)", ["a", "b"]),
+    "jdkSetOne": ("Set12(size=1)", ["z"]),
+    "jdkMapOne": ("Map1(size=1)", [("k", "9")]),
+    "streamed": ("ListN(size=2)", ["4", "5"]),
     "present": ('Optional(value="here")', "here"),
     "absent": ("Optional(value=null)", None),
     "counter": ("7", "7"),  # as toString() prints it
@@ -141,6 +147,11 @@ async def test_library_values_are_shown_as_intellij_shows_them(gson_app: Debugge
                 page = await debugger.object(stop.stop_id, by_name[name].object_id)
                 if shown is not None:
                     assert contents(page) == shown, name
+            # Set.of and Map.of keep a salted table: their items come in table order, which each run changes
+            for name, preview, shown in (("jdkSet", "SetN(size=3)", ["t1", "t2", "t3"]),
+                                         ("jdkMap", "MapN(size=3)", [("one", "1"), ("three", "3"), ("two", "2")])):
+                assert by_name[name].preview == preview, name
+                assert sorted(contents(await debugger.object(stop.stop_id, by_name[name].object_id))) == shown
             heap = await debugger.object(stop.stop_id, by_name["heap"].object_id)
             assert heap.note is not None and "heap order" in heap.note
             users = await debugger.object(stop.stop_id, by_name["byUser"].object_id)
@@ -171,6 +182,8 @@ async def test_expressions_read_them_sizes_and_keys(gson_app: Debuggee) -> None:
             assert await value('guavaMap["two"]') == "2" and await value("guavaList[2]") == "g3"
             assert await value("guavaSet.isEmpty") == "false" and await value("blockingDeque.size()") == "3"
             assert await value("byUser.size == 2 && colors.size < heap.size") == "true"
+            assert await value('jdkMap["two"]') == "2" and await value("jdkList[1]") == "j2"
+            assert await value("jdkSet.size") == "3" and await value("jdkOne.size()") == "1"
             with pytest.raises(Exception, match="no such key"):
                 await value('colors["GREEN"]')
             await debugger.resume(stop.stop_id)

@@ -32,6 +32,7 @@ from . import (
     guava,
     hashmaps,
     javac,
+    jdk_immutables,
     linked,
     lists,
     numbers,
@@ -80,6 +81,10 @@ READERS: dict[str, ReadFn] = {
     **{name: guava.backed for name in guava.ARRAYS},
     **{name: guava.single for name in guava.SINGLES},
     javac.LIST: javac.cons_list,
+    jdk_immutables.LIST_N: jdk_immutables.list_n,
+    **{name: jdk_immutables.one_or_two for name in jdk_immutables.TWO},
+    jdk_immutables.MAP_1: jdk_immutables.map_1,
+    **{name: jdk_immutables.table for name in jdk_immutables.TABLES},
 }
 
 #: Classes shown as a text their fields make (``BigDecimal`` as ``1234.50``): a page of the text, and the text
@@ -95,7 +100,7 @@ TEXTS: dict[str, TextFn] = {
 PAGED = frozenset({"java.util.EnumMap", "java.util.PriorityQueue", "java.util.concurrent.PriorityBlockingQueue",
                    "java.util.concurrent.ArrayBlockingQueue", "java.util.concurrent.CopyOnWriteArrayList",
                    *queues.LINKED, "com.google.gson.internal.LinkedTreeMap", *guava.ARRAYS, *guava.SINGLES,
-                   javac.LIST})
+                   javac.LIST, jdk_immutables.LIST_N, *jdk_immutables.TWO, jdk_immutables.MAP_1})
 
 
 async def read_container(values: Values, layouts: Layouts, handle: str, chain: tuple[ClassInfo, ...], offset: int,

@@ -35,7 +35,8 @@ _MAX_DEPTH = 4
 #: Containers whose size is one int field of the class that declares it (on OpenJDK 17 and libcore).
 _SIZE_FIELD = {"java.util.ArrayList": "size", "java.util.HashMap": "size", "java.util.LinkedList": "size",
                "java.util.TreeMap": "size", "java.util.Vector": "elementCount",
-               "java.util.IdentityHashMap": "size", "java.util.WeakHashMap": "size"}
+               "java.util.IdentityHashMap": "size", "java.util.WeakHashMap": "size",
+               "java.util.ImmutableCollections$SetN": "size", "java.util.ImmutableCollections$MapN": "size"}
 #: Sets backed by a map in one field: their size is the map's.
 _BY_MAP = {"java.util.HashSet": "map", "java.util.TreeSet": "m"}
 _ARRAY_MAPS = {"android.util.ArrayMap": MAP_LAYOUTS, "androidx.collection.SimpleArrayMap": MAP_LAYOUTS,

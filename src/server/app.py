@@ -65,16 +65,18 @@ class Sessions:
         self._nursery = nursery
         self._adb = adb
         self._manager: SessionManager | None = None
-        self._answer: Callable[[SessionManager, str, dict[str, Any] | None], Awaitable[Answer]] | None = None
+        self._call: Callable[[SessionManager, str, dict[str, Any] | None], Awaitable[dict[str, Any]]] | None = None
+        self._written: Callable[[dict[str, Any]], Answer] | None = None
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """A ``tools/call`` request's answer."""
-        if self._manager is None or self._answer is None:
+        if self._manager is None or self._call is None or self._written is None:
             from .session.manager import SessionManager
-            from .transport.handling import answer  # the engine, android and the tool table: at the first call
+            from .transport import handling  # the engine, android and the tool table: at the first call
 
-            self._manager, self._answer = SessionManager(self._config, self._nursery, self._adb), answer
-        return await self._answer(self._manager, name, arguments)
+            self._manager = SessionManager(self._config, self._nursery, self._adb)
+            self._call, self._written = handling.call_tool, handling.answer_of
+        return self._written(await self._call(self._manager, name, arguments))
 
     async def shutdown(self) -> None:
         """Detach every session (each within its cleanup deadline)."""

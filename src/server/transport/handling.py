@@ -85,56 +85,48 @@ def _plain_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-async def answer(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> Answer:
-    """A ``tools/call`` request's answer."""
-    return answer_of(await call_tool(manager, name, arguments))
-
-
 async def call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-    """Run one tool call to its envelope (the whole behaviour of the server, without MCP framing).
+    """Run one tool call to its envelope (the whole behaviour of the server, without MCP framing; the server
+    writes it with :func:`answer_of`).
 
     Every exception becomes an envelope, including one raised after the handler (building the answer,
     tearing an uncertain session down); only cancellation propagates.
     """
     try:
-        return await _call_tool(manager, name, arguments)
+        tool = BY_NAME.get(name)
+        if tool is None:
+            return envelope(SessionFields(), error=ErrorBody("INVALID_ARGUMENT", f"unknown tool {name!r}", False))
+        try:
+            parsed: Any = tool.model.model_validate(arguments or {})
+        except ValidationError as exc:
+            return envelope(SessionFields(), error=failure_of(exc).body())
+        call = Call(manager, parsed)
+        try:
+            if tool.waits:
+                result = await tool.handler(call)
+            else:
+                with trio.fail_after(parsed.timeoutMs / 1000):
+                    result = await tool.handler(call)
+        except BaseException as exc:
+            if tool.uncertain_on_interrupt:
+                _tear_down_uncertain(manager, call, exc)
+            if not isinstance(exc, Exception):  # a cancellation, KeyboardInterrupt or SystemExit goes on up
+                raise
+            failure = failure_of(exc)
+            if isinstance(exc, trio.TooSlowError):
+                failure = ToolFailure("DEBUGGER_TIMEOUT", f"{tool.name} did not finish within {parsed.timeoutMs} ms" +
+                                      ("; its outcome is unknown, so the session was detached"
+                                       if tool.uncertain_on_interrupt else "; nothing was changed"),
+                                      retryable=not tool.uncertain_on_interrupt)
+            log.info("%s failed: %s", tool.name, failure.code)
+            return envelope(session_fields(call.session, full=tool.full_envelope), error=failure.body())
+        session = call.session
+        if session is not None and session.engine is not None and session.engine.uncertain:
+            _tear_down_uncertain(manager, call, None)
+        log.info("%s ok", tool.name)
+        return envelope(session_fields(session, full=tool.full_envelope), result=result)
     except Exception as exc:
         return envelope(SessionFields(), error=failure_of(exc).body())
-
-
-async def _call_tool(manager: SessionManager, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-    tool = BY_NAME.get(name)
-    if tool is None:
-        return envelope(SessionFields(), error=ErrorBody("INVALID_ARGUMENT", f"unknown tool {name!r}", False))
-    try:
-        parsed: Any = tool.model.model_validate(arguments or {})
-    except ValidationError as exc:
-        return envelope(SessionFields(), error=failure_of(exc).body())
-    call = Call(manager, parsed)
-    try:
-        if tool.waits:
-            result = await tool.handler(call)
-        else:
-            with trio.fail_after(parsed.timeoutMs / 1000):
-                result = await tool.handler(call)
-    except BaseException as exc:
-        if tool.uncertain_on_interrupt:
-            _tear_down_uncertain(manager, call, exc)
-        if not isinstance(exc, Exception):  # a cancellation, KeyboardInterrupt or SystemExit goes on up
-            raise
-        failure = failure_of(exc)
-        if isinstance(exc, trio.TooSlowError):
-            failure = ToolFailure("DEBUGGER_TIMEOUT", f"{tool.name} did not finish within {parsed.timeoutMs} ms" +
-                                  ("; its outcome is unknown, so the session was detached"
-                                   if tool.uncertain_on_interrupt else "; nothing was changed"),
-                                  retryable=not tool.uncertain_on_interrupt)
-        log.info("%s failed: %s", tool.name, failure.code)
-        return envelope(session_fields(call.session, full=tool.full_envelope), error=failure.body())
-    session = call.session
-    if session is not None and session.engine is not None and session.engine.uncertain:
-        _tear_down_uncertain(manager, call, None)
-    log.info("%s ok", tool.name)
-    return envelope(session_fields(session, full=tool.full_envelope), result=result)
 
 
 def _tear_down_uncertain(manager: SessionManager, call: Call, exc: BaseException | None) -> None:

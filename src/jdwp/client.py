@@ -361,12 +361,7 @@ class JdwpClient(Mirrors):
         Raises:
             ConnectionClosed, UsageError: as for :meth:`request`; then ``on_error`` is never called.
         """
-        body = command.encode_out(out, self._sizes)
-        if self._terminal is not None:
-            raise _again(self._terminal)
-        packet_id, data = self._conn.send_command(command.command_set, command.command, body)
-        self._pending[packet_id] = _Unwaited(command.name, on_error)
-        self._counts["requests"] += 1
+        packet_id, data = self._unwaited(command, out, on_error)
         try:
             await self._write(data)
         except BaseException:
@@ -381,13 +376,19 @@ class JdwpClient(Mirrors):
         Raises:
             ConnectionClosed, UsageError: as for :meth:`send`; then ``on_error`` is never called.
         """
+        _, data = self._unwaited(command, out, on_error)
+        self._write_now(data)
+
+    def _unwaited(self, command: Command[Any, Any], out: Any, on_error: Callable[[JdwpError], None]
+                  ) -> tuple[int, bytes]:
+        """A command framed, its reply's place (:class:`_Unwaited`) kept: its packet ID and bytes."""
         body = command.encode_out(out, self._sizes)
         if self._terminal is not None:
             raise _again(self._terminal)
         packet_id, data = self._conn.send_command(command.command_set, command.command, body)
         self._pending[packet_id] = _Unwaited(command.name, on_error)
         self._counts["requests"] += 1
-        self._write_now(data)
+        return packet_id, data
 
     def submit(self, requests: Sequence[tuple[Command[Any, Any], Any]], /,
                on_replies: Callable[[list[Any] | JdwpError], None]) -> None:

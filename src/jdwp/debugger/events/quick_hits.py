@@ -148,10 +148,19 @@ class QuickHits:
         if guess is not None:
             requests.append((StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(guess), slots.slots)))
         try:
-            self._vm.submit(requests, partial(self._top, found, condition, slots, guess))
+            self._vm.submit(requests, partial(self._guarded, found, self._top, condition, slots, guess))
         except JdwpError:
             return False
         return True
+
+    def _guarded(self, found: Found, callback: Callable[..., None], *args: Any) -> None:
+        """Run a callback of a hit's replies; a bug in it hands the hit to the full judge rather than leave its
+        thread suspended (and detach waiting for it)."""
+        try:
+            callback(found, *args)
+        except Exception:
+            log.exception("judging a hit from its replies failed; it is judged in full")
+            self._hand_on(found)
 
     def _counted(self, found: Found, plan: HitPlan, counts: HitCounts) -> bool:
         """A hit with no condition that its breakpoint lets go as it comes (a hit before its ``hitCount``-th; a
@@ -192,7 +201,7 @@ class QuickHits:
         else:  # no guess, or a wrong one: the values are read again with frame 0's real ID
             try:
                 self._vm.submit([(StackFrame.GetValues, FrameGetValuesOut(thread, frame.frame_id, slots.slots))],
-                                lambda again: self._values(found, condition, slots, again))
+                                partial(self._guarded, found, self._values, condition, slots))
             except JdwpError:
                 self._hand_on(found)
 

@@ -77,6 +77,7 @@ def run_now(coroutine: Coroutine[Any, Any, Any]) -> Any:
     raise NeedsRoundTrip
 
 
+_KEPT = 1024  # conditions and slot plans whose check is kept
 _PRIMITIVES = frozenset("ZBCSIJFD")  # JNI signatures' first letters of the primitive types
 _OPERATORS = frozenset({"&&", "||", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"})
 
@@ -119,6 +120,9 @@ class QuickHits:
         #: Hits released here (their condition false), and hits taken here then handed to the full judge.
         self.released = 0
         self.handed_on = 0
+        #: :func:`needs_only_values` of a condition at a slot plan, worked out at the first hit: every hit of a
+        #: breakpoint asks it of the same two objects (kept while they live: checked by identity).
+        self._values_only_at: dict[tuple[int, int], tuple[Expr, SlotPlan, bool]] = {}
 
     def take(self, found: Found) -> bool:
         """Start judging ``found`` here, when it is one breakpoint's hit whose condition reads only locals whose
@@ -140,7 +144,7 @@ class QuickHits:
         slots = named_slot_plan(self._judge.symbols, location, names)
         if slots is None or self._judge.symbols.files.known_name(location.class_id) is None:
             return False  # the evaluator asks the source file's name (Kotlin's ==): it must be known already
-        if not needs_only_values(condition, dict(zip(slots.names, slots.signatures, strict=False))):
+        if not self._values_only(condition, slots):
             return False
         thread = found.suspension.thread
         guess = self._judge.frame_guesses.guess(thread)
@@ -161,6 +165,17 @@ class QuickHits:
         except Exception:
             log.exception("judging a hit from its replies failed; it is judged in full")
             self._hand_on(found)
+
+    def _values_only(self, condition: Expr, slots: SlotPlan) -> bool:
+        key = (id(condition), id(slots))
+        known = self._values_only_at.get(key)
+        if known is not None and known[0] is condition and known[1] is slots:
+            return known[2]
+        answer = needs_only_values(condition, dict(zip(slots.names, slots.signatures, strict=False)))
+        if len(self._values_only_at) >= _KEPT:
+            self._values_only_at.clear()
+        self._values_only_at[key] = (condition, slots, answer)
+        return answer
 
     def _counted(self, found: Found, plan: HitPlan, counts: HitCounts) -> bool:
         """A hit with no condition that its breakpoint lets go as it comes (a hit before its ``hitCount``-th; a

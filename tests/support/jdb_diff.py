@@ -45,7 +45,7 @@ from jdwp.debugger.requests.library_steps import NO_LANDING_NOTE
 from support.coroutines import compile_coroutines, coroutine_mark, coroutines_classpath
 from support.jvm import REPO, Debuggee
 from support.live import require_tool
-from support.real_programs import GSON_MAIN, GUAVA, classpath, gson_classpath, kotlinc_debuggee, require_jar
+from support.real_programs import GSON_MAIN, GUAVA, classpath, gson_classpath, gson_mark, kotlinc_debuggee, require_jar
 
 STEPS = 3
 EVENT_TIMEOUT = 90.0  # a step over a call that compiles a whole file is slow on a loaded machine
@@ -689,7 +689,7 @@ JAVAC = "com.sun.tools.javac"
 #: Lower.visitClassDef, Gen.genMethod): all in ``com.sun.*``, which our step filters exclude.
 #: GsonMain's lines that call Gson (fixtures/gson), in the order they run: a record graph read into maps, lists
 #: and BigDecimal; an object written; one read back.
-GSON_ENTRIES = [Case(GSON_MAIN, 61), Case(GSON_MAIN, 106), Case(GSON_MAIN, 108)]
+GSON_ENTRIES = [Case(GSON_MAIN, gson_mark(mark)) for mark in ("gson-read", "gson-write", "gson-read-back")]
 #: Lines of Gson 2.10's JsonReader (Debian's gson.jar, compiled with variable tables) where frame 0 holds
 #: primitives and a string: ``peekNumber``'s end (``p``, ``l``, ``value``, ``negative``, ``fitsInLong``,
 #: ``last``, ``i``) and ``nextName``'s (``p`` and the name read, ``result``).

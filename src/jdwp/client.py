@@ -410,13 +410,14 @@ class JdwpClient(Mirrors):
         if not requests:
             raise UsageError("submit: no commands to send")
         batch = _Batch([command for command, _ in requests], self._sizes, on_replies)
-        frames = []
-        for index, ((command, _), body) in enumerate(zip(requests, bodies, strict=True)):
-            packet_id, data = self._conn.send_command(command.command_set, command.command, body)
+        sent = [self._conn.send_command(command.command_set, command.command, body)
+                for (command, _), body in zip(requests, bodies, strict=True)]
+        self._counts["requests"] += len(sent)
+        self._write_now(b"".join(data for _, data in sent))
+        # Kept after the write: no reply is read before this returns (the reader is another task), and a write
+        # that fails (the connection ended) leaves nothing to tell on_replies.
+        for index, (packet_id, _) in enumerate(sent):
             self._pending[packet_id] = _BatchSlot(batch, index)
-            frames.append(data)
-        self._counts["requests"] += len(frames)
-        self._write_now(b"".join(frames))
 
     async def request_all(self, requests: Sequence[tuple[Command[Any, Any], Any]], /, *,
                           timeout: float | None = None, raw: Collection[int] = ()) -> list[Any]:

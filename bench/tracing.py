@@ -48,60 +48,74 @@ async def trace_with_pyjdwp(port: int, calls: int) -> float:
     return seconds
 
 
-def run_pyjdwp(classes: Path, rounds: int) -> tuple[float, float]:
+def shop(classes: Path, rounds: int, threads: int) -> Debuggee:
+    return Debuggee(classes, SHOP, suspend=True, extra_args=(f"-Drounds={rounds}", f"-Dthreads={threads}"))
+
+
+def run_pyjdwp(classes: Path, rounds: int, threads: int) -> tuple[float, float]:
     """Traced calls per second, and this process's CPU seconds per traced call (its call and its return)."""
-    debuggee = Debuggee(classes, SHOP, suspend=True, extra_args=(f"-Drounds={rounds}",))
+    calls = 2 * rounds * threads
+    debuggee = shop(classes, rounds, threads)
     try:
         cpu = time.process_time()
-        rate = 2 * rounds / trio.run(trace_with_pyjdwp, debuggee.port, 2 * rounds)
-        return rate, (time.process_time() - cpu) / (2 * rounds)
+        rate = calls / trio.run(trace_with_pyjdwp, debuggee.port, calls)
+        return rate, (time.process_time() - cpu) / calls
     finally:
         debuggee.stop()
 
 
-def run_jdi(classes: Path, tracer: Path, rounds: int) -> float:
-    debuggee = Debuggee(classes, SHOP, suspend=True, extra_args=(f"-Drounds={rounds}",))
+def run_jdi(classes: Path, tracer: Path, rounds: int, threads: int) -> float:
+    want = 2 * rounds * threads
+    debuggee = shop(classes, rounds, threads)
     try:
-        out = subprocess.run(["java", "-cp", str(tracer), "JdiTrace", str(debuggee.port), SHOP, str(2 * rounds)],
+        out = subprocess.run(["java", "-cp", str(tracer), "JdiTrace", str(debuggee.port), SHOP, str(want)],
                              capture_output=True, text=True, timeout=600, env=java_env(), check=True).stdout
     finally:
         debuggee.stop()
     words = out.split()
     calls, seconds = int(words[words.index("calls") + 1]), float(words[words.index("seconds") + 1])
-    if calls != 2 * rounds:
-        sys.exit(f"JdiTrace saw {calls} calls, not {2 * rounds}: {out}")
+    if calls != want:
+        sys.exit(f"JdiTrace saw {calls} calls, not {want}: {out}")
     return calls / seconds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3000, help="rounds of the debuggee (2 calls each)")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each tracer")
+    parser.add_argument("--rounds", type=int, default=3000, help="rounds of each debuggee thread (2 calls each)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each tracer, for each program")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 4],
+                        help="the programs: one per count of threads calling at once")
     args = parser.parse_args()
     _, javac, _ = java_tools()
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_fixtures(Path(tmp) / "classes", javac=javac)
         tracer = Path(tmp) / "jdi"
         subprocess.run([javac, "-d", str(tracer), str(REPO / "bench" / "java" / "JdiTrace.java")], check=True)
-        jdi: list[float] = []
-        ours: list[float] = []
-        cpu: list[float] = []
-        for _ in range(args.runs):
-            jdi.append(run_jdi(classes, tracer, args.rounds))
-            rate, seconds = run_pyjdwp(classes, args.rounds)
-            ours.append(rate)
-            cpu.append(seconds)
+        for threads in args.threads:
+            print(measure(classes, tracer, args.rounds, threads, args.runs).text(), flush=True)
+
+
+def measure(classes: Path, tracer: Path, rounds: int, threads: int, runs: int) -> Table:
+    jdi: list[float] = []
+    ours: list[float] = []
+    cpu: list[float] = []
+    for _ in range(runs):
+        jdi.append(run_jdi(classes, tracer, rounds, threads))
+        rate, seconds = run_pyjdwp(classes, rounds, threads)
+        ours.append(rate)
+        cpu.append(seconds)
     ratios = [o / j for o, j in zip(ours, jdi, strict=True)]
-    table = Table(f"Method tracing: traced calls per second ({2 * args.rounds} calls a run, arguments and "
-                  "return values)", ["run", "JDI (JdiTrace.java)", "pyjdwp (jdwp.open_tracer)", "pyjdwp / JDI",
-                                     "pyjdwp CPU ms/call"],
+    shape = "one thread" if threads == 1 else f"{threads} threads calling at once"
+    table = Table(f"Method tracing, {shape}: traced calls per second ({2 * rounds * threads} calls a run, "
+                  "arguments and return values)", ["run", "JDI (JdiTrace.java)", "pyjdwp (jdwp.open_tracer)",
+                                                   "pyjdwp / JDI", "pyjdwp CPU ms/call"],
                   [[str(i + 1), f"{j:,.0f}", f"{o:,.0f}", f"{r:.2f}x", f"{c * 1000:.2f}"]
                    for i, (j, o, r, c) in enumerate(zip(jdi, ours, ratios, cpu, strict=True))])
     table.notes.append(f"median ratio {statistics.median(ratios):.2f}x (goal ≥ 1.5x)")
     table.notes.append("pyjdwp CPU ms/call: the tracer's process (user + system) per traced call, its entry's "
                        "reads and release and its return's event included")
     table.notes += [f"{key}: {value}" for key, value in machine()]
-    print(table.text())
+    return table
 
 
 if __name__ == "__main__":

@@ -256,6 +256,7 @@ class JdwpClient(Mirrors):
         #: Packets written from the reader's callbacks while it takes the packets of one read; they go out in
         #: one write before it waits for more (:meth:`_read_loop`).
         self._held: list[bytes] | None = None
+        self._event_handler: Callable[[Composite | None], None] | None = None
         self._events_in, self._events_out = trio.open_memory_channel[CommandPacket](math.inf)
         self._ddm_in, self._ddm_out = trio.open_memory_channel[CommandPacket](DDM_BUFFER)
         self._terminal: JdwpError | None = None
@@ -266,7 +267,7 @@ class JdwpClient(Mirrors):
         self.first_reply_s: float | None = None
         self._first_answers: list[tuple[tuple[Command[Any, Any], Any], Any]] = []
         self._counts = {"requests": 0, "writes": 0, "replies": 0, "late_replies": 0, "events": 0, "ddm": 0,
-                        "ddm_dropped": 0, "unknown_commands": 0, "oversized": 0}
+                        "ddm_dropped": 0, "unknown_commands": 0, "oversized": 0, "events_handled_in_reader": 0}
 
     # --- state -------------------------------------------------------------------------------------
 
@@ -800,10 +801,40 @@ class JdwpClient(Mirrors):
             except BlockingIOError:
                 await trio.lowlevel.wait_readable(fd)
 
+    def handle_events(self, handler: Callable[[Composite | None], None] | None) -> None:
+        """Hand each event set to ``handler`` in the reader, as it is read, instead of queueing it for
+        :meth:`receive_event` (``None``: queue them again).
+
+        For a caller that answers events at a high rate (:mod:`jdwp.tracing`): the event's reads go out from
+        the reader (:meth:`submit`), their replies come back to callbacks and the thread is released
+        (:meth:`send_now`) before any task is woken; a task switch per event and per reply is what a
+        suspended thread would otherwise wait for. ``handler`` must not block; what it writes leaves in one
+        write with the rest of that read's. What it raises is logged and lost, so it must release what the
+        set suspended itself. It is called once more with ``None`` when the connection has ended (every reply
+        of :meth:`submit` has been handed out by then). A set that cannot be decoded is queued as before, for
+        :meth:`receive_event` to raise on.
+        """
+        self._event_handler = handler
+
     def _dispatch(self, packet: CommandPacket) -> None:
         """A command the VM sent (the reader matches replies itself)."""
         if packet.key == Event.Composite.key:
             self._counts["events"] += 1
+            handler = self._event_handler
+            if handler is not None:
+                try:
+                    composite = Event.Composite.decode_out(packet.body, self.id_sizes)
+                except ProtocolError:
+                    self._events_in.send_nowait(packet)
+                    return
+                self._counts["events_handled_in_reader"] += 1
+                if self._held is None:  # its writes leave with the rest of this read's
+                    self._held = []
+                try:
+                    handler(composite)
+                except Exception:  # the reader must go on
+                    log.exception("an event handler of JdwpClient.handle_events failed")
+                return
             self._events_in.send_nowait(packet)
         elif packet.key == DDM.Chunk.key:
             try:
@@ -841,6 +872,11 @@ class JdwpClient(Mirrors):
         self._events_in.close()
         self._ddm_in.close()
         self._closed.set()
+        if self._event_handler is not None:
+            try:
+                self._event_handler(None)
+            except Exception:
+                log.exception("an event handler of JdwpClient.handle_events failed")
 
     # --- lifecycle ---------------------------------------------------------------------------------
 

@@ -10,30 +10,35 @@ are bounded for agents (a hit budget, a rate); this path is for programs that wa
 
 How: one ``MethodEntry`` request (40) per class pattern, suspending only the event's thread while its
 arguments are read, and one ``MethodExitWithReturnValue`` request (42) that suspends nothing — the return
-value travels in the event. An entry usually costs one round trip: the top frame (``ThreadReference.Frames``
-11,6) and its values (``StackFrame.GetValues`` 16,1, of the frame ID the thread's last ones predict) in one
-write (:meth:`jdwp.JdwpClient.request_all`), then ``ThreadReference.Resume`` (11,3) sent without waiting
-for its reply. The release waits for the values: sent in the same write after them, OpenJDK 17's agent
-answered ``INVALID_FRAMEID`` to about one GetValues in 150, for the very frame ID Frames had just confirmed,
-and the thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 2026-12-07). JDI's
+value travels in the event. The event sets are handled in the client's reader as they are read
+(:meth:`jdwp.JdwpClient.handle_events`): an entry's ``StackFrame.GetValues`` (16,1) goes out from there, of the
+frame ID the thread's last ones predict (:mod:`jdwp.frame_guess`; ``ThreadReference.Frames`` 11,6 in the same
+write until the VM's IDs have shown their layout), its reply comes back to a callback, and
+``ThreadReference.Resume`` (11,3) is sent from that callback, its reply not waited for. No task wakes between
+the event and the release: a traced call holds its thread for one round trip and the reader's own work.
+The release waits for the values: sent in the same write after them, OpenJDK 17's agent answered
+``INVALID_FRAMEID`` to about one GetValues in 150, for the very frame ID Frames had just confirmed, and the
+thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 2026-12-07). JDI's
 ``frame(0).getArgumentValues()`` then ``EventSet.resume()`` takes three round trips.
 Method names, signatures and argument slots are read once per method and kept.
 
-The tracer reads the client's event stream (:meth:`jdwp.JdwpClient.receive_event`): while it runs, no
-one else should; event sets of other requests are resumed as their suspend policy needs and dropped.
+While it runs, the tracer takes every event set of the client (:meth:`jdwp.JdwpClient.receive_event` gets
+none): sets of other requests are resumed as their suspend policy needs and dropped.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any, Literal
 
 import trio
 
 from .client import JdwpClient
+from .frame_guess import FrameGuesses
 from .mirrors.arguments import MAX_LAYOUTS, Argument, ArgumentLayout
 from .protocol.commands import Empty, EventRequest, StackFrame, ThreadReference, VirtualMachine
 from .protocol.commands.events import (
@@ -95,26 +100,37 @@ class Tracer:
     """Trace events, in the order the VM sent them (per thread, calls and returns nest). Iterate it with
     ``async for`` (it ends when the connection does); :meth:`statistics` counts what was seen.
 
-    Event sets are read and handled in the iterating task itself, when it asks for the next event: no task
-    and no channel between the VM and the reader, which is what a high event rate pays for. A thread that
-    hit an entry waits (suspended) until its arguments are read, so a reader that stops iterating for a
-    while holds the traced threads there, and the VM's other events queue in the client.
+    Event sets are handled in the connection's reader as they are read (:meth:`jdwp.JdwpClient.handle_events`):
+    an entry's reads go out from there, their replies come back to a callback that releases the thread, and
+    no task wakes in between. The iterating task only takes finished events, so a traced thread does not wait
+    for it, unless the tracer is :data:`BACKLOG` events ahead of it: then a thread that hits an entry stays
+    suspended until the iterating task has taken half of them, so a slow reader slows the traced program
+    instead of filling memory. A set with a method not seen before goes through the iterating task, which
+    reads the method's name, signature and argument slots once (with awaits), then handles it the same way.
     """
+
+    BACKLOG = 10_000  #: finished events the iterating task may leave untaken before traced threads wait for it
 
     def __init__(self, vm: JdwpClient, requests: set[int], *, arguments: bool) -> None:
         self._vm = vm
         self._requests = requests
         self._arguments = arguments
-        self._ready: collections.deque[TraceEvent] = collections.deque()
+        #: In the VM's order: finished events, and places of events whose arguments are being read or whose
+        #: set waits for the iterating task (:class:`_Place`).
+        self._ready: collections.deque[TraceEvent | _Place] = collections.deque()
+        self._waiting: trio.Event | None = None  # set by the reader's side while the iterating task waits
+        self._held: list[_Release] = []  # suspensions kept while the backlog is full
+        self._ended = False
         self._classes: dict[ReferenceTypeId, str] = {}
         self._methods: dict[tuple[int, int], _Method] = {}
-        self._frames = _FrameSteps()
+        self._frames = FrameGuesses()
         self._counts = {"calls": 0, "returns": 0, "argument_errors": 0, "other_events": 0, "resume_errors": 0,
-                        "frame_guesses_missed": 0}
+                        "frame_guesses_missed": 0, "backlog_waits": 0}
 
     def statistics(self) -> dict[str, int]:
         """Calls and returns seen, entries whose arguments could not be read, other events dropped, resumes
-        the VM refused, and entries whose frame ID was not the one guessed (a second round trip)."""
+        the VM refused, entries whose frame ID was not the one guessed (a second round trip), and event sets
+        whose release waited because the iterating task was :data:`BACKLOG` events behind."""
         return dict(self._counts)
 
     def __aiter__(self) -> Tracer:
@@ -130,100 +146,188 @@ class Tracer:
         """The next trace event.
 
         Raises:
-            ConnectionClosed: the connection ended (the VM exited or was disposed).
+            ConnectionClosed: the connection ended (the VM exited or was disposed), and every event before its
+                end was taken.
         """
-        while not self._ready:
-            await self._handle(await self._vm.receive_event())
-        return self._ready.popleft()
+        ready = self._ready
+        while True:
+            while ready:
+                head = ready[0]
+                if isinstance(head, TraceEvent) or head.event is not None:
+                    ready.popleft()
+                    if self._held and len(ready) <= self.BACKLOG // 2:
+                        held, self._held = self._held, []
+                        for release in held:
+                            self._release(release)
+                    return head if isinstance(head, TraceEvent) else head.event  # type: ignore[return-value]
+                if head.composite is None:
+                    break  # its arguments are on their way
+                ready.popleft()  # before the awaits: the reader appends behind it meanwhile
+                if await self._learn_methods(head.composite):
+                    ready.extendleft(reversed(self._places(head.composite)))
+            if self._ended:
+                if ready:  # a read that the connection's end left unanswered: it never comes
+                    ready.popleft()
+                    continue
+                raise ConnectionClosed(str(self._vm.terminal_error or "the connection is closed"))
+            self._waiting = trio.Event()
+            try:
+                await self._waiting.wait()
+            finally:
+                self._waiting = None
 
-    async def _handle(self, composite: Composite) -> None:
+    def _wake(self) -> None:
+        if self._waiting is not None:
+            self._waiting.set()
+
+    # --- in the reader (jdwp.JdwpClient.handle_events) ---------------------------------------------
+
+    def take(self, composite: Composite | None) -> None:
+        """An event set, from the connection's reader; ``None`` once the connection has ended."""
+        if composite is None:
+            self._ended = True
+        elif all(self._methods.get((e.location.class_id, e.location.method_id)) for e in self._traced(composite)):
+            self._ready.extend(self._places(composite))
+        else:
+            self._ready.append(_Place(composite))  # a method not seen yet: the iterating task's, in turn
+        self._wake()
+
+    def _traced(self, composite: Composite) -> list[_TracedEvent]:
         requests = self._requests
-        policy = composite.suspend_policy
-        # The usual set, one entry whose thread waits: released as soon as its arguments are in, before
-        # anything else is done with them.
-        release_early = policy == SuspendPolicy.EVENT_THREAD and len(composite.events) == 1
-        suspended: ThreadId | None = None
+        return [e for e in composite.events
+                if isinstance(e, MethodEntryEvent | MethodExitEvent | MethodExitWithReturnValueEvent)
+                and e.request_id in requests]
+
+    def _places(self, composite: Composite) -> list[TraceEvent | _Place]:
+        """A set's trace events, in order, its methods known: finished ones, and places of entries whose
+        arguments are being read. The set's suspension is released once its last entry's arguments are in."""
+        release = _Release(composite.suspend_policy)
+        found: list[TraceEvent | _Place] = []
         for event in composite.events:
-            if isinstance(event, MethodEntryEvent) and event.request_id in requests:
+            release.thread = getattr(event, "thread", release.thread)
+            if isinstance(event, MethodEntryEvent) and event.request_id in self._requests:
                 self._counts["calls"] += 1
-                arguments = await self._read_arguments(event) if self._arguments else ()
-                if release_early:
-                    await self._release(event.thread)
-                else:
-                    suspended = event.thread
-                self._ready.append(await self._event("call", event.thread, event.location, arguments, None))
-            elif isinstance(event, MethodExitWithReturnValueEvent | MethodExitEvent) and event.request_id in requests:
+                method = self._methods[(event.location.class_id, event.location.method_id)]
+                if release.policy == SuspendPolicy.NONE or not (self._arguments and method.slots):
+                    found.append(method.event("call", event.thread, event.location, (), None))
+                    continue
+                place = _Place(None)
+                found.append(place)
+                release.reads += 1
+                self._read_arguments(place, event, method, release)
+            elif (isinstance(event, MethodExitWithReturnValueEvent | MethodExitEvent)
+                  and event.request_id in self._requests):
                 self._counts["returns"] += 1
+                method = self._methods[(event.location.class_id, event.location.method_id)]
                 value = event.value if isinstance(event, MethodExitWithReturnValueEvent) else None
-                suspended = event.thread
-                self._ready.append(await self._event("return", event.thread, event.location, (), value))
+                found.append(method.event("return", event.thread, event.location, (), value))
             else:
                 self._counts["other_events"] += 1
-                suspended = getattr(event, "thread", suspended)
-        if policy == SuspendPolicy.ALL:
-            await self._vm.send(VirtualMachine.Resume, Empty(), on_error=self._resume_failed)
-        elif policy == SuspendPolicy.EVENT_THREAD and suspended is not None and not release_early:
-            await self._release(suspended)
+        if release.reads == 0:
+            self._release(release)
+        return found
 
-    async def _release(self, thread: ThreadId) -> None:
-        # Not waited for: the next event is not held up by the reply (a thread that ended meanwhile
-        # answers INVALID_THREAD, which changes nothing here).
-        await self._vm.send(ThreadReference.Resume, ThreadOut(thread), on_error=self._resume_failed)
+    def _read_arguments(self, place: _Place, event: MethodEntryEvent, method: _Method, release: _Release) -> None:
+        """Read an entry's arguments while its thread is suspended; its place is filled when they are in.
+
+        ``StackFrame.GetValues`` needs the top frame's ID, which the event does not give: it is guessed
+        (:mod:`jdwp.frame_guess`). Once the VM's IDs have shown OpenJDK's layout, the values are asked with the
+        guess alone, and the VM checks it; before that (the first calls of a thread, another VM's IDs), with
+        ``ThreadReference.Frames`` in the same write to confirm it. A guess refused or not confirmed costs one
+        more round trip: the values are asked again of the real frame.
+        """
+        thread, slots = event.thread, method.slots
+        guesses = self._frames
+        certain = guesses.certain(thread)
+
+        def guessed_alone(answers: list[Any] | JdwpError) -> None:
+            if isinstance(answers, JdwpError) or not isinstance(answers[0], JdwpError):
+                if not isinstance(answers, JdwpError):
+                    guesses.saw(thread, certain)  # type: ignore[arg-type]
+                return values_read(answers)
+            self._counts["frame_guesses_missed"] += 1
+            self._submit([(ThreadReference.Frames, FramesOut(thread, 0, 1))], partial(frame_read, None))
+
+        def frame_read(predicted: int | None, answers: list[Any] | JdwpError) -> None:
+            if isinstance(answers, JdwpError):
+                return read(None)
+            frames = answers[0]
+            if isinstance(frames, JdwpError) or not frames.frames:
+                return read(None)  # the thread died meanwhile
+            frame_id = frames.frames[0].frame_id
+            guesses.saw(thread, frame_id)
+            if predicted == frame_id and not isinstance(answers[1], JdwpError):
+                return read(answers[1].values)
+            self._counts["frame_guesses_missed"] += 1
+            self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, frame_id, slots))], values_read)
+
+        def values_read(answers: list[Any] | JdwpError) -> None:
+            values = None if isinstance(answers, JdwpError) else answers[0]
+            read(None if isinstance(values, JdwpError) or values is None else values.values)
+
+        def read(values: list[Value] | None) -> None:
+            if values is None:
+                self._counts["argument_errors"] += 1  # a native frame (OPAQUE_FRAME), a thread gone
+            place.event = method.event("call", thread, event.location, method.arguments(values), None)
+            release.reads -= 1
+            if release.reads == 0:
+                self._release(release)
+            self._wake()
+
+        if certain is not None:
+            self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots))], guessed_alone)
+            return
+        predicted = guesses.guess(thread)
+        asked: list[tuple[Any, Any]] = [(ThreadReference.Frames, FramesOut(thread, 0, 1))]
+        if predicted is not None:
+            asked.append((StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(predicted), slots)))
+        self._submit(asked, partial(frame_read, predicted))
+
+    def _submit(self, asked: list[tuple[Any, Any]], on_replies: Callable[[list[Any] | JdwpError], None]) -> None:
+        try:
+            self._vm.submit(asked, on_replies)
+        except JdwpError as error:  # the connection ended: nothing more will be read
+            on_replies(error)
+
+    def _release(self, release: _Release) -> None:
+        """Let go what an event set suspended (sent now, its answer not waited for: a thread that ended
+        meanwhile answers INVALID_THREAD, which changes nothing here) — or keep it while the backlog is full."""
+        if release.policy == SuspendPolicy.NONE or (release.policy == SuspendPolicy.EVENT_THREAD
+                                                    and release.thread is None):
+            return
+        if len(self._ready) >= self.BACKLOG:
+            self._counts["backlog_waits"] += 1
+            self._held.append(release)
+            return
+        try:
+            if release.thread is not None and release.policy == SuspendPolicy.EVENT_THREAD:
+                self._vm.send_now(ThreadReference.Resume, ThreadOut(release.thread), on_error=self._resume_failed)
+            else:
+                self._vm.send_now(VirtualMachine.Resume, Empty(), on_error=self._resume_failed)
+        except JdwpError:  # the connection ended, and with it every suspension
+            pass
 
     def _resume_failed(self, error: JdwpError) -> None:
         if not isinstance(error, CommandError) or error.code not in (ErrorCode.INVALID_THREAD,
                                                                      ErrorCode.THREAD_NOT_SUSPENDED):
             self._counts["resume_errors"] += 1
 
-    async def _read_arguments(self, event: MethodEntryEvent) -> tuple[Argument, ...]:
-        """The entry's arguments, read while its thread is suspended (its event set is resumed after).
+    # --- in the iterating task ---------------------------------------------------------------------
 
-        The top frame's ID comes from ``ThreadReference.Frames``; the values need it. A thread's frame IDs
-        usually advance by a constant step from one suspension to the next (HotSpot's carry a count of the
-        thread's resumptions), so the values are asked in the same write as the frame, of the frame ID that
-        step predicts: when the frame's ID is the one predicted, one round trip gave both. When not (the
-        first calls of a thread, another VM's IDs) the values are asked again of the real frame; an answer
-        about a predicted ID that was wrong is never used (a read of a wrong frame changes nothing).
-        """
-        vm = self._vm
-        thread, location = event.thread, event.location
+    async def _learn_methods(self, composite: Composite) -> bool:
+        """Read what the set's traced events need of their methods; ``False`` (the set released and dropped,
+        counted as argument errors) when a method cannot be read: its class unloaded meanwhile."""
         try:
-            method = self._methods.get((location.class_id, location.method_id)) or await self._method(location)
+            for event in self._traced(composite):
+                key = (event.location.class_id, event.location.method_id)
+                if key not in self._methods:
+                    await self._method(event.location)
         except (CommandError, ValueError):
             self._counts["argument_errors"] += 1
-            return ()
-        layout, slots = method.layout, method.slots
-        if not slots:
-            return ()
-        predicted = self._frames.predict(thread)
-        asked: list[tuple[Any, Any]] = [(ThreadReference.Frames, FramesOut(thread, 0, 1))]
-        if predicted is not None:
-            asked.append((StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(predicted), slots)))
-        answers = await vm.request_all(asked)
-        frames = answers[0]
-        if isinstance(frames, JdwpError) or not frames.frames:
-            self._counts["argument_errors"] += 1  # the thread died meanwhile
-            return ()
-        frame_id = frames.frames[0].frame_id
-        self._frames.learn(thread, frame_id)
-        guessed = answers[1] if predicted == frame_id else None
-        if guessed is not None and not isinstance(guessed, JdwpError):
-            values: list[Value] = guessed.values
-        else:
-            self._counts["frame_guesses_missed"] += 1
-            try:
-                values = await vm.stack_frame.get_values(thread, frame_id, slots)
-            except CommandError:
-                self._counts["argument_errors"] += 1  # a native frame (OPAQUE_FRAME)
-                return ()
-        return tuple(Argument(name, sig, value)
-                     for name, sig, value in zip(layout.names, layout.signatures, values, strict=True))
-
-    async def _event(self, kind: Literal["call", "return"], thread: ThreadId, location: Location,
-                     arguments: tuple[Argument, ...], value: Value | None) -> TraceEvent:
-        method = self._methods.get((location.class_id, location.method_id)) or await self._method(location)
-        return TraceEvent(kind, thread, method.class_name, method.layout.method, method.layout.signature, location,
-                          arguments, value)
+            self._release(_Release(composite.suspend_policy, next(
+                (e.thread for e in composite.events if hasattr(e, "thread")), None)))
+            return False
+        return True
 
     async def _method(self, location: Location) -> _Method:
         """What the events of a method need of it, read once and kept: a traced method is called again and
@@ -253,27 +357,43 @@ class _Method:
     layout: ArgumentLayout
     slots: list[SlotRequest]
 
+    def arguments(self, values: list[Value] | None) -> tuple[Argument, ...]:
+        if not values:
+            return ()
+        layout = self.layout
+        return tuple(Argument(name, sig, value)
+                     for name, sig, value in zip(layout.names, layout.signatures, values, strict=True))
 
-class _FrameSteps:
-    """Per thread, its last top frame ID and the step between its last two: the guess of the next one."""
+    def event(self, kind: Literal["call", "return"], thread: ThreadId, location: Location,
+              arguments: tuple[Argument, ...], value: Value | None) -> TraceEvent:
+        return TraceEvent(kind, thread, self.class_name, self.layout.method, self.layout.signature, location,
+                          arguments, value)
 
-    LIMIT = 4096  # threads remembered; past it the table starts again
 
-    def __init__(self) -> None:
-        self._last: dict[int, tuple[int, int | None]] = {}
+_TracedEvent = MethodEntryEvent | MethodExitEvent | MethodExitWithReturnValueEvent
 
-    def predict(self, thread: ThreadId) -> int | None:
-        known = self._last.get(thread)
-        if known is None or known[1] is None:
-            return None
-        guess = known[0] + known[1]
-        return guess if 0 < guess < 1 << 63 else None
 
-    def learn(self, thread: ThreadId, frame_id: int) -> None:
-        known = self._last.get(thread)
-        if known is None and len(self._last) >= self.LIMIT:
-            self._last.clear()
-        self._last[thread] = (frame_id, None if known is None else frame_id - known[0])
+class _Release:
+    """What one event set suspended, released once the arguments of each of its entries are in (``reads``
+    left)."""
+
+    __slots__ = ("policy", "reads", "thread")
+
+    def __init__(self, policy: int, thread: ThreadId | None = None) -> None:
+        self.policy = policy
+        self.thread = thread
+        self.reads = 0
+
+
+class _Place:
+    """A trace event's place in the VM's order while its thread's arguments are read (``event`` set when they
+    are in), or the place of an event set left to the iterating task (``composite``)."""
+
+    __slots__ = ("composite", "event")
+
+    def __init__(self, composite: Composite | None) -> None:
+        self.composite = composite
+        self.event: TraceEvent | None = None
 
 
 @asynccontextmanager
@@ -302,10 +422,13 @@ async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequen
             requests.append((EventKind.METHOD_ENTRY,
                              await vm.event_request.set(EventKind.METHOD_ENTRY, entry_policy, modifiers)))
             requests.append(await _set_exit(vm, modifiers, return_values))
-        yield Tracer(vm, {request_id for _, request_id in requests}, arguments=arguments)
+        tracer = Tracer(vm, {request_id for _, request_id in requests}, arguments=arguments)
+        vm.handle_events(tracer.take)
+        yield tracer
     finally:
         with trio.CancelScope(shield=True):
             await _clear(vm, requests)
+        vm.handle_events(None)
 
 
 async def _set_exit(vm: JdwpClient, modifiers: list[Modifier], return_values: bool) -> tuple[EventKind, int]:

@@ -21,6 +21,16 @@ def shop(java_classes: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes, SHOP, java=require_tool("java"))
 
 
+BUSY_ROUNDS, BUSY_THREADS = 300, 4
+
+
+@pytest.fixture
+def busy_shop(java_classes: Path) -> Iterator[Debuggee]:
+    """Four threads calling at once, started suspended: every call is traced from the first."""
+    yield from debuggees(java_classes, SHOP, java=require_tool("java"), ready=False, suspend=True,
+                         extra_args=(f"-Drounds={BUSY_ROUNDS}", f"-Dthreads={BUSY_THREADS}"))
+
+
 @pytest.fixture
 def shop_nodebug(java_classes_nodebug: Path) -> Iterator[Debuggee]:
     yield from debuggees(java_classes_nodebug, SHOP, java=require_tool("java"))
@@ -85,3 +95,57 @@ async def test_the_arguments_of_a_frame_deeper_in_the_stack(shop: Debuggee) -> N
     assert (layout.method, layout.static, layout.from_table) == ("main", True, True)
     assert (args.name, args.type_name, args.value.tag) == ("args", "java.lang.String[]", Tag.ARRAY)
     assert status.suspended and status.status in (jdwp.ThreadStatus.SLEEPING, jdwp.ThreadStatus.RUNNING)
+
+
+async def trace_to_the_end(port: int, *, backlog: int | None = None) -> tuple[list[jdwp.TraceEvent], dict[str, int]]:
+    """Every trace event of a run of ``busy_shop``, until the VM exits. With ``backlog``, the reader stops
+    reading after the first call of ``sell`` (every method of the run has been seen: the reader takes a
+    method's first event itself) until the tracer has held a thread because nobody took its events."""
+    events: list[jdwp.TraceEvent] = []
+    with trio.fail_after(120):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", port) as vm, jdwp.open_tracer(vm, [SHOP]) as tracer:
+            await vm.resume()
+            async for event in tracer:
+                events.append(event)
+                if backlog is not None and (event.kind, event.method) == ("call", "sell"):
+                    while not tracer.statistics()["backlog_waits"]:
+                        await trio.sleep(0.01)  # waits for the tracer to hold a thread (bounded by fail_after)
+                    backlog = None
+            statistics = tracer.statistics()
+    return events, statistics
+
+
+def assert_each_thread_nests(events: list[jdwp.TraceEvent]) -> None:
+    """Per thread, every call is followed by its own return, with the arguments the program passed."""
+    by_thread: dict[int, list[jdwp.TraceEvent]] = {}
+    for event in events:
+        by_thread.setdefault(event.thread, []).append(event)
+    stalls = [seen for seen in by_thread.values() if len(seen) == 4 * BUSY_ROUNDS]
+    assert len(stalls) == BUSY_THREADS, {thread: len(seen) for thread, seen in by_thread.items()}
+    for seen in stalls:
+        for i in range(0, len(seen), 2):
+            call, ret = seen[i], seen[i + 1]
+            assert (call.kind, ret.kind, call.method) == ("call", "return", ret.method)
+            count = call.arguments[1].value.value
+            round_ = i // 4
+            assert count == (1 + round_ % 4 if call.method == "add" else 1), (i, call)
+
+
+async def test_threads_calling_at_once_are_traced_each_in_its_own_order(busy_shop: Debuggee) -> None:
+    """The tracer answers entries in the connection's reader (jdwp/tracing.py): threads' events interleave, each
+    thread's calls and returns nest, and every entry's arguments are its own."""
+    events, statistics = await trace_to_the_end(busy_shop.port)
+    assert_each_thread_nests(events)
+    assert statistics["argument_errors"] == 0 and statistics["resume_errors"] == 0
+    assert statistics["calls"] == sum(event.kind == "call" for event in events)
+
+
+async def test_a_reader_that_falls_behind_holds_the_traced_threads_and_loses_nothing(
+        busy_shop: Debuggee, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``Tracer.BACKLOG`` untaken events, entries keep their threads suspended until the reader catches up:
+    the program waits for the reader, memory stays bounded, and every call is still traced."""
+    monkeypatch.setattr(jdwp.Tracer, "BACKLOG", 40)
+    events, statistics = await trace_to_the_end(busy_shop.port, backlog=40)
+    assert statistics["backlog_waits"] > 0
+    assert_each_thread_nests(events)
+    assert statistics["calls"] == sum(event.kind == "call" for event in events)

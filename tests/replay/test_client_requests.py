@@ -19,10 +19,11 @@ import trio.testing
 
 import jdwp
 from jdwp.client import JdwpClient
-from jdwp.protocol.commands import ThreadReference, VirtualMachine
+from jdwp.protocol.commands import Event, ThreadReference, VirtualMachine
+from jdwp.protocol.commands.events import Composite, ThreadStartEvent
 from jdwp.protocol.commands.threads import ThreadNameReply, ThreadOut
 from jdwp.protocol.commands.vm import ClassesBySignatureOut, ClassesBySignatureReply, ClassRef
-from jdwp.protocol.constants import ErrorCode, TypeTag
+from jdwp.protocol.constants import ErrorCode, SuspendPolicy, TypeTag
 from jdwp.protocol.errors import CommandError, CommandTimeout, ConnectionClosed, JdwpError
 from jdwp.protocol.types import ReferenceTypeId, ThreadId
 from support.fakevm import FakeVm, ScriptedVm
@@ -226,3 +227,36 @@ async def test_submit_tells_its_callback_once_when_the_connection_ends_first() -
         with pytest.raises(ConnectionClosed):
             vm.submit([(ThreadReference.Name, ThreadOut(ThreadId(1)))], got.append)
         assert len(got) == 1
+
+
+async def test_an_event_handler_takes_each_set_in_the_reader_and_hears_the_end() -> None:
+    """``handle_events`` (the tracer, jdwp/tracing.py): each set goes to the handler as it is read, not to
+    ``receive_event``; what the handler sends leaves with that read's other writes; the end is told once."""
+    async with opened() as (fake, vm, _):
+        seen: list[Composite | None] = []
+        second = trio.Event()
+
+        def handler(composite: Composite | None) -> None:
+            seen.append(composite)
+            if composite is not None:
+                vm.send_now(ThreadReference.Resume, ThreadOut(composite.events[0].thread), on_error=print)
+                if len(seen) == 2:
+                    second.set()
+
+        vm.handle_events(handler)
+        body = Event.Composite.encode_out(Composite(SuspendPolicy.EVENT_THREAD, [ThreadStartEvent(7, ThreadId(5))]),
+                                          vm.id_sizes)
+        await fake.send_command(64, 100, body, packet_id=1)
+        await fake.send_command(64, 100, body, packet_id=2)
+        await second.wait()
+        resumes = [await fake.receive(), await fake.receive()]
+        assert all(p is not None and p.key == ThreadReference.Resume.key for p in resumes)
+        with pytest.raises(trio.WouldBlock):
+            vm.receive_event_nowait()
+        vm.handle_events(None)  # queued again, for receive_event
+        await fake.send_command(64, 100, body, packet_id=3)
+        assert (await vm.receive_event()).events[0].thread == 5
+        vm.handle_events(handler)
+        await fake.stream.aclose()
+        await vm.wait_closed()
+        assert seen[-1] is None and seen.count(None) == 1 and vm.statistics()["events_handled_in_reader"] == 2

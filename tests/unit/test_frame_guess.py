@@ -1,4 +1,4 @@
-"""Guessing frame 0's ID at a thread's next hit (jdwp/debugger/frame_guess.py) and which names a condition looks
+"""Guessing frame 0's ID at a thread's next hit (jdwp/frame_guess.py) and which names a condition looks
 up in its frame (``expressions.frame_names``): what lets a judged hit read its locals with its frames."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from jdwp.debugger.reading.expressions import frame_names, parse_expression
-from jdwp.debugger.reading.frame_guess import FrameGuesses
 from jdwp.debugger.requests.hits import HitOptions, plan_hits
+from jdwp.frame_guess import FrameGuesses
 
 
 def test_no_guess_before_two_hits_of_the_thread() -> None:
@@ -36,6 +36,28 @@ def test_the_least_recently_hit_threads_are_forgotten() -> None:
         guesses.saw(thread, 0)
         guesses.saw(thread, 1)
     assert guesses.guess(1) is None and guesses.guess(3) == 2
+
+
+def test_a_guess_goes_alone_only_once_the_ids_showed_openjdks_layout() -> None:
+    guesses = FrameGuesses()
+    guesses.saw(1, 0x10000)
+    assert guesses.certain(1) is None  # no step seen yet
+    guesses.saw(1, 0x20000)
+    assert guesses.certain(1) == 0x30000
+    guesses.saw(2, 0x7)
+    guesses.saw(2, 0x9)  # another layout: generation and depth not apart
+    assert guesses.certain(1) is None and guesses.certain(2) is None and guesses.guess(2) == 0xB
+    guesses.saw(1, 0x30000)
+    assert guesses.certain(1) is None  # for good: one VM, one layout
+
+
+def test_a_first_step_off_the_layout_never_trusts_the_guess_alone() -> None:
+    guesses = FrameGuesses()
+    guesses.saw(1, 100)
+    guesses.saw(1, 200)
+    guesses.saw(2, 0x10000)
+    guesses.saw(2, 0x20000)
+    assert guesses.certain(2) is None and guesses.guess(2) == 0x30000
 
 
 @pytest.mark.parametrize(("text", "names"), [

@@ -166,7 +166,7 @@ def wants_locals(plan: CapturePlan | None) -> bool:
 
 async def guessed_locals(vm: JdwpClient, symbols: Symbols, values: Values, thread: ThreadId, location: Location,
                          guess: int) -> Locals | None:
-    """Frame 0's locals read with a guess of its ID (:mod:`..reading.frame_guess`), in the stop's first write:
+    """Frame 0's locals read with a guess of its ID (:mod:`jdwp.frame_guess`), in the stop's first write:
     a thread that stops again and again at a breakpoint with a capture has frame 0's ID move by one step each
     time, so its locals need not wait for the first answer. Only when the method's variable table and class are
     known (every stop after the first there): otherwise the read would wait for them anyway. ``None``: the guess

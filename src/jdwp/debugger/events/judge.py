@@ -36,6 +36,7 @@ from typing import Literal
 import trio
 
 from ...client import JdwpClient
+from ...frame_guess import FrameGuesses
 from ...protocol.constants import Tag
 from ...protocol.errors import CommandError, JdwpError
 from ...protocol.types import FrameId, Location, ThreadId
@@ -47,7 +48,6 @@ from ..names import java_prefix
 from ..reading.expressions import Expr
 from ..reading.expressions.context import FrameContext, Result, Text
 from ..reading.expressions.evaluator import Evaluator
-from ..reading.frame_guess import FrameGuesses
 from ..reading.frames import FrameRef, WrongFrameGuess, frame_locals, raw_summary
 from ..reading.invoke import Invocation
 from ..reading.session import Session
@@ -114,7 +114,7 @@ class _Hit:
 
     ``names``: every name the hit's conditions and messages look up in the frame (``None``: one of them needs
     ``this``); when all are locals, ``this`` is not read (:func:`.frames.frame_locals`). ``location``: where the
-    event says the thread is, frame 0's place; with a guess of frame 0's ID (:mod:`.frame_guess`) the locals
+    event says the thread is, frame 0's place; with a guess of frame 0's ID (:mod:`jdwp.frame_guess`) the locals
     are read in the same round trip as the frame.
     """
 

@@ -9,7 +9,7 @@ on a machine the app shares with the debugger that CPU is what bounds the app's 
 "Jetty under load"). Here a hit whose condition reads only frame 0's locals is judged from callbacks instead:
 
 1. as the event set comes, ``ThreadReference.Frames`` (11,6) for frame 0 and ``StackFrame.GetValues`` (16,1) of
-   the slots the condition names, with frame 0's ID guessed (:mod:`.frame_guess`), go out in one write
+   the slots the condition names, with frame 0's ID guessed (:mod:`jdwp.frame_guess`), go out in one write
    (:meth:`.client.JdwpClient.submit`); without a guess, Frames alone, then GetValues with the ID it gives;
 2. the reader hands the replies back; the condition is evaluated on them by the session's evaluator, driven to
    its end at once (:func:`run_now`). Only conditions that need nothing but those values are taken

@@ -68,7 +68,7 @@ class FrameRef:
 
 
 class WrongFrameGuess(Exception):
-    """Frame 0's ID was guessed (:mod:`.frame_guess`) and ``ThreadReference.Frames`` named another: the values
+    """Frame 0's ID was guessed (:mod:`jdwp.frame_guess`) and ``ThreadReference.Frames`` named another: the values
     read with the guess are dropped; ``actual`` is the real frame."""
 
     def __init__(self, actual: FrameRef) -> None:
@@ -182,7 +182,7 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
     is then ``None``): ``StackFrame.ThisObject`` is one command less in the round trip a hit spends with its
     thread paused, and each slot left out is a value less to read and make on every hit.
 
-    ``guessed``: ``ref`` is frame 0 of its thread with a guessed ID (:mod:`.frame_guess`).
+    ``guessed``: ``ref`` is frame 0 of its thread with a guessed ID (:mod:`jdwp.frame_guess`).
     ``ThreadReference.Frames`` goes out first in the same write as the values, and confirms it.
 
     Raises:

@@ -189,7 +189,7 @@ async def test_a_stop_asks_frame_0_with_its_first_questions_and_a_capture_adds_o
 
 async def test_a_threads_third_captured_stop_reads_its_locals_with_its_first_questions() -> None:
     """Once two stops of a thread showed how frame 0's ID moves, a capture's locals go out in the stop's first
-    write under the guessed ID, which the ``Frames`` before them confirms (jdwp/debugger/reading/frame_guess.py)."""
+    write under the guessed ID, which the ``Frames`` before them confirms (jdwp/frame_guess.py)."""
     generation = [0]
 
     def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:

@@ -3,9 +3,10 @@ the pause a false condition or a logpoint costs the hitting thread).
 
 A condition that names only locals is three waves at a thread's first hits: ``ThreadReference.Frames``,
 ``StackFrame.GetValues``, the release. ``StackFrame.ThisObject`` joins the GetValues wave only when a name may be
-a field of ``this``. Once two hits of a thread showed how frame 0's ID moves, GetValues goes out with Frames,
-under a guessed ID that Frames confirms (jdwp/debugger/frame_guess.py): two waves. A logpoint's thread name and
-position are read after its thread is released (whose answer nobody waits for).
+a field of ``this``. Once two hits of a thread showed how frame 0's ID moves, GetValues goes out under a guessed
+ID (jdwp/frame_guess.py): alone when the IDs showed OpenJDK's layout (the VM checks the guess), else with Frames
+to confirm it; two waves. A logpoint's thread name and position are read after its thread is released (whose
+answer nobody waits for).
 """
 
 from __future__ import annotations
@@ -23,16 +24,20 @@ from jdwp.debugger import Debugger, LogpointHit
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.reftypes import ValuesReply, VariableSlot, VariableTableReply
 from jdwp.protocol.commands.threads import Frame, FramesReply, ThisObjectReply, ThreadNameReply
-from jdwp.protocol.constants import SuspendPolicy, Tag
+from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag
 from jdwp.protocol.types import FrameId
 from jdwp.protocol.values import Value
 from support.fakevm import Handler, ScriptedVm, WaveVm
 
 
+REFUSED = 0x30000  # the frame ID the scripted VM says is not one (the guess after 0x10000 and 0x20000)
+
+
 def with_local_i(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
     table = wave_handlers(vm_ref)
     table["Method.VariableTable"] = lambda out: VariableTableReply(0, [VariableSlot(0, "i", "I", 20, 0)])
-    table["StackFrame.GetValues"] = lambda out: ValuesReply([Value(Tag.INT, 3)])
+    table["StackFrame.GetValues"] = lambda out: (ErrorCode.INVALID_FRAMEID if out.frame == REFUSED
+                                                 else ValuesReply([Value(Tag.INT, 3)]))
     table["StackFrame.ThisObject"] = lambda out: ThisObjectReply(Value(Tag.OBJECT, 0))
     table["ThreadReference.Resume"] = lambda out: Empty()
     table["ThreadReference.Name"] = lambda out: ThreadNameReply("worker")
@@ -69,12 +74,27 @@ async def test_a_false_condition_on_a_local_is_three_waves_without_this() -> Non
 
 
 async def test_from_a_threads_third_hit_the_locals_go_out_with_its_frames() -> None:
-    async with hit_waves(3, iter([0x10000, 0x20000, 0x30000]), condition="i == 777") as (waves, _):
+    """IDs that do not show OpenJDK's layout (depth in the 16 low bits): the guess goes out with Frames."""
+    async with hit_waves(3, iter([0x10001, 0x20001, 0x30001]), condition="i == 777") as (waves, _):
         assert waves == [["ThreadReference.Frames", "StackFrame.GetValues"], ["ThreadReference.Resume"]]
 
 
+async def test_on_openjdks_frame_ids_the_guess_goes_alone() -> None:
+    async with hit_waves(3, iter([0x20000, 0x40000]), condition="i == 777") as (waves, debugger):
+        assert waves == [["StackFrame.GetValues"], ["ThreadReference.Resume"]]
+        assert debugger.statistics()["quick_releases"] == 3
+
+
+async def test_a_guess_the_vm_refuses_is_read_again_with_frame_0_first() -> None:
+    frame_ids = iter([0x10000, 0x20000, 0x50000])  # the third hit's guess is 0x30000, which the VM refuses
+    async with hit_waves(3, frame_ids, condition="i == 777") as (waves, debugger):
+        assert waves == [["StackFrame.GetValues"], ["ThreadReference.Frames"], ["StackFrame.GetValues"],
+                         ["ThreadReference.Resume"]]
+        assert debugger.state == "running" and debugger.list_breakpoints()[0].hits == 0
+
+
 async def test_a_wrong_guess_is_dropped_and_the_locals_read_again_with_the_real_frame() -> None:
-    frame_ids = iter([0x10000, 0x20000, 0x50000, 0x50000])  # the guess (0x30000) misses; the retry asks no Frames
+    frame_ids = iter([0x10001, 0x20001, 0x50001, 0x50001])  # the guess (0x30001) misses; the retry asks no Frames
     async with hit_waves(3, frame_ids, condition="i == 777") as (waves, debugger):
         assert waves == [["ThreadReference.Frames", "StackFrame.GetValues"], ["StackFrame.GetValues"],
                          ["ThreadReference.Resume"]]

@@ -8,9 +8,11 @@ for every condition, but each hit then costs a task, a cancel scope per round tr
 on a machine the app shares with the debugger that CPU is what bounds the app's throughput (docs/performance.md,
 "Jetty under load"). Here a hit whose condition reads only frame 0's locals is judged from callbacks instead:
 
-1. as the event set comes, ``ThreadReference.Frames`` (11,6) for frame 0 and ``StackFrame.GetValues`` (16,1) of
-   the slots the condition names, with frame 0's ID guessed (:mod:`jdwp.frame_guess`), go out in one write
-   (:meth:`.client.JdwpClient.submit`); without a guess, Frames alone, then GetValues with the ID it gives;
+1. as the event set comes, ``StackFrame.GetValues`` (16,1) of the slots the condition names goes out, with frame
+   0's ID guessed (:mod:`jdwp.frame_guess`; :meth:`.client.JdwpClient.submit`): alone once the VM's frame IDs have
+   shown OpenJDK's layout (the VM checks the guess; one it refuses is read again as below), else after
+   ``ThreadReference.Frames`` (11,6) for frame 0 in the same write; without a guess, Frames alone, then GetValues
+   with the ID it gives;
 2. the reader hands the replies back; the condition is evaluated on them by the session's evaluator, driven to
    its end at once (:func:`run_now`). Only conditions that need nothing but those values are taken
    (:func:`needs_only_values`): numbers, booleans and chars of locals and literals, their operators, and an
@@ -147,15 +149,44 @@ class QuickHits:
         if not self._values_only(condition, slots):
             return False
         thread = found.suspension.thread
-        guess = self._judge.frame_guesses.guess(thread)
-        requests: list[tuple[Any, Any]] = [(ThreadReference.Frames, FramesOut(thread, 0, 1))]
-        if guess is not None:
-            requests.append((StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(guess), slots.slots)))
+        guesses = self._judge.frame_guesses
+        certain = guesses.certain(thread)
         try:
-            self._vm.submit(requests, partial(self._guarded, found, self._top, condition, slots, guess))
+            if certain is not None:
+                self._vm.submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots.slots))],
+                                partial(self._guarded, found, self._alone, condition, slots, certain))
+                return True
+            self._read_top(found, condition, slots, guesses.guess(thread))
         except JdwpError:
             return False
         return True
+
+    def _read_top(self, found: Found, condition: Expr, slots: SlotPlan, guess: int | None) -> None:
+        """Frame 0 (``ThreadReference.Frames``), with the values of the guessed frame ID in the same write.
+
+        Raises:
+            JdwpError: the connection has ended.
+        """
+        thread = found.suspension.thread
+        requests: list[tuple[Any, Any]] = [(ThreadReference.Frames, FramesOut(thread, 0, 1))]
+        if guess is not None:
+            requests.append((StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(guess), slots.slots)))
+        self._vm.submit(requests, partial(self._guarded, found, self._top, condition, slots, guess))
+
+    def _alone(self, found: Found, condition: Expr, slots: SlotPlan, guess: int,
+               replies: list[Any] | JdwpError) -> None:
+        """The values read with a guessed frame ID alone (:meth:`jdwp.frame_guess.FrameGuesses.certain`): the VM
+        checked the guess; one it refused is read again with frame 0 first."""
+        if isinstance(replies, JdwpError):
+            self._gone(found, replies)
+        elif isinstance(replies[0], JdwpError):
+            try:
+                self._read_top(found, condition, slots, None)
+            except JdwpError as error:
+                self._gone(found, error)
+        else:
+            self._judge.frame_guesses.saw(found.suspension.thread, guess)
+            self._judged(found, condition, slots, replies[0])
 
     def _guarded(self, found: Found, callback: Callable[..., None], *args: Any) -> None:
         """Run a callback of a hit's replies; a bug in it hands the hit to the full judge rather than leave its

@@ -20,6 +20,7 @@ from .._frozen import maker
 from ..constants import EventKind
 from ..strings import decode_string
 from ..types import IdSizes, Location
+from ..values import read_tagged
 from ._base import Command, Empty
 from .events import (
     AnyEvent,
@@ -133,6 +134,10 @@ def _read_events(body: bytes, sizes: IdSizes, shapes: _Shapes) -> Composite:
             request_id, thread, tag, class_id, method_id, index = located.unpack_from(body, pos)
             pos += located.size
             append(make(request_id, thread, tag, class_id, method_id, index))
+        elif kind == EventKind.METHOD_EXIT_WITH_RETURN_VALUE:  # a tracer's every return
+            fields = located.unpack_from(body, pos)
+            value, pos = read_tagged(body, pos + located.size, sizes.object_id_size)
+            append(_make_exit_with_value(*fields, value))
         elif kind == EventKind.CLASS_PREPARE:
             request_id, thread, ref_type_tag, type_id, length = class_prepare.unpack_from(body, pos)
             pos += class_prepare.size
@@ -208,6 +213,7 @@ _LOCATED = _by_kind({kind: maker(cls, location=Location) for kind, cls in _LOCAT
 _THREAD_ONLY = _by_kind({kind: maker(cls) for kind, cls in _THREAD_ONLY_CLASSES.items()})
 _make_composite = maker(Composite)
 _make_class_prepare = maker(ClassPrepareEvent)
+_make_exit_with_value = maker(MethodExitWithReturnValueEvent, location=Location)
 _MONITOR: dict[int, type] = {
     EventKind.MONITOR_CONTENDED_ENTER: MonitorContendedEnterEvent,
     EventKind.MONITOR_CONTENDED_ENTERED: MonitorContendedEnteredEvent,

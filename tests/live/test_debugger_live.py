@@ -10,6 +10,7 @@ non-BMP and NUL strings, ``Crowd``'s 111 locals), ``Twins`` (two threads running
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,7 +36,7 @@ from jdwp.debugger import (
 )
 from jdwp.recording_proxy import read_packets
 from support.engines import printed
-from support.jvm import Debuggee, debuggees, find_mark
+from support.jvm import JAVA_SOURCES, Debuggee, debuggees, find_mark
 from support.live import require_tool
 
 PACKAGE = "com.example.debuggee"
@@ -44,6 +45,7 @@ WORKER = f"{PACKAGE}.Worker"
 SCENES = f"{PACKAGE}.Scenes"
 TWINS = f"{PACKAGE}.Twins"
 CROWD = f"{PACKAGE}.Crowd"
+SHOP = f"{PACKAGE}.Shop"
 INITIALIZED = f"{PACKAGE}.Initialized"
 
 
@@ -226,7 +228,9 @@ async def test_class_without_debug_information(nodebug_main: Debuggee) -> None:
                                                                                       None, None)
             result = await debugger.locals(stop.stop_id, caller.frame_id)
             assert result.availability == "unavailable" and result.reason == "ABSENT_INFORMATION"
-            assert result.locals == () and result.this is None
+            # main's one argument, named by its position; its other locals have no known slot or type
+            ((args,),) = [result.locals]
+            assert (args.name, args.type, args.kind) == ("arg0", "java.lang.String[]", "array") and result.this is None
             top = await debugger.locals(stop.stop_id, page.frames[0].frame_id)
             assert top.availability == "available" and "greeting" in locals_by_name(top)
             await debugger.resume(stop.stop_id)
@@ -723,3 +727,35 @@ async def assert_every_call_is_closed(debugger: Debugger, stop: Any) -> None:
     for call in calls:
         with pytest.raises(EngineClosed):
             await call()
+
+
+@pytest.fixture
+def lines_only_shop(tmp_path: Path) -> Iterator[Debuggee]:
+    """``Shop`` compiled as packaged libraries are (``javac -g:source,lines``: line tables, no variable tables)."""
+    source = next(JAVA_SOURCES.rglob("Shop.java"))
+    subprocess.run([require_tool("javac"), "-g:source,lines", "-d", str(tmp_path), str(source)], check=True)
+    yield from debuggees(tmp_path, SHOP, java=require_tool("java"))
+
+
+def shop_line(text: str) -> int:
+    source = next(JAVA_SOURCES.rglob("Shop.java")).read_text().splitlines()
+    return next(number for number, code in enumerate(source, start=1) if text in code)
+
+
+async def test_without_variable_tables_arguments_are_named_by_position(lines_only_shop: Debuggee) -> None:
+    """A method without a variable table shows its arguments as ``arg0``… (their slots from its signature), and a
+    condition may name them: one never true is judged and let go, one true stops."""
+    with trio.fail_after(60):
+        async with engine(lines_only_shop) as (_, debugger):
+            never = await debugger.set_breakpoint(SHOP, shop_line("stock.getOrDefault"), condition="arg1 < 0")
+            sell = await debugger.set_breakpoint(SHOP, shop_line("stock.getOrDefault"),
+                                                 condition="arg1 == 1 && arg2 > 0.5")
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (sell.breakpoint_id,) and stop.condition_error is None
+            result = await debugger.locals(stop.stop_id, stop.frame_id)
+            assert (result.availability, result.reason) == ("unavailable", "ABSENT_INFORMATION")
+            shown = [(local.name, local.type) for local in result.locals]
+            assert shown == [("arg0", "java.lang.String"), ("arg1", "int"), ("arg2", "double")]
+            assert result.locals[1].value == "1" and float(result.locals[2].value) > 0.5
+            assert next(b for b in debugger.list_breakpoints() if b.breakpoint_id == never.breakpoint_id).hits == 0
+            await debugger.resume(stop.stop_id)

@@ -31,7 +31,7 @@ from ...protocol.commands import Command, StackFrame, ThreadReference
 from ...protocol.commands.reftypes import FieldInfo, VariableSlot, VariableTableReply
 from ...protocol.commands.threads import FrameGetValuesOut, FrameOut, FramesOut, SlotRequest, ThreadOut
 from ...protocol.constants import ACC_STATIC, ErrorCode, Tag, error_name
-from ...protocol.errors import CommandError
+from ...protocol.errors import CommandError, UsageError
 from ...protocol.types import FieldId, FrameId, Location, ThreadId
 from ...protocol.values import Value
 from .._gather import gather
@@ -194,8 +194,9 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
         await _confirm_top(vm, ref, [])
     if table is None:
         this = await _this(vm, symbols, ref, values)
-        why = NATIVE_METHOD if await symbols.members.is_native(location) else ABSENT_INFORMATION
-        return Locals("unavailable", (), this, why)
+        if await symbols.members.is_native(location):
+            return Locals("unavailable", (), this, NATIVE_METHOD)
+        return Locals("unavailable", await _arguments_by_position(vm, ref, values), this, ABSENT_INFORMATION)
     if not table.slots:
         this = await _this(vm, symbols, ref, values)
         return Locals("unknown", (), this, EMPTY_OR_UNAVAILABLE)
@@ -227,6 +228,26 @@ async def frame_locals(vm: JdwpClient, symbols: Symbols, ref: FrameRef, values: 
         this = local_of("this", binary_name_of(await symbols.signatures.get(location.class_id)), next(summaries))
     truncated = len(live) + (len(captured) if has_this else 0) > len(locals_)
     return Locals("available", tuple(locals_), this, None, truncated)
+
+
+async def _arguments_by_position(vm: JdwpClient, ref: FrameRef, values: Values) -> tuple[Local, ...]:
+    """A method without a variable table (a class compiled without ``-g``, as most packaged libraries are): its
+    arguments, named ``arg0``, ``arg1``… and read from the slots its signature lays them out in
+    (:meth:`jdwp.mirrors.arguments.ArgumentReader.argument_layout`): the parameters are the first locals of
+    every frame, after ``this``. Its other locals have no known slot or type. A VM that refuses the read (a
+    slot whose type it judges otherwise) leaves none shown."""
+    location = ref.location
+    try:
+        layout = await vm.stack_frame.argument_layout(location.class_id, location.method_id)
+        if not layout.slots:
+            return ()
+        read = await vm.stack_frame.get_values(ref.thread, ref.frame, layout.requests())
+    except (CommandError, UsageError, ValueError) as exc:  # UsageError, ValueError: a method or signature unknown
+        log.debug("arguments by position not read: %s", exc)
+        return ()
+    summaries = await values.summarize(read, layout.signatures)
+    return tuple(local_of(name, type_name(signature), summary)
+                 for name, signature, summary in zip(layout.names, layout.signatures, summaries, strict=True))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -256,7 +256,7 @@ class JdwpClient(Mirrors):
         #: Packets written from the reader's callbacks while it takes the packets of one read; they go out in
         #: one write before it waits for more (:meth:`_read_loop`).
         self._held: list[bytes] | None = None
-        self._event_handler: Callable[[Composite | None], None] | None = None
+        self._event_handler: Callable[[Composite | None], bool | None] | None = None
         self._events_in, self._events_out = trio.open_memory_channel[CommandPacket](math.inf)
         self._ddm_in, self._ddm_out = trio.open_memory_channel[CommandPacket](DDM_BUFFER)
         self._terminal: JdwpError | None = None
@@ -801,7 +801,7 @@ class JdwpClient(Mirrors):
             except BlockingIOError:
                 await trio.lowlevel.wait_readable(fd)
 
-    def handle_events(self, handler: Callable[[Composite | None], None] | None) -> None:
+    def handle_events(self, handler: Callable[[Composite | None], bool | None] | None) -> None:
         """Hand each event set to ``handler`` in the reader, as it is read, instead of queueing it for
         :meth:`receive_event` (``None``: queue them again).
 
@@ -811,8 +811,8 @@ class JdwpClient(Mirrors):
         suspended thread would otherwise wait for. ``handler`` must not block; what it writes leaves in one
         write with the rest of that read's. What it raises is logged and lost, so it must release what the
         set suspended itself. It is called once more with ``None`` when the connection has ended (every reply
-        of :meth:`submit` has been handed out by then). A set that cannot be decoded is queued as before, for
-        :meth:`receive_event` to raise on.
+        of :meth:`submit` has been handed out by then). A set it returns ``False`` for is queued for
+        :meth:`receive_event` after all, and so is a set that cannot be decoded (for it to raise on).
         """
         self._event_handler = handler
 
@@ -831,7 +831,8 @@ class JdwpClient(Mirrors):
                 if self._held is None:  # its writes leave with the rest of this read's
                     self._held = []
                 try:
-                    handler(composite)
+                    if handler(composite) is False:
+                        self._events_in.send_nowait(packet)
                 except Exception:  # the reader must go on
                     log.exception("an event handler of JdwpClient.handle_events failed")
                 return

@@ -10,6 +10,7 @@ import trio
 
 import jdwp
 from jdwp.protocol.constants import Tag
+from support.engines import printed
 from support.jvm import Debuggee, debuggees
 from support.live import require_tool
 
@@ -149,3 +150,19 @@ async def test_a_reader_that_falls_behind_holds_the_traced_threads_and_loses_not
     assert statistics["backlog_waits"] > 0
     assert_each_thread_nests(events)
     assert statistics["calls"] == sum(event.kind == "call" for event in events)
+
+
+async def test_threads_held_for_the_backlog_are_let_go_when_the_tracer_ends(
+        busy_shop: Debuggee, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that leaves the tracer's block while threads wait for it to catch up: they run on."""
+    monkeypatch.setattr(jdwp.Tracer, "BACKLOG", 40)
+    with trio.fail_after(120):
+        async with jdwp.open_jdwp_tcp("127.0.0.1", busy_shop.port) as vm:
+            async with jdwp.open_tracer(vm, [SHOP]) as tracer:
+                await vm.resume()
+                async for event in tracer:
+                    if (event.kind, event.method) == ("call", "sell"):
+                        break
+                while not tracer.statistics()["backlog_waits"]:
+                    await trio.sleep(0.01)  # waits for the tracer to hold a thread (bounded by fail_after)
+            await printed(busy_shop, f"^done {BUSY_THREADS} stalls$")  # every held thread was let go

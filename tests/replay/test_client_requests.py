@@ -256,7 +256,10 @@ async def test_an_event_handler_takes_each_set_in_the_reader_and_hears_the_end()
         vm.handle_events(None)  # queued again, for receive_event
         await fake.send_command(64, 100, body, packet_id=3)
         assert (await vm.receive_event()).events[0].thread == 5
+        vm.handle_events(lambda composite: False)  # a handler that gives a set back: queued as well
+        await fake.send_command(64, 100, body, packet_id=4)
+        assert (await vm.receive_event()).events[0].thread == 5
         vm.handle_events(handler)
         await fake.stream.aclose()
         await vm.wait_closed()
-        assert seen[-1] is None and seen.count(None) == 1 and vm.statistics()["events_handled_in_reader"] == 2
+        assert seen[-1] is None and seen.count(None) == 1 and vm.statistics()["events_handled_in_reader"] == 3

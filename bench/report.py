@@ -76,11 +76,13 @@ far above its CPU count, every process's share of the CPUs moves the figures fro
 TRACING_PROSE = """\
 The library's tracer (`jdwp.open_tracer`, arguments and return values) and the same tracer written on JDI
 (`bench/java/JdiTrace.java`: `frame(0).getArgumentValues()` on each entry, `returnValue()` on each exit), each
-on a fresh JVM running `Shop` (fixtures/java) as fast as it goes; runs alternate. A call holds its thread for one
-round trip with pyjdwp (`ThreadReference.Frames` and `StackFrame.GetValues` of the guessed frame ID in one
-write, then `ThreadReference.Resume` sent without waiting) and for three with JDI; the thread waits meanwhile,
-so what bounds pyjdwp is its CPU per traced call (the entry's event, reads and release, and the return's
-event), in the last column. Like every figure here it moves with the machine's load."""
+on a fresh JVM running `Shop` (fixtures/java) as fast as it goes, runs alternating; once with one thread calling,
+once with four (`-Dthreads=4`). *Suspend + release only* makes the same requests and releases each entry's thread
+at once from the reader without reading anything: the ceiling of any tracer that reads arguments. The tracer
+handles event sets in the client's reader (`JdwpClient.handle_events`): an entry's `StackFrame.GetValues` (frame
+0's ID guessed, `jdwp/frame_guess.py`) goes out from there and its reply's callback sends the release, so a call
+holds its thread for one round trip, and for three with JDI. What bounds both is that read: on HotSpot 17 each
+slot it reads is a VM operation. Like every figure here it moves with the machine's load."""
 
 NOISE_PROSE = """\
 Once coroutines are loaded, an uncaught exception breakpoint also watches caught throwables (to stop where a

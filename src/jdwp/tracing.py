@@ -23,7 +23,9 @@ thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 202
 Method names, signatures and argument slots are read once per method and kept.
 
 While it runs, the tracer takes every event set of the client (:meth:`jdwp.JdwpClient.receive_event` gets
-none): sets of other requests are resumed as their suspend policy needs and dropped.
+none): sets of other requests are resumed as their suspend policy needs and dropped. After its block, sets of
+its (cleared) requests that were already on their way are released as they come; every other set goes to
+``receive_event`` again.
 """
 
 from __future__ import annotations

@@ -151,3 +151,23 @@ async def test_logpoint_naming_it_binds_only_in_the_lambda(lambdas_app: Debuggee
             stop = await next_stop(debugger)
             assert stop.breakpoint_ids == (condition.breakpoint_id,) and stop.condition_error is None, stop
             await debugger.resume(stop.stop_id)
+
+
+async def test_a_kotlin_condition_on_int_locals_is_judged_from_callbacks(lambdas_app: Debuggee) -> None:
+    """Kotlin compiled by kotlinc, a condition on ``Int`` locals (events/quick_hits.py): a false one is released
+    from the connection's callbacks, without a task; a true one stops with the locals it named."""
+    with trio.fail_after(120):
+        async with engine(lambdas_app) as debugger:
+            never = await debugger.set_breakpoint(file=FILE, line=line("ktl-two"), condition="s != 14 || x < 0")
+            while debugger.statistics()["quick_releases"] < 50:
+                await trio.sleep(0.01)  # waits for 50 hits judged quickly (bounded by fail_after)
+            (listed,) = debugger.list_breakpoints()
+            assert listed.hits == 0 and debugger.statistics()["quick_handed_on"] <= 3, debugger.statistics()
+            await debugger.remove_breakpoint(never.breakpoint_id)
+            seventh = await debugger.set_breakpoint(file=FILE, line=line("ktl-two"),
+                                                    condition="x % 100 == 7 && s == 14")
+            stop = await next_stop(debugger)
+            assert stop.breakpoint_ids == (seventh.breakpoint_id,) and stop.condition_error is None, stop
+            shown = {local.name: local.value for local in (await debugger.locals(stop.stop_id, stop.frame_id)).locals}
+            assert int(shown["x"]) % 100 == 7 and shown["s"] == "14", shown
+            await debugger.resume(stop.stop_id)

@@ -29,7 +29,6 @@ from jdwp.protocol.types import FrameId
 from jdwp.protocol.values import Value
 from support.fakevm import Handler, ScriptedVm, WaveVm
 
-
 REFUSED = 0x30000  # the frame ID the scripted VM says is not one (the guess after 0x10000 and 0x20000)
 
 

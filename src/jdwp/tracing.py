@@ -149,8 +149,8 @@ class Tracer:
         """The next trace event.
 
         Raises:
-            ConnectionClosed: the connection ended (the VM exited or was disposed), and every event before its
-                end was taken.
+            ConnectionClosed: the connection ended (the VM exited or was disposed), or the tracer's block did,
+                and every event before the end was taken.
         """
         ready = self._ready
         while True:
@@ -168,6 +168,8 @@ class Tracer:
                 ready.popleft()  # before the awaits: the reader appends behind it meanwhile
                 if await self._learn_methods(head.composite):
                     ready.extendleft(reversed(self._places(head.composite)))
+            if self._closed and not ready:
+                raise ConnectionClosed("the tracer's block has ended: open another tracer to trace again")
             if self._ended:
                 if ready:  # a read that the connection's end left unanswered: it never comes
                     ready.popleft()
@@ -316,11 +318,13 @@ class Tracer:
         held, self._held = self._held, []
         for release in held:
             self._release(release)
-        for place in self._ready:  # sets left to the iterating task, which will not take them now
-            if isinstance(place, _Place) and place.composite is not None:
-                composite, place.composite = place.composite, None
-                _let_go(self._vm, composite.suspend_policy,
-                        next((e.thread for e in composite.events if hasattr(e, "thread")), None), self._resume_failed)
+        left = [place for place in self._ready if isinstance(place, _Place) and place.composite is not None]
+        for place in left:  # sets left to the iterating task, which will not take them now
+            self._ready.remove(place)
+            composite = place.composite
+            assert composite is not None
+            _let_go(self._vm, composite.suspend_policy,
+                    next((e.thread for e in composite.events if hasattr(e, "thread")), None), self._resume_failed)
 
     def _resume_failed(self, error: JdwpError) -> None:
         if not isinstance(error, CommandError) or error.code not in (ErrorCode.INVALID_THREAD,

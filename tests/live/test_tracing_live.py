@@ -166,3 +166,5 @@ async def test_threads_held_for_the_backlog_are_let_go_when_the_tracer_ends(
                 while not tracer.statistics()["backlog_waits"]:
                     await trio.sleep(0.01)  # waits for the tracer to hold a thread (bounded by fail_after)
             await printed(busy_shop, f"^done {BUSY_THREADS} stalls$")  # every held thread was let go
+            late = [event async for event in tracer]  # what was finished before the end, then no wait
+            assert all(event.kind in ("call", "return") for event in late)

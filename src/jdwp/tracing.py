@@ -191,10 +191,6 @@ class Tracer:
         """An event set, from the connection's reader; ``None`` once the connection has ended."""
         if composite is None:
             self._ended = True
-        elif self._closed:  # the block has ended: nobody takes its events, and nothing more is read
-            _let_go(self._vm, composite.suspend_policy,
-                    next((e.thread for e in composite.events if hasattr(e, "thread")), None), self._resume_failed)
-            return
         elif all(self._methods.get((e.location.class_id, e.location.method_id)) for e in self._traced(composite)):
             self._ready.extend(self._places(composite))
         else:
@@ -249,13 +245,14 @@ class Tracer:
         guesses = self._frames
         certain = guesses.certain(thread)
 
-        def guessed_alone(answers: list[Any] | JdwpError) -> None:
-            if isinstance(answers, JdwpError) or not isinstance(answers[0], JdwpError):
-                if not isinstance(answers, JdwpError):
-                    guesses.saw(thread, certain)  # type: ignore[arg-type]
-                return values_read(answers)
-            self._counts["frame_guesses_missed"] += 1
-            self._submit([(ThreadReference.Frames, FramesOut(thread, 0, 1))], partial(frame_read, None))
+        def guessed_alone(guess: int, answers: list[Any] | JdwpError) -> None:
+            if isinstance(answers, JdwpError):
+                return read(None)
+            if isinstance(answers[0], JdwpError):  # the VM refused the guess: frame 0 first, then its values
+                self._counts["frame_guesses_missed"] += 1
+                return self._submit([(ThreadReference.Frames, FramesOut(thread, 0, 1))], partial(frame_read, None))
+            guesses.saw(thread, guess)
+            read(answers[0].values)
 
         def frame_read(predicted: int | None, answers: list[Any] | JdwpError) -> None:
             if isinstance(answers, JdwpError):
@@ -284,7 +281,8 @@ class Tracer:
             self._wake()
 
         if certain is not None:
-            self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots))], guessed_alone)
+            self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots))],
+                         partial(guessed_alone, certain))
             return
         predicted = guesses.guess(thread)
         asked: list[tuple[Any, Any]] = [(ThreadReference.Frames, FramesOut(thread, 0, 1))]
@@ -310,10 +308,10 @@ class Tracer:
             return
         _let_go(self._vm, release.policy, release.thread, self._resume_failed)
 
-    def close(self) -> None:
-        """Let go every thread held for the backlog or by a set left to the iterating task, and release the
-        threads of reads still on their way as their replies come (:func:`open_tracer` calls it when its
-        block ends)."""
+    def _close(self) -> None:
+        """The block has ended (:func:`open_tracer`, which hands the reader's sets to :func:`_late_set` at once):
+        let go every thread held for the backlog or by a set left to the iterating task, and release the threads
+        of reads still on their way as their replies come."""
         self._closed = True
         held, self._held = self._held, []
         for release in held:
@@ -321,10 +319,8 @@ class Tracer:
         left = [place for place in self._ready if isinstance(place, _Place) and place.composite is not None]
         for place in left:  # sets left to the iterating task, which will not take them now
             self._ready.remove(place)
-            composite = place.composite
-            assert composite is not None
-            _let_go(self._vm, composite.suspend_policy,
-                    next((e.thread for e in composite.events if hasattr(e, "thread")), None), self._resume_failed)
+            assert place.composite is not None
+            _let_go(self._vm, place.composite.suspend_policy, _thread_of(place.composite), self._resume_failed)
 
     def _resume_failed(self, error: JdwpError) -> None:
         if not isinstance(error, CommandError) or error.code not in (ErrorCode.INVALID_THREAD,
@@ -343,8 +339,7 @@ class Tracer:
                     await self._method(event.location)
         except (CommandError, ValueError):
             self._counts["argument_errors"] += 1
-            self._release(_Release(composite.suspend_policy, next(
-                (e.thread for e in composite.events if hasattr(e, "thread")), None)))
+            self._release(_Release(composite.suspend_policy, _thread_of(composite)))
             return False
         return True
 
@@ -453,7 +448,7 @@ async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequen
         with trio.CancelScope(shield=True):
             await _clear(vm, requests)
         if tracer is not None:
-            tracer.close()
+            tracer._close()
             vm.handle_events(partial(_late_set, vm, {request_id for _, request_id in requests}))
 
 
@@ -463,13 +458,17 @@ def _late_set(vm: JdwpClient, requests: set[int], composite: Composite | None) -
     thread would wait for a reader that is gone; any other set is queued for ``receive_event`` as before."""
     if composite is None or not any(getattr(e, "request_id", None) in requests for e in composite.events):
         return composite is None
-    thread = next((e.thread for e in composite.events if hasattr(e, "thread")), None)
-    _let_go(vm, composite.suspend_policy, thread, _ignored)
+    _let_go(vm, composite.suspend_policy, _thread_of(composite), _ignored)
     return True
 
 
 def _ignored(_: JdwpError) -> None:
     """A late set's release the VM refused: its thread had ended."""
+
+
+def _thread_of(composite: Composite) -> ThreadId | None:
+    """The thread an event set of policy ``EVENT_THREAD`` suspended: every event of a set is of one thread."""
+    return next((e.thread for e in composite.events if hasattr(e, "thread")), None)
 
 
 def _let_go(vm: JdwpClient, policy: int, thread: ThreadId | None, on_error: Callable[[JdwpError], None]) -> None:

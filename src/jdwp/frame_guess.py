@@ -56,6 +56,11 @@ class FrameGuesses:
         shown OpenJDK's layout; ``None`` otherwise."""
         return self.guess(thread) if self._layout else None
 
+    def forget(self, thread: int) -> None:
+        """Drop what was seen of ``thread``: a guess the VM refused after its thread ran on, whose real ID
+        nobody can read any more."""
+        self._seen.pop(thread, None)
+
     def saw(self, thread: int, frame_id: int) -> None:
         """Frame 0 of ``thread`` has ID ``frame_id`` at this event (the answer of ``ThreadReference.Frames``, or
         a guess the VM accepted alone).

@@ -13,14 +13,20 @@ arguments are read, and one ``MethodExitWithReturnValue`` request (42) that susp
 value travels in the event. The event sets are handled in the client's reader as they are read
 (:meth:`jdwp.JdwpClient.handle_events`): an entry's ``StackFrame.GetValues`` (16,1) goes out from there, of the
 frame ID the thread's last ones predict (:mod:`jdwp.frame_guess`; ``ThreadReference.Frames`` 11,6 in the same
-write until the VM's IDs have shown their layout), its reply comes back to a callback, and
-``ThreadReference.Resume`` (11,3) is sent from that callback, its reply not waited for. No task wakes between
-the event and the release: a traced call holds its thread for one round trip and the reader's own work.
-The release waits for the values: sent in the same write after them, OpenJDK 17's agent answered
-``INVALID_FRAMEID`` to about one GetValues in 150, for the very frame ID Frames had just confirmed, and the
-thread had run on, its arguments lost (measured on the benchmark's ``Shop``, 2026-12-07). JDI's
-``frame(0).getArgumentValues()`` then ``EventSet.resume()`` takes three round trips.
-Method names, signatures and argument slots are read once per method and kept.
+write until the VM's IDs have shown their layout), and ``ThreadReference.Resume`` (11,3) follows, its reply not
+waited for. No task wakes between the event and the release.
+
+Until the VM has accepted a guess for a thread, the release is sent from the callback of the read's reply. After
+that it goes out in the same write, right after the read: OpenJDK's back end (ART's ``oj-libjdwp`` is the same
+code) runs a connection's commands one at a time in the order they came (``debugLoop.c``: a reader thread
+queues them, one thread runs each and writes its reply before taking the next), so the values are read while
+the thread is still suspended, and the thread runs on without waiting for the reply to travel back. The guess
+for the thread's next entry is recorded as the read is sent, so that it never depends on which of the reply
+and that entry is handled first. If the VM refuses such a guess all the same (something else resumed the
+thread since its last entry: the caller's own ``resume``, a method invoked on it), the thread has already run
+on: that call comes without its arguments, counted in ``argument_errors``, and the thread's releases wait for
+their reads again until a guess holds. JDI's ``frame(0).getArgumentValues()`` then ``EventSet.resume()`` holds
+the thread for three round trips. Method names, signatures and argument slots are read once per method and kept.
 
 While it runs, the tracer takes every event set of the client (:meth:`jdwp.JdwpClient.receive_event` gets
 none): sets of other requests are resumed as their suspend policy needs and dropped. After its block, sets of
@@ -127,13 +133,17 @@ class Tracer:
         self._classes: dict[ReferenceTypeId, str] = {}
         self._methods: dict[tuple[int, int], _Method] = {}
         self._frames = FrameGuesses()
+        #: Threads whose last read with a guessed frame ID alone the VM accepted: their next entry's release
+        #: goes out with its read.
+        self._steady: set[ThreadId] = set()
         self._counts = {"calls": 0, "returns": 0, "argument_errors": 0, "other_events": 0, "resume_errors": 0,
                         "frame_guesses_missed": 0, "backlog_waits": 0}
 
     def statistics(self) -> dict[str, int]:
-        """Calls and returns seen, entries whose arguments could not be read, other events dropped, resumes
-        the VM refused, entries whose frame ID was not the one guessed (a second round trip), and event sets
-        whose release waited because the iterating task was :data:`BACKLOG` events behind."""
+        """Calls and returns seen, entries whose arguments could not be read (a native frame, a thread gone,
+        a guess refused after its thread was let go: the module's docstring), other events dropped, resumes the
+        VM refused, entries whose frame ID was not the one guessed, and event sets whose release waited because
+        the iterating task was :data:`BACKLOG` events behind."""
         return dict(self._counts)
 
     def __aiter__(self) -> Tracer:
@@ -207,6 +217,7 @@ class Tracer:
         """A set's trace events, in order, its methods known: finished ones, and places of entries whose
         arguments are being read. The set's suspension is released once its last entry's arguments are in."""
         release = _Release(composite.suspend_policy)
+        release.alone = sum(isinstance(e, MethodEntryEvent) for e in composite.events) == 1
         found: list[TraceEvent | _Place] = []
         for event in composite.events:
             release.thread = getattr(event, "thread", release.thread)
@@ -250,9 +261,19 @@ class Tracer:
                 return read(None)
             if isinstance(answers[0], JdwpError):  # the VM refused the guess: frame 0 first, then its values
                 self._counts["frame_guesses_missed"] += 1
+                self._steady.discard(thread)
                 return self._submit([(ThreadReference.Frames, FramesOut(thread, 0, 1))], partial(frame_read, None))
             guesses.saw(thread, guess)
+            self._steady.add(thread)
             read(answers[0].values)
+
+        def released_with(answers: list[Any] | JdwpError) -> None:
+            if not isinstance(answers, JdwpError) and isinstance(answers[0], JdwpError):
+                self._counts["frame_guesses_missed"] += 1  # the thread has run on: its arguments are lost
+                self._steady.discard(thread)
+                guesses.forget(thread)
+                return read(None)
+            read(None if isinstance(answers, JdwpError) else answers[0].values)
 
         def frame_read(predicted: int | None, answers: list[Any] | JdwpError) -> None:
             if isinstance(answers, JdwpError):
@@ -280,6 +301,12 @@ class Tracer:
                 self._release(release)
             self._wake()
 
+        if certain is not None and release.alone and thread in self._steady and self._may_release():
+            guesses.saw(thread, certain)  # now: the thread's next event may be read before this reply
+            self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots))],
+                         released_with)
+            self._release(release)  # in the same write, after the read: the agent runs them in that order
+            return
         if certain is not None:
             self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots))],
                          partial(guessed_alone, certain))
@@ -299,14 +326,19 @@ class Tracer:
     def _release(self, release: _Release) -> None:
         """Let go what an event set suspended (sent now, its answer not waited for: a thread that ended
         meanwhile answers INVALID_THREAD, which changes nothing here) — or keep it while the backlog is full."""
-        if release.policy == SuspendPolicy.NONE or (release.policy == SuspendPolicy.EVENT_THREAD
-                                                    and release.thread is None):
+        if release.sent or release.policy == SuspendPolicy.NONE or (release.policy == SuspendPolicy.EVENT_THREAD
+                                                                    and release.thread is None):
             return
-        if len(self._ready) >= self.BACKLOG and not self._closed:
+        if not self._may_release():
             self._counts["backlog_waits"] += 1
             self._held.append(release)
             return
+        release.sent = True
         _let_go(self._vm, release.policy, release.thread, self._resume_failed)
+
+    def _may_release(self) -> bool:
+        """Whether a set's suspension may be let go now: not while the backlog is full."""
+        return len(self._ready) < self.BACKLOG or self._closed
 
     def _close(self) -> None:
         """The block has ended (:func:`open_tracer`, which hands the reader's sets to :func:`_late_set` at once):
@@ -391,12 +423,14 @@ class _Release:
     """What one event set suspended, released once the arguments of each of its entries are in (``reads``
     left)."""
 
-    __slots__ = ("policy", "reads", "thread")
+    __slots__ = ("alone", "policy", "reads", "sent", "thread")
 
     def __init__(self, policy: int, thread: ThreadId | None = None) -> None:
         self.policy = policy
         self.thread = thread
         self.reads = 0
+        self.alone = False  # the set has one entry: its release may go out with its read
+        self.sent = False  # released already
 
 
 class _Place:

@@ -15,6 +15,10 @@ own, so that its threads never compete with the debugger for this process's inte
 - *hit count* (``hitCount`` 1,000,000, never reached): every hit counted, no frame read: the floor of a
   judged hit (its event, and its release).
 
+Then, on a JVM of their own next to its own *attached* run, two bounds measured with the library's client alone
+(no engine): *reads + release only* (each hit's ``GetValues`` of ``target``, then its release: the least any
+debugger judging a condition on a local does) and *release only* (each hit released as it comes).
+
 Prints throughput (requests/s), its ratio to *attached* and p50/p99 latency per scenario; the JDWP commands per
 hit; and the bound a hit's round trips put on throughput (see docs/performance.md). Asserts nothing; the goal
 (issue 32): never-true condition and logpoint each ≥ 0.5 × attached.
@@ -37,9 +41,12 @@ from common import Table, machine
 
 import jdwp
 from jdwp.debugger import Debugger, open_debugger
+from jdwp.frame_guess import GENERATION
 from jdwp.protocol.commands import StackFrame, ThreadReference
+from jdwp.protocol.commands.events import BreakpointEvent, Composite, LocationOnly
 from jdwp.protocol.commands.threads import FrameGetValuesOut, FramesOut, SlotRequest, ThreadOut
-from jdwp.protocol.constants import Tag
+from jdwp.protocol.constants import EventKind, SuspendPolicy, Tag, TypeTag
+from jdwp.protocol.types import FrameId, Location, ThreadId
 from support import stops
 from support.jetty import JETTY_HANDLER, MAX_CLIENTS, JettyApp, Load, compile_jetty, find_jetty_mark
 
@@ -135,6 +142,69 @@ async def attached_series(app: JettyApp, requests: int, clients: int) -> tuple[d
     return found, rtt
 
 
+async def raw_series(app: JettyApp, requests: int, clients: int) -> dict[str, Result]:
+    """The bounds of a judged hit, measured with the library's client alone on a JVM of their own: a breakpoint
+    request on the hot line (``EventRequest.Set``, LocationOnly, the event's thread suspended) whose hits are
+    handled in the client's reader (``JdwpClient.handle_events``) doing nothing else than
+
+    - *reads + release only*: ``StackFrame.GetValues`` of ``target`` (frame 0's ID guessed from the thread's
+      last one, ``ThreadReference.Frames`` when there is none or the VM refuses it), then, on its reply,
+      ``ThreadReference.Resume``: the least a debugger that judges a condition on a local can do;
+    - *release only*: ``ThreadReference.Resume`` as the event comes (what a hit count's hit costs at least).
+
+    Each next to this JVM's own *attached* run (the library's client connected, no request)."""
+    found: dict[str, Result] = {}
+    async with jdwp.open_jdwp_tcp("127.0.0.1", app.jdwp_port) as vm:
+        (handler,) = await vm.classes_by_signature("L" + JETTY_HANDLER.replace(".", "/") + ";")
+        handle = next(m for m in await vm.reference_type.methods(handler.type_id) if m.name == "handle")
+        lines = await vm.method.line_table(handler.type_id, handle.method_id)
+        index = min(e.line_code_index for e in lines.lines if e.line_number == HOT_LINE)
+        layout = await vm.stack_frame.argument_layout(handler.type_id, handle.method_id)
+        target = [SlotRequest(layout.slots[layout.names.index("target")], Tag.OBJECT)]
+        hot = LocationOnly(Location(TypeTag.CLASS, handler.type_id, handle.method_id, index))
+        last: dict[int, int] = {}  # thread → frame 0's ID at its last hit
+
+        def judge(thread: ThreadId, guess: int | None) -> None:
+            if guess is None:
+                vm.submit([(ThreadReference.Frames, FramesOut(thread, 0, 1))],
+                          lambda answers: judge(thread, answers[0].frames[0].frame_id))
+                return
+
+            def values_in(answers: list[Any] | jdwp.JdwpError) -> None:
+                if isinstance(answers, jdwp.JdwpError):
+                    return
+                if isinstance(answers[0], jdwp.JdwpError):
+                    return judge(thread, None)
+                last[thread] = guess
+                vm.send_now(ThreadReference.Resume, ThreadOut(thread), on_error=lambda _: None)
+
+            vm.submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(guess), target))], values_in)
+
+        def read_and_release(composite: Composite | None) -> bool:
+            if composite is not None and isinstance(event := composite.events[0], BreakpointEvent):
+                previous = last.get(event.thread)
+                judge(event.thread, None if previous is None else previous + GENERATION)
+            return True
+
+        def release(composite: Composite | None) -> bool:
+            if composite is not None and isinstance(event := composite.events[0], BreakpointEvent):
+                vm.send_now(ThreadReference.Resume, ThreadOut(event.thread), on_error=lambda _: None)
+            return True
+
+        await load(app.http_port, requests, clients)  # warm the JIT under the agent
+        found["attached (raw client, own JVM)"] = await load(app.http_port, requests, clients)
+        for name, handler_of_sets in (("reads + release only (raw client)", read_and_release),
+                                      ("release only (raw client)", release)):
+            vm.handle_events(handler_of_sets)
+            request_id = await vm.event_request.set(EventKind.BREAKPOINT, SuspendPolicy.EVENT_THREAD, [hot])
+            sent, cpu = vm.statistics()["requests"], time.process_time()
+            found[name] = await load(app.http_port, requests, clients)
+            found[name].commands = vm.statistics()["requests"] - sent
+            found[name].cpu = time.process_time() - cpu
+            await vm.event_request.clear(EventKind.BREAKPOINT, request_id)
+    return found
+
+
 async def run(requests: int, clients: int) -> Table:
     with tempfile.TemporaryDirectory() as tmp:
         classes = compile_jetty(Path(tmp))
@@ -149,12 +219,20 @@ async def run(requests: int, clients: int) -> Table:
             attached, rtt = await attached_series(app, requests, clients)
         finally:
             app.stop()
+        app = JettyApp(classes)  # the agent listens on a new port after a debugger leaves: a JVM of its own
+        try:
+            raw = await raw_series(app, requests, clients)
+        finally:
+            app.stop()
     series.update(attached)
+    series.update(raw)
     base = series["attached, no breakpoint"].rate
+    raw_base = raw["attached (raw client, own JVM)"].rate
     rows = []
     for name, result in series.items():
-        judged = name not in ("no debugger", "attached, no breakpoint")
+        judged = name not in ("no debugger", "attached, no breakpoint", "attached (raw client, own JVM)")
         per_hit = result.commands / result.completed if judged and result.completed else None
+        base = raw_base if name in raw else series["attached, no breakpoint"].rate
         rows.append([name, f"{result.rate:,.0f}", f"{result.rate / base:.2f}" if base else "n/a",
                      f"{result.p50 * 1000:.1f}", f"{result.p99 * 1000:.1f}", f"{result.completed}",
                      f"{result.failed}", f"{per_hit:.1f}" if per_hit is not None else "-"])
@@ -172,6 +250,14 @@ async def run(requests: int, clients: int) -> Table:
                      f"never-true condition at {bound:,.0f}/s ({bound / base:.2f} × attached)")
         notes.append(f"never-true condition: {condition.rate:,.0f}/s = {condition.rate / bound:.2f} of that bound; "
                      f"the debugger's CPU per hit {condition.cpu / condition.completed * 1000:.2f} ms")
+    raw_bound = raw["reads + release only (raw client)"]
+    if raw_bound.rate and raw_base and condition.completed:
+        engine_ratio = condition.rate / series["attached, no breakpoint"].rate
+        notes.append(f"the raw client's rows are measured against its own JVM's attached run; reads + release "
+                     f"only, the least a judged condition on a local costs: {raw_bound.rate / raw_base:.2f} × "
+                     f"attached ({raw_bound.rate:,.0f}/s); "
+                     f"the never-true condition, {engine_ratio:.2f} × attached, is at "
+                     f"{engine_ratio / (raw_bound.rate / raw_base):.2f} of it")
     notes.append("goal (issue 32): never-true condition ≥ 0.5 × attached, logpoint ≥ 0.5 × attached")
     return Table("Jetty under load: throughput and latency per scenario",
                  ["scenario", "req/s", "vs attached", "p50 ms", "p99 ms", "completed", "failed",

@@ -233,6 +233,12 @@ async def test_class_without_debug_information(nodebug_main: Debuggee) -> None:
             assert (args.name, args.type, args.kind) == ("arg0", "java.lang.String[]", "array") and result.this is None
             top = await debugger.locals(stop.stop_id, page.frames[0].frame_id)
             assert top.availability == "available" and "greeting" in locals_by_name(top)
+            # a method breakpoint binds without a line table: its location has no line, as a stop there has none
+            entry = await debugger.set_breakpoint(f"{PACKAGE}.Main", method="main")
+            assert entry.status == "verified"
+            assert [(loc.method, loc.source, loc.line, loc.code_index) for loc in entry.locations] == [
+                ("main([Ljava/lang/String;)V", None, None, 0)]
+            await debugger.remove_breakpoint(entry.breakpoint_id)
             await debugger.resume(stop.stop_id)
 
 

@@ -198,7 +198,9 @@ class BoundLocation(Place):
     of an inline function's body (Kotlin), found through its source map.
     """
 
-    line: int  # always known: the line asked for (the field keeps its place in :class:`Place`)
+    #: A line breakpoint's: the line asked for; a method breakpoint's: its first code index's line, ``None``
+    #: when the class has no line table (a stop there shows ``None`` too).
+    line: int | None
     class_loader_id: str
     inlined: bool = _flag()
     truncated_names: tuple[str, ...] = _truncated_names()

@@ -196,7 +196,7 @@ class MethodBreakpoints(ByClassName[_Entry, MethodBreakpoint]):
         positions = await self._symbols.describe(locations)
         for method, location, position in zip(with_code, locations, positions, strict=True):
             entry.locations.append(BoundLocation(position.class_name, f"{method.name}{method.signature}",
-                                                 position.source, position.line or 0, location.index,
+                                                 position.source, position.line, location.index,
                                                  f"{loader:#x}"))
         entry.move("bound")
         entry.reason = None

@@ -42,6 +42,8 @@ class FrameGuesses:
     def __init__(self, kept: int = THREADS_KEPT) -> None:
         self._kept = kept
         self._seen: OrderedDict[int, tuple[int, int | None]] = OrderedDict()  # thread → (last ID, step)
+        #: Events of a thread let go since its last ID was seen without their frame being read (:meth:`passed`).
+        self._passed: dict[int, int] = {}
         #: Whether the VM's frame 0 IDs have shown OpenJDK's layout: ``None`` before a step was seen, ``False``
         #: for good once one did not.
         self._layout: bool | None = None
@@ -49,7 +51,13 @@ class FrameGuesses:
     def guess(self, thread: int) -> int | None:
         """The ID frame 0 of ``thread`` likely has now, or ``None`` before two events of the thread were seen."""
         last, step = self._seen.get(thread, (0, None))
-        return None if step is None else last + step
+        return None if step is None else last + step * (1 + self._passed.get(thread, 0))
+
+    def passed(self, thread: int) -> None:
+        """An event of ``thread`` was let go without its frame being read (a traced method without arguments):
+        its resumption moved the generation all the same, so the next guess steps once more."""
+        if thread in self._seen:
+            self._passed[thread] = self._passed.get(thread, 0) + 1
 
     def certain(self, thread: int) -> int | None:
         """:meth:`guess`, when GetValues may be sent with it alone (the module's docstring): the VM's IDs have
@@ -60,6 +68,7 @@ class FrameGuesses:
         """Drop what was seen of ``thread``: a guess the VM refused after its thread ran on, whose real ID
         nobody can read any more."""
         self._seen.pop(thread, None)
+        self._passed.pop(thread, None)
 
     def saw(self, thread: int, frame_id: int) -> None:
         """Frame 0 of ``thread`` has ID ``frame_id`` at this event (the answer of ``ThreadReference.Frames``, or
@@ -71,11 +80,15 @@ class FrameGuesses:
         seen = self._seen.get(thread)
         if seen is not None and seen[0] == frame_id:
             return
+        step = None
         if seen is not None:
-            step = frame_id - seen[0]
+            resumes = 1 + self._passed.pop(thread, 0)  # the thread was let go once per event since
+            moved = frame_id - seen[0]
+            step = moved // resumes if moved % resumes == 0 else moved
             if self._layout is not False:
                 self._layout = step > 0 and step % GENERATION == 0 and frame_id % GENERATION == 0
             self._seen.pop(thread)
-        self._seen[thread] = (frame_id, None if seen is None else frame_id - seen[0])
+        self._seen[thread] = (frame_id, step)
         if len(self._seen) > self._kept:
-            self._seen.popitem(last=False)
+            oldest, _ = self._seen.popitem(last=False)
+            self._passed.pop(oldest, None)

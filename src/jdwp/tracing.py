@@ -240,8 +240,16 @@ class Tracer:
             else:
                 self._counts["other_events"] += 1
         if release.reads == 0:
+            self._passed(release)
             self._release(release)
         return found
+
+    def _passed(self, release: _Release) -> None:
+        """A set is let go without a frame of it read: tell the guesses of the threads it resumes."""
+        if release.policy == SuspendPolicy.EVENT_THREAD and release.thread is not None:
+            self._frames.passed(release.thread)
+        elif release.policy == SuspendPolicy.ALL:  # every thread moves on: no guess is sure to hold now
+            self._steady.clear()
 
     def _read_arguments(self, place: _Place, event: MethodEntryEvent, method: _Method, release: _Release) -> None:
         """Read an entry's arguments while its thread is suspended; its place is filled when they are in.
@@ -371,7 +379,9 @@ class Tracer:
                     await self._method(event.location)
         except (CommandError, ValueError):
             self._counts["argument_errors"] += 1
-            self._release(_Release(composite.suspend_policy, _thread_of(composite)))
+            release = _Release(composite.suspend_policy, _thread_of(composite))
+            self._passed(release)
+            self._release(release)
             return False
         return True
 

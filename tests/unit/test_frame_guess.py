@@ -30,6 +30,25 @@ def test_the_step_is_each_threads_own_and_follows_the_latest_hits() -> None:
     assert guesses.guess(1) == 0xC0000
 
 
+def test_events_let_go_unread_step_the_guess_once_each() -> None:
+    """A traced thread calls a method with arguments (its frame read) and one without (let go unread) in turn:
+    each release moves the generation by one, read or not, so the guess steps over the unread ones."""
+    guesses = FrameGuesses()
+    guesses.saw(1, 0x10000)
+    guesses.passed(1)
+    guesses.saw(1, 0x30000)
+    assert guesses.guess(1) == 0x40000  # the step is one generation, not the two between the reads
+    guesses.passed(1)
+    guesses.passed(1)
+    assert guesses.certain(1) == 0x60000
+    guesses.saw(1, 0x60000)
+    assert guesses.guess(1) == 0x70000
+    guesses.passed(2)  # a thread never seen: nothing to step from
+    assert guesses.guess(2) is None
+    guesses.forget(1)
+    assert guesses.guess(1) is None
+
+
 def test_the_least_recently_hit_threads_are_forgotten() -> None:
     guesses = FrameGuesses(kept=2)
     for thread in (1, 2, 3):

@@ -9,8 +9,10 @@ A breakpoint or method-entry event names the thread and the location but not the
 from the same threads, and the VM numbers their frames predictably: OpenJDK's back end, which ART's
 ``oj-libjdwp`` is, builds a frame ID as the thread's *frame generation* shifted left by 16 bits, plus the
 frame's depth (``createFrameID`` in ``FrameID.c``), and the generation grows by one each time the thread is
-resumed. So frame 0's ID moves by the same step from one event of a thread to the next, and the next one can be
-guessed from the last two.
+resumed (``resumeThreadByNode`` in ``threadControl.c``). So frame 0's ID moves by the same step from one event
+of a thread to the next, and the next one can be guessed from the last two. An event let go without its frame
+read (:meth:`FrameGuesses.passed`: the tracer's entry of a method without arguments) is a resumption too, and
+the guess steps over it.
 
 Two ways to use a guess:
 

@@ -18,15 +18,17 @@ waited for. No task wakes between the event and the release.
 
 Until the VM has accepted a guess for a thread, the release is sent from the callback of the read's reply. After
 that it goes out in the same write, right after the read: OpenJDK's back end (ART's ``oj-libjdwp`` is the same
-code) runs a connection's commands one at a time in the order they came (``debugLoop.c``: a reader thread
-queues them, one thread runs each and writes its reply before taking the next), so the values are read while
-the thread is still suspended, and the thread runs on without waiting for the reply to travel back. The guess
-for the thread's next entry is recorded as the read is sent, so that it never depends on which of the reply
-and that entry is handled first. If the VM refuses such a guess all the same (something else resumed the
-thread since its last entry: the caller's own ``resume``, a method invoked on it), the thread has already run
-on: that call comes without its arguments, counted in ``argument_errors``, and the thread's releases wait for
-their reads again until a guess holds. JDI's ``frame(0).getArgumentValues()`` then ``EventSet.resume()`` holds
-the thread for three round trips. Method names, signatures and argument slots are read once per method and kept.
+code) runs a connection's commands one at a time in the order they came (``debugLoop.c``: a reader thread queues
+them, one thread runs each and writes its reply before taking the next), so the values are read while the thread
+is still suspended, and the thread runs on without waiting for the reply to travel back. The guess for the
+thread's next entry is recorded as the read is sent, so that it never depends on which of the reply and that entry
+is handled first; an entry let go unread (a method without arguments) moves the thread's generation too, and the
+guess steps over it (:meth:`jdwp.frame_guess.FrameGuesses.passed`). If the VM refuses such a guess all the same
+(something else resumed the thread since its last entry: the caller's own ``resume``, a method invoked on it), the
+thread has already run on: that call comes without its arguments, counted in ``argument_errors``, and the thread's
+releases wait for their reads again until a guess holds. JDI's ``frame(0).getArgumentValues()`` then
+``EventSet.resume()`` holds the thread for three round trips. Method names, signatures and argument slots are
+read once per method and kept.
 
 While it runs, the tracer takes every event set of the client (:meth:`jdwp.JdwpClient.receive_event` gets
 none): sets of other requests are resumed as their suspend policy needs and dropped. After its block, sets of

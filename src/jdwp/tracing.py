@@ -31,7 +31,8 @@ releases wait for their reads again until a guess holds. JDI's ``frame(0).getArg
 read once per method and kept.
 
 While it runs, the tracer takes every event set of the client (:meth:`jdwp.JdwpClient.receive_event` gets
-none): sets of other requests are resumed as their suspend policy needs and dropped. After its block, sets of
+none), from before its first request is set (a running VM may send a request's first events before the reply
+that names it): sets of other requests are resumed as their suspend policy needs and dropped. After its block, sets of
 its (cleared) requests that were already on their way are released as they come; every other set goes to
 ``receive_event`` again.
 """
@@ -124,6 +125,8 @@ class Tracer:
     def __init__(self, vm: JdwpClient, requests: set[int], *, arguments: bool) -> None:
         self._vm = vm
         self._requests = requests
+        #: Event sets that came while the requests were being set (:meth:`start`), ``None`` after.
+        self._early: list[Composite] | None = []
         self._arguments = arguments
         #: In the VM's order: finished events, and places of events whose arguments are being read or whose
         #: set waits for the iterating task (:class:`_Place`).
@@ -201,6 +204,9 @@ class Tracer:
 
     def take(self, composite: Composite | None) -> None:
         """An event set, from the connection's reader; ``None`` once the connection has ended."""
+        if self._early is not None and composite is not None:
+            self._early.append(composite)  # its request may be one whose ID is still on its way
+            return
         if composite is None:
             self._ended = True
         elif all(self._methods.get((e.location.class_id, e.location.method_id)) for e in self._traced(composite)):
@@ -208,6 +214,12 @@ class Tracer:
         else:
             self._ready.append(_Place(composite))  # a method not seen yet: the iterating task's, in turn
         self._wake()
+
+    def start(self) -> None:
+        """Every request is set and its ID known: take the event sets that came meanwhile, in order."""
+        early, self._early = self._early or [], None
+        for composite in early:
+            self.take(composite)
 
     def _traced(self, composite: Composite) -> list[_TracedEvent]:
         requests = self._requests
@@ -355,6 +367,9 @@ class Tracer:
         let go every thread held for the backlog or by a set left to the iterating task, and release the threads
         of reads still on their way as their replies come."""
         self._closed = True
+        early, self._early = self._early or [], None
+        for composite in early:  # the requests could not all be set: nobody takes these
+            _let_go(self._vm, composite.suspend_policy, _thread_of(composite), self._resume_failed)
         held, self._held = self._held, []
         for release in held:
             self._release(release)
@@ -474,17 +489,20 @@ async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequen
         CommandError: the VM refused a request (``NOT_IMPLEMENTED`` on a VM without method events).
     """
     requests: list[tuple[EventKind, int]] = []
-    tracer: Tracer | None = None
     entry_policy = SuspendPolicy.EVENT_THREAD if arguments else SuspendPolicy.NONE
     excluded: list[Modifier] = [ClassExclude(pattern) for pattern in exclude]
+    # Handed the reader's sets before the first request is set: in a running VM, a request's first events can
+    # come before the reply that names it, and a set queued for nobody would hold its thread for good.
+    tracer = Tracer(vm, set(), arguments=arguments)
+    vm.handle_events(tracer.take)
     try:
         for pattern in classes:
             modifiers: list[Modifier] = [ClassMatch(pattern), *excluded]
             requests.append((EventKind.METHOD_ENTRY,
                              await vm.event_request.set(EventKind.METHOD_ENTRY, entry_policy, modifiers)))
             requests.append(await _set_exit(vm, modifiers, return_values))
-        tracer = Tracer(vm, {request_id for _, request_id in requests}, arguments=arguments)
-        vm.handle_events(tracer.take)
+            tracer._requests.update(request_id for _, request_id in requests[-2:])
+        tracer.start()
         yield tracer
     finally:
         # Cleared first, then the held threads let go: released while their requests still stood, they hit them
@@ -493,9 +511,8 @@ async def open_tracer(vm: JdwpClient, classes: Sequence[str], *, exclude: Sequen
         # ends), holding every thread of the app meanwhile.
         with trio.CancelScope(shield=True):
             await _clear(vm, requests)
-        if tracer is not None:
-            tracer._close()
-            vm.handle_events(partial(_late_set, vm, {request_id for _, request_id in requests}))
+        tracer._close()
+        vm.handle_events(partial(_late_set, vm, {request_id for _, request_id in requests}))
 
 
 def _late_set(vm: JdwpClient, requests: set[int], composite: Composite | None) -> bool:

@@ -18,6 +18,7 @@ import trio.testing
 from test_debugger_faults import LOCATION, METHOD_ID, class_handlers
 
 import jdwp
+from jdwp.protocol.commands import BY_ID
 from jdwp.protocol.commands._base import Empty
 from jdwp.protocol.commands.events import MethodEntryEvent
 from jdwp.protocol.commands.reftypes import MethodInfo, MethodsReply, ValuesReply, VariableSlot, VariableTableReply
@@ -25,6 +26,7 @@ from jdwp.protocol.commands.threads import Frame, FramesReply
 from jdwp.protocol.constants import ErrorCode, SuspendPolicy, Tag
 from jdwp.protocol.types import FrameId, Location, MethodId
 from jdwp.protocol.values import Value
+from jdwp.protocol.wire import CommandPacket
 from support.fakevm import FAKE_VERSION, Handler, ScriptedVm, WaveVm
 
 THREAD = 0x100
@@ -52,8 +54,19 @@ class Generations:
         return Empty()
 
 
+class EventBeforeReplyVm(WaveVm):
+    """Sends the first entry of the first request it sets before the reply that names the request: a running VM's
+    agent may, as its event helper thread writes apart from the thread that answers commands."""
+
+    async def answer(self, packet: CommandPacket) -> None:
+        if BY_ID[packet.key].name == "EventRequest.Set" and self._request_ids == 0:
+            await self.event(MethodEntryEvent(1, THREAD, LOCATION), policy=SuspendPolicy.EVENT_THREAD)
+        await super().answer(packet)
+
+
 @asynccontextmanager
-async def traced(generations: Generations) -> AsyncIterator[tuple[WaveVm, jdwp.Tracer, list[jdwp.TraceEvent]]]:
+async def traced(generations: Generations, vm_class: type[WaveVm] = WaveVm,
+                 ) -> AsyncIterator[tuple[WaveVm, jdwp.Tracer, list[jdwp.TraceEvent]]]:
     """A tracer over a scripted VM with two static methods, ``add(int count)`` and ``tick()``; the events it
     gives, collected."""
     def handlers(vm_ref: list[ScriptedVm]) -> dict[str, Handler]:
@@ -71,7 +84,7 @@ async def traced(generations: Generations) -> AsyncIterator[tuple[WaveVm, jdwp.T
 
     client_end, vm_end = trio.testing.memory_stream_pair()
     vm_ref: list[ScriptedVm] = []
-    fake = WaveVm(vm_end, handlers(vm_ref))
+    fake = vm_class(vm_end, handlers(vm_ref))
     vm_ref.append(fake)
     events: list[jdwp.TraceEvent] = []
     with trio.fail_after(10):
@@ -149,3 +162,15 @@ async def test_calls_without_arguments_between_keep_the_guess_right() -> None:
                    zip([e for e in events if e.method == "add"], (1, 3, 5, 8, 10, 12), strict=True))
         statistics = tracer.statistics()
         assert statistics["argument_errors"] == 0 and statistics["frame_guesses_missed"] == warming == 2
+
+
+async def test_an_entry_that_comes_before_its_requests_reply_is_traced_and_released() -> None:
+    """The tracer takes the reader's sets before it sets its first request: before, such a set was queued for
+    ``receive_event``, which nobody read, and its thread stayed suspended; a one-thread app froze at the
+    tracer's start (examples/trace_calls.py hung in CI, and here 1 run in 3 under load)."""
+    async with traced(Generations(), EventBeforeReplyVm) as (vm, tracer, events):
+        while vm.count("ThreadReference.Resume") == 0:
+            await trio.testing.wait_all_tasks_blocked()
+        await trio.testing.wait_all_tasks_blocked(cushion=0.01)
+        assert [(e.kind, e.method, e.arguments[0].value.value) for e in events] == [("call", "add", 1)]
+        assert tracer.statistics()["calls"] == 1

@@ -32,9 +32,9 @@ read once per method and kept.
 
 While it runs, the tracer takes every event set of the client (:meth:`jdwp.JdwpClient.receive_event` gets
 none), from before its first request is set (a running VM may send a request's first events before the reply
-that names it): sets of other requests are resumed as their suspend policy needs and dropped. After its block, sets of
-its (cleared) requests that were already on their way are released as they come; every other set goes to
-``receive_event`` again.
+that names it): sets of other requests are resumed as their suspend policy needs and dropped. After its block,
+sets of its (cleared) requests that were already on their way are released as they come; every other set goes
+to ``receive_event`` again.
 """
 
 from __future__ import annotations
@@ -259,11 +259,9 @@ class Tracer:
         return found
 
     def _passed(self, release: _Release) -> None:
-        """A set is let go without a frame of it read: tell the guesses of the threads it resumes."""
+        """A set is let go without a frame of it read: tell the guesses of the thread it resumes."""
         if release.policy == SuspendPolicy.EVENT_THREAD and release.thread is not None:
             self._frames.passed(release.thread)
-        elif release.policy == SuspendPolicy.ALL:  # every thread moves on: no guess is sure to hold now
-            self._steady.clear()
 
     def _read_arguments(self, place: _Place, event: MethodEntryEvent, method: _Method, release: _Release) -> None:
         """Read an entry's arguments while its thread is suspended; its place is filled when they are in.
@@ -323,7 +321,8 @@ class Tracer:
                 self._release(release)
             self._wake()
 
-        if certain is not None and release.alone and thread in self._steady and self._may_release():
+        if (certain is not None and release.alone and release.policy == SuspendPolicy.EVENT_THREAD
+                and thread in self._steady and self._may_release()):
             guesses.saw(thread, certain)  # now: the thread's next event may be read before this reply
             self._submit([(StackFrame.GetValues, FrameGetValuesOut(thread, FrameId(certain), slots))],
                          released_with)
@@ -356,6 +355,8 @@ class Tracer:
             self._held.append(release)
             return
         release.sent = True
+        if release.policy == SuspendPolicy.ALL:  # threads that ran moved on a generation: no guess is sure now
+            self._steady.clear()
         _let_go(self._vm, release.policy, release.thread, self._resume_failed)
 
     def _may_release(self) -> bool:

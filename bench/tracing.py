@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -179,20 +180,12 @@ def run_pyjdwp(classes: Path, rounds: int, threads: int) -> tuple[float, float]:
         debuggee.stop()
 
 
-def run_floor(classes: Path, rounds: int, threads: int) -> float:
+def run_bare(way: Callable[[int, int], Awaitable[float]], classes: Path, rounds: int, threads: int) -> float:
+    """Calls per second of a bare client's ``way`` (:func:`read_and_release`, :func:`suspend_and_release`)."""
     calls = 2 * rounds * threads
     debuggee = shop(classes, rounds, threads)
     try:
-        return calls / trio.run(suspend_and_release, debuggee.port, calls)
-    finally:
-        debuggee.stop()
-
-
-def run_bound(classes: Path, rounds: int, threads: int) -> float:
-    calls = 2 * rounds * threads
-    debuggee = shop(classes, rounds, threads)
-    try:
-        return calls / trio.run(read_and_release, debuggee.port, calls)
+        return calls / trio.run(way, debuggee.port, calls)
     finally:
         debuggee.stop()
 
@@ -239,8 +232,8 @@ def measure(classes: Path, tracer: Path, rounds: int, threads: int, runs: int) -
         rate, seconds = run_pyjdwp(classes, rounds, threads)
         ours.append(rate)
         cpu.append(seconds)
-        bound.append(run_bound(classes, rounds, threads))
-        floor.append(run_floor(classes, rounds, threads))
+        bound.append(run_bare(read_and_release, classes, rounds, threads))
+        floor.append(run_bare(suspend_and_release, classes, rounds, threads))
     ratios = [o / j for o, j in zip(ours, jdi, strict=True)]
     shape = "one thread" if threads == 1 else f"{threads} threads calling at once"
     table = Table(f"Method tracing, {shape}: traced calls per second ({2 * rounds * threads} calls a run, "
